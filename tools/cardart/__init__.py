@@ -1,0 +1,1 @@
+"""Card-art painters used by tools/make_cards.py (Pillow only, deterministic)."""
