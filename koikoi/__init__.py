@@ -1,0 +1,3 @@
+"""Koi-Koi: the hanafuda card game for the desktop."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,202 @@
+"""The 48 hanafuda cards, their fixed ids, and bitmasks for fast yaku checks.
+
+Cards are numbered 0..47 in month order (the order of shared/RULES.md); a set
+of cards is an int bitmask with bit ``index`` set. Public code speaks in
+``Card`` objects and ids such as ``"09-A"``; the engine's hot paths in masks.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Iterable, NamedTuple, Union
+
+
+class Kind(IntEnum):
+    """Card kinds; the value orders tie-breaks (Bright > Animal > Ribbon > Chaff)."""
+
+    CHAFF = 0
+    RIBBON = 1
+    ANIMAL = 2
+    BRIGHT = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    def __str__(self) -> str:  # "bright", as the public API names kinds
+        return self.name.lower()
+
+
+PLANTS = (
+    "Pine", "Plum", "Cherry", "Wisteria", "Iris", "Peony",
+    "Bush clover", "Pampas", "Chrysanthemum", "Maple", "Willow", "Paulownia",
+)
+MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)
+KIND_JAPANESE = {
+    Kind.BRIGHT: ("Hikari", "光"),
+    Kind.ANIMAL: ("Tane", "種"),
+    Kind.RIBBON: ("Tanzaku", "短冊"),
+    Kind.CHAFF: ("Kasu", "カス"),
+}
+
+
+class Card(NamedTuple):
+    index: int
+    id: str
+    month: int
+    kind: Kind
+    name: str
+
+    @property
+    def plant(self) -> str:
+        return PLANTS[self.month - 1]
+
+    @property
+    def mask(self) -> int:
+        return 1 << self.index
+
+    def __repr__(self) -> str:
+        return f"card({self.id!r})"
+
+
+# (suffix, kind, name) per month, in the order of RULES.md section 1.
+_TABLE = (
+    (("B", Kind.BRIGHT, "Crane"), ("RP", Kind.RIBBON, "Poetry ribbon"),
+     ("P1", Kind.CHAFF, "Pine"), ("P2", Kind.CHAFF, "Pine")),
+    (("A", Kind.ANIMAL, "Bush warbler"), ("RP", Kind.RIBBON, "Poetry ribbon"),
+     ("P1", Kind.CHAFF, "Plum"), ("P2", Kind.CHAFF, "Plum")),
+    (("B", Kind.BRIGHT, "Curtain"), ("RP", Kind.RIBBON, "Poetry ribbon"),
+     ("P1", Kind.CHAFF, "Cherry"), ("P2", Kind.CHAFF, "Cherry")),
+    (("A", Kind.ANIMAL, "Cuckoo"), ("R", Kind.RIBBON, "Ribbon"),
+     ("P1", Kind.CHAFF, "Wisteria"), ("P2", Kind.CHAFF, "Wisteria")),
+    (("A", Kind.ANIMAL, "Eight-plank bridge"), ("R", Kind.RIBBON, "Ribbon"),
+     ("P1", Kind.CHAFF, "Iris"), ("P2", Kind.CHAFF, "Iris")),
+    (("A", Kind.ANIMAL, "Butterflies"), ("RB", Kind.RIBBON, "Blue ribbon"),
+     ("P1", Kind.CHAFF, "Peony"), ("P2", Kind.CHAFF, "Peony")),
+    (("A", Kind.ANIMAL, "Boar"), ("R", Kind.RIBBON, "Ribbon"),
+     ("P1", Kind.CHAFF, "Bush clover"), ("P2", Kind.CHAFF, "Bush clover")),
+    (("B", Kind.BRIGHT, "Moon"), ("A", Kind.ANIMAL, "Geese"),
+     ("P1", Kind.CHAFF, "Pampas"), ("P2", Kind.CHAFF, "Pampas")),
+    (("A", Kind.ANIMAL, "Sake cup"), ("RB", Kind.RIBBON, "Blue ribbon"),
+     ("P1", Kind.CHAFF, "Chrysanthemum"), ("P2", Kind.CHAFF, "Chrysanthemum")),
+    (("A", Kind.ANIMAL, "Deer"), ("RB", Kind.RIBBON, "Blue ribbon"),
+     ("P1", Kind.CHAFF, "Maple"), ("P2", Kind.CHAFF, "Maple")),
+    (("B", Kind.BRIGHT, "Rain man"), ("A", Kind.ANIMAL, "Swallow"),
+     ("R", Kind.RIBBON, "Ribbon"), ("P", Kind.CHAFF, "Lightning")),
+    (("B", Kind.BRIGHT, "Phoenix"), ("P1", Kind.CHAFF, "Paulownia"),
+     ("P2", Kind.CHAFF, "Paulownia"), ("P3", Kind.CHAFF, "Paulownia")),
+)
+
+DECK: tuple[Card, ...] = tuple(
+    Card(m * 4 + j, f"{m + 1:02d}-{suffix}", m + 1, kind, name)
+    for m, month in enumerate(_TABLE)
+    for j, (suffix, kind, name) in enumerate(month)
+)
+_BY_ID = {c.id: c for c in DECK}
+ID_TO_INDEX = {c.id: c.index for c in DECK}
+IDS: tuple[str, ...] = tuple(c.id for c in DECK)
+
+CardLike = Union[str, Card, int]
+
+
+def card(ref: CardLike) -> Card:
+    """Look a card up by id ("09-A"), index (0..47) or Card."""
+    if isinstance(ref, Card):
+        return ref
+    if isinstance(ref, str):
+        try:
+            return _BY_ID[ref]
+        except KeyError:
+            raise KeyError(f"no hanafuda card has the id {ref!r}") from None
+    if isinstance(ref, int) and 0 <= ref < 48:
+        return DECK[ref]
+    raise KeyError(f"not a card: {ref!r}")
+
+
+def index_of(ref: CardLike) -> int:
+    if isinstance(ref, str):
+        try:
+            return ID_TO_INDEX[ref]
+        except KeyError:
+            raise KeyError(f"no hanafuda card has the id {ref!r}") from None
+    return card(ref).index
+
+
+def to_mask(cards: Iterable[CardLike]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << index_of(c)
+    return m
+
+
+def from_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, in deck order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(DECK[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def indices(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# _NIBBLE_IDS[month * 16 + bits]: the ids of that month's cards named by 4 bits;
+# _BYTE_IDS[k][byte]: the ids of cards 8k..8k+7 named by one byte of a mask.
+_NIBBLE_IDS = tuple(
+    tuple(IDS[4 * m + j] for j in range(4) if bits >> j & 1) for m in range(12) for bits in range(16)
+)
+_BYTE_IDS = tuple(
+    tuple(tuple(IDS[8 * k + j] for j in range(8) if byte >> j & 1) for byte in range(256))
+    for k in range(6)
+)
+_LOW_BITS = sum(1 << (4 * m) for m in range(12))
+
+
+def ids_of(mask: int) -> tuple[str, ...]:
+    """Card ids of a mask, in deck order, by table lookups."""
+    months = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _LOW_BITS
+    if months & (months - 1) == 0:  # one month (or none): the common case of a capture
+        if not months:
+            return ()
+        sh = months.bit_length() - 1
+        return _NIBBLE_IDS[(sh << 2) | (mask >> sh & 15)]
+    out = ()
+    for table in _BYTE_IDS:
+        byte = mask & 255
+        if byte:
+            out += table[byte]
+        mask >>= 8
+        if not mask:
+            break
+    return out
+
+
+# Masks used by scoring and matching.
+ALL = (1 << 48) - 1
+MONTH_MASK = tuple(0xF << (4 * m) for m in range(12))     # by month index 0..11
+CARD_MONTH_MASK = tuple(MONTH_MASK[c.month - 1] for c in DECK)  # by card index
+KIND_MASK = {k: to_mask(c.id for c in DECK if c.kind is k) for k in Kind}
+BRIGHTS = KIND_MASK[Kind.BRIGHT]
+ANIMALS = KIND_MASK[Kind.ANIMAL]
+RIBBONS = KIND_MASK[Kind.RIBBON]
+CHAFF = KIND_MASK[Kind.CHAFF]
+RAIN_MAN = to_mask(["11-B"])
+SAKE_CUP = to_mask(["09-A"])
+CURTAIN = to_mask(["03-B"])
+MOON = to_mask(["08-B"])
+INOSHIKACHO = to_mask(["07-A", "10-A", "06-A"])
+AKATAN = to_mask(["01-RP", "02-RP", "03-RP"])
+AOTAN = to_mask(["06-RB", "09-RB", "10-RB"])
+WILLOW = MONTH_MASK[10]
+PAULOWNIA = MONTH_MASK[11]

@@ -1,0 +1,728 @@
+"""The match as a pure reducer: ``apply(state, action) -> state``.
+
+``State`` is an immutable NamedTuple of small ints, bitmasks and tuples. Each
+``apply`` copies it into a mutable draft, runs the turn (and whatever the
+rules then make happen: stock flip, settlement, the next deal, the end of the
+match), records every step as an event, and freezes a new State. Chance comes
+only from a hash of ``f"{seed}/{draw}"``, never the global ``random``;
+the shuffled decks are also written into the events, so a log is readable on
+its own and ``replay`` can check it card by card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from typing import NamedTuple, Optional
+
+from . import cards as C
+from .actions import Action, ChooseMatch, KoiKoi, PickOyagime, Play, Stop, describe
+from .cards import CARD_MONTH_MASK, DECK, ID_TO_INDEX, IDS, ids_of, indices
+from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LedgerRow, LuckyHand,
+                     MatchEnded, MatchStarted, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
+                     Played, RoundDealt, RoundEnded, Stopped, YakuMade)
+from .rules import Rules
+from .scoring import award_from_mask, yaku_points
+
+OYAGIME, PLAY, CHOOSE, DECIDE, OVER = range(5)
+PHASE_NAMES = ("oyagime", "play", "choose_match", "decide", "over")
+
+
+class IllegalAction(ValueError):
+    """An action that is not in ``legal_actions(state)``. The state is unchanged."""
+
+
+class ReplayError(ValueError):
+    """A log that the rules do not reproduce (corrupt or tampered)."""
+
+
+class State(NamedTuple):
+    rules: Rules
+    seed: int
+    months: Optional[int]
+    phase: int
+    to_move: Optional[int]
+    dealer: Optional[int]
+    draws: int               # random draws so far (oya-gime spreads and deals): the RNG stream
+    hands: tuple             # (mask, mask)
+    field: int               # mask
+    stock: tuple             # card indices of this round's stock, top first
+    stock_pos: int           # how many have been turned
+    captured: tuple          # (mask, mask)
+    calls: tuple             # Koi-Koi calls this round per seat
+    refs: tuple              # per seat: the (name, points) yaku held at its last Koi-Koi
+    pending: int             # stock card awaiting ChooseMatch, or -1
+    field_brights: int       # brights in the opening field
+    last_yaku_seat: int      # who last formed or improved a yaku this round (-1: nobody)
+    scores: tuple
+    ledger: tuple            # LedgerRow per played round
+    spread: tuple            # oya-gime face-down cards (indices), empty once decided
+    picks: tuple             # ((seat, spread index, card index), ...) of the latest oya-gime draw
+    winner: Optional[int]    # set when the match is over (None also for a draw)
+    events: tuple            # the whole log
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def round(self) -> int:
+        """The round being played (1-based); after the match, the last one."""
+        return len(self.ledger) + (0 if self.phase == OVER else 1)
+
+    def __repr__(self) -> str:
+        return (f"<State {self.phase_name} round={self.round} to_move={self.to_move} "
+                f"scores={self.scores} events={len(self.events)}>")
+
+
+_new = tuple.__new__
+
+
+class _Draft:
+    """A mutable copy of a State, alive only inside one ``apply``."""
+
+    __slots__ = State._fields + ("new",)
+
+    def __init__(self, s: State):
+        (self.rules, self.seed, self.months, self.phase, self.to_move, self.dealer, self.draws,
+         hands, self.field, self.stock, self.stock_pos, captured, self.calls, self.refs,
+         self.pending, self.field_brights, self.last_yaku_seat, self.scores, self.ledger,
+         self.spread, self.picks, self.winner, self.events) = s
+        self.hands = list(hands)
+        self.captured = list(captured)
+        self.new = []
+
+    def freeze(self) -> State:
+        return _new(State, (
+            self.rules, self.seed, self.months, self.phase, self.to_move, self.dealer,
+            self.draws, tuple(self.hands), self.field, self.stock, self.stock_pos,
+            tuple(self.captured), self.calls, self.refs, self.pending, self.field_brights,
+            self.last_yaku_seat, self.scores, self.ledger, self.spread, self.picks,
+            self.winner, self.events + tuple(self.new)))
+
+
+_KEYS = struct.Struct("<48Q").unpack
+
+
+def _draw_keys(d: _Draft) -> tuple:
+    """48 random 64-bit keys for draw number ``d.draws`` of this match's seed.
+
+    SHAKE-256 of "seed/draw" is a deterministic, platform-independent stream: the same
+    seed gives the same deals on every machine and Python version, with no global state.
+    """
+    keys = _KEYS(hashlib.shake_256(b"%d/%d" % (d.seed, d.draws)).digest(384))
+    d.draws += 1
+    return keys
+
+
+def _shuffled(keys: tuple) -> list:
+    """The deck in the order of its random keys: a uniform shuffle."""
+    return sorted(range(48), key=keys.__getitem__)
+
+
+_BIT = tuple(1 << i for i in range(48))
+
+
+def _mask(idx) -> int:
+    return sum(map(_BIT.__getitem__, idx))
+
+
+# ---------------------------------------------------------------- starting
+
+def new_match(rules: Rules, *, seed: int, months: Optional[int] = None) -> State:
+    """A new match, waiting for the oya-gime picks (seat 0 first)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int, not {seed!r}")
+    if months is None:
+        months = rules.months
+    if months is not None and (not isinstance(months, int) or months < 1):
+        raise ValueError(f"months must be a whole number >= 1, not {months!r}")
+    if months is None and rules.target_points is None and rules.scoring_mode != "zero_sum":
+        raise ValueError("a match without a number of months needs target_points or zero_sum scoring")
+    start = rules.starting_points if rules.scoring_mode == "zero_sum" else 0
+    d = _Draft(State(rules, seed, months, OYAGIME, 0, None, 0, (0, 0), 0, (), 0, (0, 0), (0, 0),
+                     ((), ()), -1, 0, -1, (start, start), (), (), (), None, ()))
+    d.new.append(MatchStarted(rules, seed, months))
+    _oyagime_spread(d)
+    return d.freeze()
+
+
+def _oyagime_spread(d: _Draft) -> None:
+    d.spread = tuple(_shuffled(_draw_keys(d))[:4])
+    d.picks = ()
+    d.phase, d.to_move = OYAGIME, 0
+    d.new.append(OyagimeSpread(ids_of_list(d.spread)))
+
+
+def ids_of_list(idx) -> tuple:
+    return tuple(map(IDS.__getitem__, idx))
+
+
+def _oyagime_pick(d: _Draft, index: int) -> None:
+    seat = d.to_move
+    c = d.spread[index]
+    d.picks = d.picks + ((seat, index, c),)
+    d.new.append(OyagimePicked(seat, index, IDS[c]))
+    if seat == 0:
+        d.to_move = 1
+        return
+    a, b = DECK[d.picks[0][2]], DECK[d.picks[1][2]]
+    shown = (a.id, b.id)
+    if a.month != b.month:
+        dealer, reason = (0 if a.month < b.month else 1), "earlier_month"
+    elif d.rules.oyagime_tie == "kind" and a.kind != b.kind:
+        dealer, reason = (0 if a.kind > b.kind else 1), "higher_kind"
+    else:
+        d.new.append(OyagimeDecided(None, shown, "same_month_redraw"))
+        _oyagime_spread(d)
+        return
+    d.new.append(OyagimeDecided(dealer, shown, reason))
+    d.spread = ()
+    d.dealer = dealer
+    _start_round(d)
+
+
+# ---------------------------------------------------------------- dealing
+
+_LOW = sum(1 << (4 * m) for m in range(12))  # the lowest card bit of every month
+
+
+def _full_months(mask: int) -> int:
+    """One bit (at the month's lowest card) per month whose four cards are all in ``mask``."""
+    return mask & mask >> 1 & mask >> 2 & mask >> 3 & _LOW
+
+
+def _odd_months(mask: int) -> int:
+    """One bit per month held an odd number of times."""
+    return (mask ^ mask >> 1 ^ mask >> 2 ^ mask >> 3) & _LOW
+
+
+def _lucky(hand: int) -> tuple:
+    names = ()
+    if _full_months(hand):
+        names += ("teshi",)
+    # Four pairs: every month held an even number of times (a teshi month is two pairs) *(chosen)*.
+    if not _odd_months(hand):
+        names += ("kuttsuki",)
+    return names
+
+
+def _four_pairs(field: int) -> bool:
+    # Eight cards, every month even and none complete: exactly four months of two.
+    return not _odd_months(field) and not _full_months(field)
+
+
+def _start_round(d: _Draft) -> None:
+    rules = d.rules
+    round_no = len(d.ledger) + 1
+    while True:
+        deck = _shuffled(_draw_keys(d))
+        dealer = d.dealer
+        hands = [0, 0]
+        hands[dealer] = _mask(deck[0:8])
+        hands[1 - dealer] = _mask(deck[8:16])
+        d.hands = hands
+        d.field = _mask(deck[16:24])
+        d.stock = tuple(deck[24:])
+        d.stock_pos = 0
+        d.captured = [0, 0]
+        d.calls = (0, 0)
+        d.refs = ((), ())
+        d.pending = -1
+        d.field_brights = (d.field & C.BRIGHTS).bit_count()
+        d.last_yaku_seat = -1
+        d.new.append(RoundDealt(round_no, dealer, (ids_of(hands[0]), ids_of(hands[1])),
+                                ids_of(d.field), ids_of_list(d.stock)))
+
+        redeal = False
+        while True:
+            full = _full_months(d.field)
+            if not full:
+                break
+            four = 0xF << ((full & -full).bit_length() - 1)
+            mode = rules.field_four_of_month
+            if mode == "redeal" or (mode == "dealer_sweeps" and len(d.stock) - d.stock_pos - 4 < 16):
+                d.new.append(Misdeal(round_no, "four_of_a_month", ids_of(four)))
+                redeal = True
+                break
+            if mode == "dealer_wins":
+                d.phase = PLAY
+                _end_round(d, dealer, "field_four",
+                           (("field_four", rules.lucky_points, ids_of(four)),),
+                           rules.lucky_points, (), rules.lucky_points)
+                return
+            repl = d.stock[d.stock_pos:d.stock_pos + 4]
+            d.stock_pos += 4
+            d.captured[dealer] |= four
+            d.field = (d.field ^ four) | _mask(repl)
+            d.new.append(FieldSwept(dealer, ids_of(four), ids_of_list(repl)))
+        if redeal:
+            continue
+        if rules.field_four_pairs == "redeal" and _four_pairs(d.field):
+            d.new.append(Misdeal(round_no, "four_pairs", ids_of(d.field)))
+            continue
+
+        if rules.lucky_hands != "off":
+            lucky = (_lucky(hands[0]), _lucky(hands[1]))
+            if lucky[0] or lucky[1]:
+                if rules.lucky_hands == "misdeal":
+                    seat = 0 if lucky[0] else 1
+                    d.new.append(Misdeal(round_no, "lucky_hand", ids_of(hands[seat])))
+                    continue
+                _lucky_round(d, lucky)
+                return
+        break
+    d.phase = PLAY
+    d.to_move = d.dealer
+
+
+def _lucky_round(d: _Draft, lucky: tuple) -> None:
+    rules = d.rules
+    points = [0, 0]
+    for seat in (0, 1):
+        if lucky[seat]:
+            points[seat] = rules.lucky_both_hands_points if len(lucky[seat]) == 2 else rules.lucky_points
+            d.new.append(LuckyHand(seat, lucky[seat], points[seat], ids_of(d.hands[seat])))
+    d.phase = PLAY
+    if lucky[0] and lucky[1]:
+        if rules.lucky_both_players == "draw":
+            _end_round(d, None, "lucky_draw", (), 0, (), 0)
+            return
+        winner = d.dealer
+    else:
+        winner = 0 if lucky[0] else 1
+    name = "_".join(lucky[winner])
+    _end_round(d, winner, "lucky_hand", ((name, points[winner], ids_of(d.hands[winner])),),
+               points[winner], (), points[winner])
+
+
+# ---------------------------------------------------------------- turns
+
+def _take(d: _Draft, seat: int, c: int, target: int) -> tuple:
+    """Match card ``c`` against the field; returns the field cards taken."""
+    bit = 1 << c
+    m = d.field & CARD_MONTH_MASK[c]
+    if not m:
+        d.field |= bit
+        return ()
+    if target >= 0:
+        m = 1 << target
+    d.field ^= m
+    d.captured[seat] |= bit | m
+    return ids_of(m)
+
+
+def _play(d: _Draft, card: int, target: int) -> None:
+    seat = d.to_move
+    d.hands[seat] ^= 1 << card
+    taken = _take(d, seat, card, target)
+    d.new.append(Played(seat, IDS[card], IDS[target] if target >= 0 else None, taken))
+    s = d.stock[d.stock_pos]
+    d.stock_pos += 1
+    if (d.field & CARD_MONTH_MASK[s]).bit_count() == 2:
+        d.pending = s
+        d.phase = CHOOSE
+        d.new.append(Flipped(seat, IDS[s], None))
+        return
+    d.new.append(Flipped(seat, IDS[s], _take(d, seat, s, -1)))
+    _end_turn(d, seat)
+
+
+def _choose(d: _Draft, target: int) -> None:
+    seat = d.to_move
+    s = d.pending
+    _take(d, seat, s, target)
+    d.pending = -1
+    d.new.append(Chose(seat, IDS[s], IDS[target]))
+    _end_turn(d, seat)
+
+
+def _improved(rules: Rules, now: tuple, ref: tuple) -> bool:
+    if rules.prompt_when == "total_rises":
+        return sum(p for _, p in now) > sum(p for _, p in ref)
+    before = dict(ref)
+    return any(p > before.get(name, 0) for name, p in now)
+
+
+def _end_turn(d: _Draft, seat: int) -> None:
+    rules = d.rules
+    now = yaku_points(d.captured[seat], rules, d.field)
+    if now and _improved(rules, now, d.refs[seat]):
+        d.new.append(YakuMade(seat, now, sum(p for _, p in now)))
+        d.last_yaku_seat = seat
+        if rules.last_turn_auto_stop == "both_hands_empty":
+            last = not (d.hands[0] | d.hands[1])
+        else:
+            last = not d.hands[seat]
+        limit = rules.max_koikoi_calls
+        if last or (limit is not None and d.calls[0] + d.calls[1] >= limit):
+            d.new.append(Stopped(seat, True))
+            _settle(d, seat, "auto_stop")
+        else:
+            d.phase = DECIDE
+            d.to_move = seat
+        return
+    _next_turn(d, seat)
+
+
+def _next_turn(d: _Draft, seat: int) -> None:
+    if not (d.hands[0] | d.hands[1]):
+        _exhausted(d)
+        return
+    d.phase = PLAY
+    d.to_move = 1 - seat if d.hands[1 - seat] else seat
+
+
+def _koikoi(d: _Draft) -> None:
+    seat = d.to_move
+    calls = list(d.calls)
+    calls[seat] += 1
+    d.calls = tuple(calls)
+    refs = list(d.refs)
+    refs[seat] = yaku_points(d.captured[seat], d.rules, d.field)
+    d.refs = tuple(refs)
+    d.new.append(KoiKoiCalled(seat, calls[seat]))
+    _next_turn(d, seat)
+
+
+def _settle(d: _Draft, seat: int, reason: str) -> None:
+    a = award_from_mask(d.captured[seat], d.rules, d.calls[seat], d.calls[1 - seat],
+                        d.field_brights, d.field)
+    _end_round(d, seat, reason, a.yaku, a.base, a.multipliers, a.total)
+
+
+def _exhausted(d: _Draft) -> None:
+    d.new.append(Exhausted(len(d.ledger) + 1))
+    pay = d.rules.oya_ken
+    if pay:
+        _end_round(d, d.dealer, "exhausted", (("oya_ken", pay, ()),), pay, (), pay)
+    else:
+        _end_round(d, None, "exhausted", (), 0, (), 0)
+
+
+def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base: int,
+               mults: tuple, award: int) -> None:
+    rules = d.rules
+    scores = list(d.scores)
+    if winner is not None and award:
+        if rules.scoring_mode == "zero_sum":
+            pay = min(award, scores[1 - winner])
+            scores[winner] += pay
+            scores[1 - winner] -= pay
+        else:
+            scores[winner] += award
+    d.scores = tuple(scores)
+    row = LedgerRow(len(d.ledger) + 1, d.dealer, winner, reason, yaku, base, mults, award,
+                    d.scores, d.calls)
+    d.ledger = d.ledger + (row,)
+    d.new.append(RoundEnded(row, (ids_of(d.captured[0]), ids_of(d.captured[1]))))
+
+    if reason == "exhausted":
+        mode = rules.exhausted_dealer
+        if mode == "passes":
+            d.dealer = 1 - d.dealer
+        elif mode == "last_yaku" and d.last_yaku_seat >= 0:
+            d.dealer = d.last_yaku_seat
+    elif winner is not None:
+        d.dealer = winner
+
+    played = len(d.ledger)
+    over = ((d.months is not None and played >= d.months)
+            or (rules.target_points is not None and max(scores) >= rules.target_points)
+            or (rules.scoring_mode == "zero_sum" and min(scores) <= 0))
+    if over:
+        d.phase = OVER
+        d.to_move = None
+        d.pending = -1
+        d.winner = 0 if scores[0] > scores[1] else 1 if scores[1] > scores[0] else None
+        d.new.append(MatchEnded(d.winner, d.scores))
+        return
+    _start_round(d)
+
+
+# ---------------------------------------------------------------- the public API
+
+_PLAY = tuple(Play(IDS[c]) for c in range(48))
+_PLAY_TARGET = tuple(tuple(Play(IDS[c], IDS[t]) for t in range(48)) for c in range(48))
+_CHOOSE = tuple(ChooseMatch(IDS[t]) for t in range(48))
+_PICK = tuple(PickOyagime(i) for i in range(4))
+_DECIDE = (Stop(), KoiKoi())
+
+
+def _month_table() -> tuple:
+    """For month ``mo``, hand bits ``h`` and field bits ``f`` of that month (4 bits each),
+    ``table[mo * 256 + h * 16 + f]`` is (the Plays of those hand cards, whether they match)."""
+    table = []
+    for mo in range(12):
+        for h in range(16):
+            for f in range(16):
+                acts = []
+                targets = [4 * mo + j for j in range(4) if f >> j & 1]
+                for j in range(4):
+                    if h >> j & 1:
+                        c = 4 * mo + j
+                        if len(targets) == 2:
+                            acts.extend(_PLAY_TARGET[c][t] for t in targets)
+                        else:
+                            acts.append(_PLAY[c])
+                table.append((tuple(acts), bool(targets)))
+    return tuple(table)
+
+
+_BY_MONTH = _month_table()
+_MONTH_LOW_BITS = sum(1 << (4 * m) for m in range(12))
+
+
+def legal_actions(state: State) -> Optional[tuple]:
+    """The actions open to ``state.to_move``; None when the match is over."""
+    phase = state.phase
+    if phase == PLAY:
+        hand = state.hands[state.to_move]
+        field = state.field
+        # One bit per month the hand holds, at the month's lowest card.
+        months = (hand | hand >> 1 | hand >> 2 | hand >> 3) & _MONTH_LOW_BITS
+        out = ()
+        matching = ()
+        while months:
+            low = months & -months
+            months ^= low
+            sh = low.bit_length() - 1
+            acts, match = _BY_MONTH[(sh << 6) | ((hand >> sh & 15) << 4) | (field >> sh & 15)]
+            out += acts
+            if match:
+                matching += acts
+        if matching and state.rules.must_play_match:
+            return matching
+        return out
+    if phase == CHOOSE:
+        m = state.field & CARD_MONTH_MASK[state.pending]
+        return tuple(_CHOOSE[t] for t in indices(m))
+    if phase == DECIDE:
+        return _DECIDE
+    if phase == OYAGIME:
+        base = 2 * state.to_move
+        return (_PICK[base], _PICK[base + 1])
+    return None
+
+
+def _is_legal(state: State, action) -> bool:
+    """``action in legal_actions(state)``, answered without building the list."""
+    phase = state.phase
+    kind = type(action)
+    if phase == PLAY:
+        if kind is not Play:
+            return False
+        c = ID_TO_INDEX.get(action.card) if type(action.card) is str else None
+        hand = state.hands[state.to_move]
+        if c is None or not hand >> c & 1:
+            return False
+        m = state.field & CARD_MONTH_MASK[c]
+        target = action.target
+        if m.bit_count() == 2:
+            t = ID_TO_INDEX.get(target) if type(target) is str else None
+            if t is None or not m >> t & 1:
+                return False
+        elif target is not None:
+            return False
+        if not m and state.rules.must_play_match:
+            field = state.field
+            return not any(field & CARD_MONTH_MASK[i] for i in indices(hand))
+        return True
+    if phase == CHOOSE:
+        if kind is not ChooseMatch or type(action.target) is not str:
+            return False
+        t = ID_TO_INDEX.get(action.target)
+        return t is not None and bool((state.field & CARD_MONTH_MASK[state.pending]) >> t & 1)
+    if phase == DECIDE:
+        return kind is Stop or kind is KoiKoi
+    if phase == OYAGIME:
+        return (kind is PickOyagime and type(action.index) is int
+                and action.index // 2 == state.to_move and 0 <= action.index < 4)
+    return False
+
+
+def _explain(state: State, action) -> str:
+    if state.phase == OVER:
+        return f"cannot {_say(action)}: the match is over"
+    seat = state.to_move
+    phase = PHASE_NAMES[state.phase]
+    if state.phase == PLAY and isinstance(action, Play):
+        c = ID_TO_INDEX.get(action.card)
+        if c is None:
+            return f"{action.card!r} is not a card id"
+        if not state.hands[seat] >> c & 1:
+            return f"{action.card} is not in seat {seat}'s hand"
+        m = state.field & CARD_MONTH_MASK[c]
+        if m.bit_count() == 2:
+            if action.target is None:
+                return f"two field cards match {action.card} ({', '.join(ids_of(m))}): say which to take"
+            return f"{action.target} is not one of the field cards matching {action.card} ({', '.join(ids_of(m))})"
+        if action.target is not None:
+            return f"{action.card} has no choice to make: leave target empty"
+        return f"{action.card} cannot be played while a matching card is held (must_play_match)"
+    if state.phase == CHOOSE and isinstance(action, ChooseMatch):
+        m = state.field & CARD_MONTH_MASK[state.pending]
+        return (f"{action.target} is not a field card matching the stock card {IDS[state.pending]} "
+                f"(choose {' or '.join(ids_of(m))})")
+    if state.phase == OYAGIME and isinstance(action, PickOyagime):
+        return f"seat {seat} picks oya-gime card {2 * seat} or {2 * seat + 1}, not {action.index!r}"
+    wanted = {PLAY: "a Play of a hand card", CHOOSE: "a ChooseMatch of the stock card's match",
+              DECIDE: "KoiKoi or Stop", OYAGIME: "a PickOyagime"}[state.phase]
+    return f"cannot {_say(action)} now: seat {seat} is in the {phase} phase and needs {wanted}"
+
+
+def _say(action) -> str:
+    try:
+        return describe(action)
+    except Exception:  # anything at all may arrive from outside
+        return repr(action)
+
+
+def _plain_play(state: State, action: Play) -> Optional[State]:
+    """The common turn, computed directly: a legal Play whose stock card needs no choice,
+    that improves no yaku and does not end the round. Anything else returns None and goes
+    through the general reducer (``_apply``), which is the reference; a test checks that
+    both give the same State."""
+    c = ID_TO_INDEX.get(action.card) if type(action.card) is str else None
+    seat = state.to_move
+    hands = state.hands
+    hand = hands[seat]
+    if c is None or not hand >> c & 1:
+        return None
+    field = state.field
+    bit = 1 << c
+    m = field & CARD_MONTH_MASK[c]
+    target = action.target
+    if m.bit_count() == 2:
+        t = ID_TO_INDEX.get(target) if type(target) is str else None
+        if t is None or not m >> t & 1:
+            return None
+        m = 1 << t
+    elif target is not None or (not m and state.rules.must_play_match):
+        return None
+    hand ^= bit
+    cap = state.captured[seat]
+    if m:
+        field ^= m
+        cap |= bit | m
+    else:
+        field |= bit
+    s = state.stock[state.stock_pos]
+    sm = field & CARD_MONTH_MASK[s]
+    if sm.bit_count() == 2:
+        return None
+    other = hands[1 - seat]
+    if not (hand | other):
+        return None
+    if sm:
+        field ^= sm
+        cap |= (1 << s) | sm
+    else:
+        field |= 1 << s
+    rules = state.rules
+    now = yaku_points(cap, rules, field)
+    if now and _improved(rules, now, state.refs[seat]):
+        return None
+    if seat:
+        new_hands, new_cap = (other, hand), (state.captured[0], cap)
+    else:
+        new_hands, new_cap = (hand, other), (cap, state.captured[1])
+    # tuple.__new__ skips the NamedTuples' Python-level __new__: this is the hot path.
+    return _new(State, (
+        rules, state.seed, state.months, PLAY, (1 - seat) if other else seat,
+        state.dealer, state.draws, new_hands, field, state.stock, state.stock_pos + 1,
+        new_cap, state.calls, state.refs, -1, state.field_brights, state.last_yaku_seat,
+        state.scores, state.ledger, state.spread, state.picks, state.winner,
+        state.events + (_new(Played, (seat, action.card, target, ids_of(m) if m else (), "played")),
+                        _new(Flipped, (seat, IDS[s], ids_of(sm) if sm else (), "flipped")))))
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``. Raises IllegalAction (state untouched) if it is not legal."""
+    if state.phase == PLAY and type(action) is Play:
+        done = _plain_play(state, action)
+        if done is not None:
+            return done
+    return _apply(state, action)
+
+
+def _apply(state: State, action: Action) -> State:
+    """The general reducer: every action, every rule."""
+    if not _is_legal(state, action):
+        raise IllegalAction(_explain(state, action))
+    d = _Draft(state)
+    phase = state.phase
+    if phase == PLAY:
+        _play(d, ID_TO_INDEX[action.card], ID_TO_INDEX[action.target] if action.target else -1)
+    elif phase == CHOOSE:
+        _choose(d, ID_TO_INDEX[action.target])
+    elif phase == DECIDE:
+        if isinstance(action, Stop):
+            d.new.append(Stopped(d.to_move, False))
+            _settle(d, d.to_move, "stop")
+        else:
+            _koikoi(d)
+    else:
+        _oyagime_pick(d, action.index)
+    return d.freeze()
+
+
+def action_of(event) -> Optional[Action]:
+    """The action a player took to cause ``event``, or None for events the rules caused."""
+    if isinstance(event, Played):
+        return Play(event.card, event.target)
+    if isinstance(event, Chose):
+        return ChooseMatch(event.target)
+    if isinstance(event, KoiKoiCalled):
+        return KoiKoi()
+    if isinstance(event, Stopped):
+        return None if event.auto else Stop()
+    if isinstance(event, OyagimePicked):
+        return PickOyagime(event.index)
+    return None
+
+
+def replay(events) -> State:
+    """Rebuild a State from its log, checking every event against the rules.
+
+    Raises ReplayError naming the first event the rules do not reproduce.
+    """
+    events = tuple(events)
+    if not events or not isinstance(events[0], MatchStarted):
+        raise ReplayError("a match log starts with a match_started event")
+    first = events[0]
+    try:
+        state = new_match(first.rules, seed=first.seed, months=first.months)
+    except (TypeError, ValueError) as exc:
+        raise ReplayError(f"the log's first event cannot start a match: {exc}") from None
+    p = len(state.events)
+    if events[:p] != state.events:
+        raise ReplayError("the opening events of the log do not follow from its seed")
+    while p < len(events):
+        event = events[p]
+        action = action_of(event)
+        if action is None:
+            raise ReplayError(f"event {p} ({getattr(event, 'type', '?')}) is not a player's action, "
+                              f"but the rules expect one here")
+        try:
+            state = apply(state, action)
+        except IllegalAction as exc:
+            raise ReplayError(f"event {p} is an illegal action: {exc}") from None
+        n = len(state.events)
+        if events[p:n] != state.events[p:]:
+            for k in range(p, n):
+                if k >= len(events) or events[k] != state.events[k]:
+                    got = events[k].type if k < len(events) else "the end of the log"
+                    raise ReplayError(f"event {k} is {got}, but the rules give {state.events[k].type}")
+        p = n
+    return state

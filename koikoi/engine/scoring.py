@@ -1,0 +1,183 @@
+"""Yaku detection and settlement (RULES.md sections 3 and 4), on card bitmasks."""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+from . import cards as C
+from .cards import CardLike, ids_of, to_mask
+from .rules import Rules
+
+YAKU_ORDER = (
+    "goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "akatan", "aotan", "akatan_aotan",
+    "hanami_zake", "tsukimi_zake", "tane", "tanzaku", "kasu",
+)
+
+# name -> (English, romaji, Japanese)
+YAKU_NAMES = {
+    "goko": ("Five Brights", "Gokō", "五光"),
+    "shiko": ("Four Brights", "Shikō", "四光"),
+    "ame_shiko": ("Rainy Four Brights", "Ame-Shikō", "雨四光"),
+    "sanko": ("Three Brights", "Sankō", "三光"),
+    "inoshikacho": ("Boar, Deer, Butterflies", "Inoshikachō", "猪鹿蝶"),
+    "akatan": ("Red Poetry Ribbons", "Akatan", "赤短"),
+    "aotan": ("Blue Ribbons", "Aotan", "青短"),
+    "akatan_aotan": ("Red and Blue Ribbons", "Akatan-Aotan", "赤短・青短"),
+    "hanami_zake": ("Flower Viewing", "Hanami-zake", "花見酒"),
+    "tsukimi_zake": ("Moon Viewing", "Tsukimi-zake", "月見酒"),
+    "tane": ("Animals", "Tane", "タネ"),
+    "tanzaku": ("Ribbons", "Tanzaku", "タン"),
+    "kasu": ("Chaff", "Kasu", "カス"),
+    "teshi": ("Four of a Month", "Teshi", "手四"),
+    "kuttsuki": ("Four Pairs", "Kuttsuki", "くっつき"),
+    "field_four": ("Four of a Month in the Field", "Ba-shi", "場四"),
+    "oya_ken": ("Dealer's Privilege", "Oya-ken", "親権"),
+}
+
+
+class Award(NamedTuple):
+    """What a round is worth to the player who stops."""
+
+    yaku: tuple          # ((name, points, card ids), ...) in YAKU_ORDER
+    base: int
+    multipliers: tuple   # ((label, factor), ...) in the order applied
+    total: int
+
+
+def _bits(x: int) -> int:
+    return x.bit_count()
+
+
+def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, int]]:
+    """The yaku held by a capture pile: [(name, points, cards mask)].
+
+    ``field`` is the current field, read only by the weather ruling.
+    """
+    out: list[tuple[str, int, int]] = []
+    brights = mask & C.BRIGHTS
+    nb = _bits(brights)
+    if nb >= 3:
+        rain = brights & C.RAIN_MAN
+        if nb == 5:
+            if rules.goko:
+                out.append(("goko", rules.goko, brights))
+        elif nb == 4:
+            if rain:
+                if rules.ame_shiko:
+                    out.append(("ame_shiko", rules.ame_shiko, brights))
+            elif rules.shiko:
+                out.append(("shiko", rules.shiko, brights))
+        elif not rain and rules.sanko:
+            out.append(("sanko", rules.sanko, brights))
+
+    animal_set = C.ANIMALS if rules.sake_cup_is_animal else C.ANIMALS & ~C.SAKE_CUP
+    animals = mask & animal_set
+    na = _bits(animals)
+    ribbons = mask & C.RIBBONS
+    nr = _bits(ribbons)
+    graded = rules.combo_grading == "graded"
+
+    ino = (mask & C.INOSHIKACHO) == C.INOSHIKACHO and rules.inoshikacho
+    if ino:
+        if graded:
+            out.append(("inoshikacho", rules.inoshikacho + na - 3, animals))
+        else:
+            out.append(("inoshikacho", rules.inoshikacho, C.INOSHIKACHO))
+    aka = (mask & C.AKATAN) == C.AKATAN and rules.akatan
+    ao = (mask & C.AOTAN) == C.AOTAN and rules.aotan
+    if graded and aka and ao and rules.akatan_aotan:
+        out.append(("akatan_aotan", rules.akatan_aotan + nr - 6, ribbons))
+    else:
+        if aka:
+            out.append(("akatan", rules.akatan + (nr - 3 if graded else 0), ribbons if graded else C.AKATAN))
+        if ao:
+            out.append(("aotan", rules.aotan + (nr - 3 if graded else 0), ribbons if graded else C.AOTAN))
+
+    viewing: list[tuple[str, int, int]] = []
+    if rules.viewing != "off" and mask & C.SAKE_CUP:
+        if rules.hanami_zake and mask & C.CURTAIN and not (rules.weather and field & C.WILLOW):
+            viewing.append(("hanami_zake", rules.hanami_zake, C.CURTAIN | C.SAKE_CUP))
+        if rules.tsukimi_zake and mask & C.MOON and not (rules.weather and field & C.PAULOWNIA):
+            viewing.append(("tsukimi_zake", rules.tsukimi_zake, C.MOON | C.SAKE_CUP))
+    head = len(out)
+
+    if na >= 5 and rules.tane and not (graded and ino):
+        out.append(("tane", rules.tane + na - 5, animals))
+    if nr >= 5 and rules.tanzaku and not (graded and (aka or ao)):
+        out.append(("tanzaku", rules.tanzaku + nr - 5, ribbons))
+    chaff = mask & (C.CHAFF | C.SAKE_CUP if rules.sake_cup_is_chaff else C.CHAFF)
+    nc = _bits(chaff)
+    if nc >= 10 and rules.kasu:
+        out.append(("kasu", rules.kasu + nc - 10, chaff))
+
+    # "with_other_yaku": the viewing yaku count only beside some other yaku.
+    if viewing and (rules.viewing == "on" or out):
+        out[head:head] = viewing
+    return out
+
+
+_SETS = C.INOSHIKACHO | C.AKATAN | C.AOTAN
+
+
+def yaku_points(mask: int, rules: Rules, field: int = 0) -> tuple[tuple[str, int], ...]:
+    """(name, points) of each yaku held: what the Koi-Koi prompt compares."""
+    # Early in a round most piles cannot hold any yaku: answer those without the full check.
+    if ((mask & C.BRIGHTS).bit_count() < 3 and (mask & _SETS).bit_count() < 3
+            and (mask & C.ANIMALS).bit_count() < 5 and (mask & C.RIBBONS).bit_count() < 5
+            and (mask & (C.CHAFF | C.SAKE_CUP)).bit_count() < 10
+            and not (mask & C.SAKE_CUP and mask & (C.CURTAIN | C.MOON))):
+        return ()
+    return tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field))
+
+
+def multipliers(base: int, rules: Rules, own_calls: int, opponent_calls: int,
+                field_brights: int = 0) -> tuple[tuple[str, int], ...]:
+    """The multipliers of RULES.md 4.2-4.4, in the order they apply."""
+    out = []
+    if rules.seven_plus_double and base >= 7:
+        out.append(("7 points or more", 2))
+    mode = rules.koikoi_multiplier
+    if mode == "opponent_called":
+        if opponent_calls:
+            out.append(("opponent called Koi-Koi", 2))
+    elif mode == "own_calls_and_opponent":
+        if own_calls:
+            out.append((f"own Koi-Koi ×{own_calls}", 1 + own_calls))
+        if opponent_calls:
+            out.append(("opponent called Koi-Koi", 2))
+    elif mode == "caller":
+        if own_calls:
+            out.append(("you called Koi-Koi", 2))
+    elif mode == "anyone":
+        if own_calls or opponent_calls:
+            out.append(("Koi-Koi was called", 2))
+    elif mode == "scaling":
+        calls = own_calls + opponent_calls
+        if calls:
+            out.append((f"{calls} Koi-Koi call{'s' if calls > 1 else ''}", 1 + calls))
+    if rules.field_brights_multiplier and field_brights:
+        out.append((f"{field_brights} bright{'s' if field_brights > 1 else ''} in the opening field",
+                    1 + field_brights))
+    return tuple(out)
+
+
+def award_from_mask(mask: int, rules: Rules, own_calls: int = 0, opponent_calls: int = 0,
+                    field_brights: int = 0, field: int = 0) -> Award:
+    found = yaku_masks(mask, rules, field)
+    yaku = tuple((name, pts, ids_of(cards)) for name, pts, cards in found)
+    base = sum(pts for _, pts, _ in found)
+    mults = multipliers(base, rules, own_calls, opponent_calls, field_brights) if base else ()
+    total = base
+    for _, factor in mults:
+        total *= factor
+    return Award(yaku, base, mults, total)
+
+
+def settle(captured: Iterable[CardLike], rules: Rules, *, own_calls: int = 0,
+           opponent_calls: int = 0, field_brights: int = 0, field: Iterable[CardLike] = ()) -> Award:
+    """The award for a capture pile if its owner stops now.
+
+    ``field`` (the cards in the field) matters only under the weather ruling.
+    """
+    return award_from_mask(to_mask(captured), rules, own_calls, opponent_calls,
+                           field_brights, to_mask(field))

@@ -1,0 +1,91 @@
+"""What one seat may know: ``view(state, seat)``.
+
+The UI and the AI read only this. It holds the seat's own hand, the field,
+both capture piles and counts, never the other hand or the stock order.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from .cards import ALL, CARD_MONTH_MASK, DECK, Card, from_mask
+from .match import CHOOSE, OVER, PHASE_NAMES, OYAGIME, State
+from .rules import Rules
+from .scoring import Award, award_from_mask, yaku_points
+
+
+class View(NamedTuple):
+    seat: int
+    phase: str                 # oyagime, play, choose_match, decide, over
+    to_move: Optional[int]
+    dealer: Optional[int]
+    round: int                 # 1-based round being played
+    months: Optional[int]
+    rules: Rules
+    hand: tuple                # Cards, deck order
+    field: tuple
+    captured: tuple            # (seat 0's Cards, seat 1's Cards)
+    opponent_hand_count: int
+    stock_count: int
+    scores: tuple
+    calls: tuple               # Koi-Koi calls this round per seat
+    koikoi_refs: tuple         # per seat, the (name, points) held at its last call
+    pending: Optional[Card]    # the stock card waiting for a choice
+    choices: tuple             # the field cards it may take
+    field_brights: int
+    oyagime_face_down: int     # face-down oya-gime cards still on offer
+    oyagime_picks: tuple       # ((seat, spread index, Card), ...)
+    ledger: tuple
+    is_over: bool
+    winner: Optional[int]
+    hand_mask: int
+    field_mask: int
+    captured_masks: tuple
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.seat
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_move == self.seat
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards this seat cannot see: the opponent's hand and the stock, together."""
+        return ALL & ~(self.hand_mask | self.field_mask | self.captured_masks[0] | self.captured_masks[1])
+
+    @property
+    def unseen(self) -> tuple:
+        return from_mask(self.unseen_mask)
+
+    def matches(self, card: Card) -> tuple:
+        """Field cards of ``card``'s month."""
+        return from_mask(self.field_mask & CARD_MONTH_MASK[card.index])
+
+    def yaku(self, seat: int) -> tuple:
+        """(name, points) of the yaku in ``seat``'s capture pile."""
+        return yaku_points(self.captured_masks[seat], self.rules, self.field_mask)
+
+    def award(self, seat: int) -> Award:
+        """What ``seat`` would earn by stopping now (a preview, not points won)."""
+        return award_from_mask(self.captured_masks[seat], self.rules, self.calls[seat],
+                               self.calls[1 - seat], self.field_brights, self.field_mask)
+
+
+def view(state: State, seat: int) -> View:
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    hand = state.hands[seat]
+    cap = state.captured
+    pending = DECK[state.pending] if state.phase == CHOOSE else None
+    choices = from_mask(state.field & CARD_MONTH_MASK[state.pending]) if pending else ()
+    return View(
+        seat, PHASE_NAMES[state.phase], state.to_move, state.dealer, state.round, state.months,
+        state.rules, from_mask(hand), from_mask(state.field), (from_mask(cap[0]), from_mask(cap[1])),
+        state.hands[1 - seat].bit_count(), state.stock_count, state.scores, state.calls, state.refs,
+        pending, choices, state.field_brights,
+        len(state.spread) - len(state.picks) if state.phase == OYAGIME else 0,
+        tuple((s, i, DECK[c]) for s, i, c in state.picks), state.ledger, state.phase == OVER,
+        state.winner, hand, state.field, cap,
+    )

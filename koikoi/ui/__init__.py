@@ -1,0 +1,1 @@
+"""The pygame user interface of Koi-Koi (screens, widgets, drawing, asset loading)."""
