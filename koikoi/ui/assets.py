@@ -143,6 +143,16 @@ class Assets:
         """Absolute path of an asset given relative to the assets folder."""
         return (self.root or Path("assets")) / rel
 
+    def clear(self) -> None:
+        """Forget every cached image, font and sound (e.g. after the display mode
+        changes, so the next loads are converted for the new screen format)."""
+        self._images.clear()
+        self._scaled.clear()
+        self._tables.clear()
+        self._fonts.clear()
+        self._sounds.clear()
+        self._mixer_ok = None
+
     def _warn_once(self, key: str, message: str) -> None:
         if key not in self._warned:
             self._warned.add(key)
