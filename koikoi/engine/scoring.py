@@ -30,6 +30,7 @@ YAKU_NAMES = {
     "kasu": ("Chaff", "Kasu", "カス"),
     "teshi": ("Four of a Month", "Teshi", "手四"),
     "kuttsuki": ("Four Pairs", "Kuttsuki", "くっつき"),
+    "teshi_kuttsuki": ("Four of a Month and Four Pairs", "Teshi + Kuttsuki", "手四・くっつき"),
     "field_four": ("Four of a Month in the Field", "Ba-shi", "場四"),
     "oya_ken": ("Dealer's Privilege", "Oya-ken", "親権"),
 }

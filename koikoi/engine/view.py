@@ -53,7 +53,10 @@ class View(NamedTuple):
     @property
     def unseen_mask(self) -> int:
         """Cards this seat cannot see: the opponent's hand and the stock, together."""
-        return ALL & ~(self.hand_mask | self.field_mask | self.captured_masks[0] | self.captured_masks[1])
+        seen = self.hand_mask | self.field_mask | self.captured_masks[0] | self.captured_masks[1]
+        if self.pending is not None:  # turned from the stock, waiting for a choice
+            seen |= 1 << self.pending.index
+        return ALL & ~seen
 
     @property
     def unseen(self) -> tuple:

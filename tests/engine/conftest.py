@@ -1,0 +1,1 @@
+from engine_helpers import rigged  # noqa: F401  (the fixture)
