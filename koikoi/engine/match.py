@@ -480,6 +480,7 @@ def _month_table() -> tuple:
 
 
 _BY_MONTH = _month_table()
+_ACTS_BY_MONTH = tuple(acts for acts, _ in _BY_MONTH)
 _MONTH_LOW_BITS = sum(1 << (4 * m) for m in range(12))
 
 
@@ -492,6 +493,13 @@ def legal_actions(state: State) -> Optional[tuple]:
         # One bit per month the hand holds, at the month's lowest card.
         months = (hand | hand >> 1 | hand >> 2 | hand >> 3) & _MONTH_LOW_BITS
         out = ()
+        if not state.rules.must_play_match:
+            while months:
+                low = months & -months
+                months ^= low
+                sh = low.bit_length() - 1
+                out += _ACTS_BY_MONTH[(sh << 6) | ((hand >> sh & 15) << 4) | (field >> sh & 15)]
+            return out
         matching = ()
         while months:
             low = months & -months
@@ -501,9 +509,7 @@ def legal_actions(state: State) -> Optional[tuple]:
             out += acts
             if match:
                 matching += acts
-        if matching and state.rules.must_play_match:
-            return matching
-        return out
+        return matching or out
     if phase == CHOOSE:
         m = state.field & CARD_MONTH_MASK[state.pending]
         return tuple(_CHOOSE[t] for t in indices(m))
@@ -630,9 +636,12 @@ def _plain_play(state: State, action: Play) -> Optional[State]:
     else:
         field |= 1 << s
     rules = state.rules
-    now = yaku_points(cap, rules, field)
-    if now and _improved(rules, now, state.refs[seat]):
-        return None
+    # A turn that captured nothing leaves the pile's yaku as they were (under the weather
+    # ruling the field alone can change them, so that case takes the full check).
+    if cap != state.captured[seat] or rules.weather:
+        now = yaku_points(cap, rules, field)
+        if now and _improved(rules, now, state.refs[seat]):
+            return None
     if seat:
         new_hands, new_cap = (other, hand), (state.captured[0], cap)
     else:

@@ -149,3 +149,15 @@ def test_same_seed_same_deals_different_seed_different_deals():
     c = new_match(RULESETS["casual"], seed=6)
     assert a == b and a.events == b.events
     assert a.events != c.events
+
+
+@settings(max_examples=60, deadline=None)
+@given(matches)
+def test_the_plain_play_fast_path_agrees_with_the_general_reducer(m):
+    from koikoi.engine import match as M
+    rules, seed, chooser, months = m
+
+    def step(s, action, legal):
+        assert M.apply(s, action) == M._apply(s, action)
+
+    play(rules, seed, chooser, months, step)
