@@ -77,8 +77,8 @@ LIGHTNING_SKY = (34, 30, 44, 255)
 BOLT_YELLOW = (250, 226, 90, 255)
 GATE_RED = (206, 48, 36, 255)
 GATE_RED_DARK = (150, 28, 26, 255)
-KIRI_LEAF_BACK = (22, 34, 28, 255)
 KIRI_LEAF_FRONT = (34, 54, 42, 255)
+KIRI_LEAF_SIDE = (27, 43, 34, 255)
 KIRI_VEIN = (86, 132, 94, 255)
 KIRI_FLOWER = (156, 96, 178, 255)
 KIRI_FLOWER_DEEP = (110, 60, 140, 255)
@@ -803,98 +803,139 @@ def _paint_09(cid: str, img: Image.Image) -> None:
 # month 10: maple (momiji)
 # --------------------------------------------------------------------------
 
-_MAPLE_LOBES = ((-128, 0.5), (-84, 0.78), (-42, 0.95), (0, 1.0), (42, 0.95), (84, 0.78), (128, 0.5))
+_MAPLE_LOBES = ((-134, 0.46), (-90, 0.72), (-45, 0.93), (0, 1.0), (45, 0.93), (90, 0.72), (134, 0.46))
+MAPLE_BRANCH = (58, 34, 28, 255)
+MAPLE_GROUND = (238, 206, 150, 255)
 
 
-def _maple_leaf(pen: Pen, cx: float, cy: float, size: float, ang: float, fill: Color) -> None:
-    """A seven-lobed Japanese maple leaf; ang is the direction of the middle lobe."""
-    pts: list[Point] = []
+def _maple_leaf(pen: Pen, stem: Point, ang: float, size: float, fill: Color) -> None:
+    """A seven-lobed Japanese maple leaf hanging from `stem` (the twig end);
+    ang is the direction of the middle lobe, size its length."""
+    c = _polar(stem, ang, size * 0.42)
+    pen.taper([stem, _lerp(stem, c, 0.5), c], 2.2, 1.4, MAPLE_BRANCH, 0)
     lobes = _MAPLE_LOBES
+    rs = size * 0.25
+    pts: list[Point] = [_polar(c, ang + 180, size * 0.08)]
     for k, (da, lf) in enumerate(lobes):
         a = ang + da
         L = size * lf
-        prev_a = ang + (lobes[k - 1][0] if k else -180)
-        next_a = ang + (lobes[k + 1][0] if k < len(lobes) - 1 else 180)
-        if k == 0:
-            pts.append(_polar((cx, cy), ang + 180, size * 0.1))
-        pts.append(_polar((cx, cy), (a + prev_a) / 2, size * 0.3))
-        # left edge base->tip with teeth, then right edge tip->base
-        hw = size * 0.17 * (0.7 + 0.3 * lf)
-        for f, side in ((0.45, -1), (0.62, -1), (0.78, -1)):
-            base = _polar((cx, cy), a, L * f)
-            off = hw * (1 - f) ** 0.7 * (1.25 if f in (0.62,) else 1.0)
-            pts.append(_polar(base, a + 90 * side, off))
-            pts.append(_polar(_polar(base, a, L * 0.08), a + 90 * side, off * 0.55))
-        pts.append(_polar((cx, cy), a, L))
-        for f, side in ((0.78, 1), (0.62, 1), (0.45, 1)):
-            base = _polar((cx, cy), a, L * f)
-            off = hw * (1 - f) ** 0.7 * (1.25 if f in (0.62,) else 1.0)
-            pts.append(_polar(_polar(base, a, L * 0.08), a + 90 * side, off * 0.55))
-            pts.append(_polar(base, a + 90 * side, off))
-        if k == len(lobes) - 1:
-            pts.append(_polar((cx, cy), (a + next_a) / 2, size * 0.3))
-    pen.line([(cx, cy), _polar((cx, cy), ang + 180, size * 0.45)], BRANCH_DARK, 1.6)
-    pen.poly(pts, fill, 1.5)
-    vein = _shade(fill, 0.7)
+        prev = lobes[k - 1][0] if k else -180
+        pts.append(_polar(c, ang + (da + prev) / 2, rs * (0.5 if k == 0 else 1.0)))
+        r0 = size * 0.2
+        wl = size * 0.17 * (0.7 + 0.3 * lf)
+        n = 11
+        left, right = [], []
+        for i in range(n):
+            g = i / n
+            x = r0 + (L - r0) * g
+            hw = wl * (1 - g) ** 1.1 * (0.6 + 1.5 * g)
+            if i >= 3 and i % 2 == 0:  # serrated edge: small forward teeth
+                hw *= 1.2
+                x += (L - r0) * 0.035
+            base = _polar(c, a, x)
+            left.append(_polar(base, a - 90, hw))
+            right.append(_polar(base, a + 90, hw))
+        pts += left + [_polar(c, a, L)] + right[::-1]
+    pts.append(_polar(c, ang + (lobes[-1][0] + 180) / 2, rs * 0.5))
+    pen.poly(pts, fill, 1.6)
+    vein = _shade(fill, 0.62)
     for da, lf in lobes:
-        pen.line([(cx, cy), _polar((cx, cy), ang + da, size * lf * 0.8)], vein, 0.9, caps=False)
+        pen.line([c, _polar(c, ang + da, size * lf * 0.82)], vein, 1.0, caps=False)
+    pen.ellipse(c[0], c[1], 1.4, 1.4, vein, 0)
 
 
-BRANCH_DARK = (70, 40, 30, 255)
+def _maple_colour(rng: random.Random, y: float, sky_y: float | None) -> Color:
+    """Red leaves on paper; orange and deep red where the leaf sits on the red sky."""
+    if sky_y is not None and y < sky_y + 6:
+        return rng.choice((pal.MAPLE_ORANGE, pal.MAPLE_ORANGE, MAPLE_DEEP, MAPLE_YELLOW, pal.MAPLE_ORANGE))
+    return rng.choice((pal.MAPLE_RED, pal.MAPLE_RED, pal.MAPLE_RED, pal.MAPLE_ORANGE,
+                       MAPLE_DEEP, MAPLE_DEEP, pal.MAPLE_ORANGE))
 
 
-def _maple_branch(pen: Pen, rng: random.Random, pts_ctrl: Sequence[Point], w0: float,
-                  leaves: int, size: float = 20, twig_side: int = 1) -> None:
-    size *= 1.3
-    pts = _catmull(pts_ctrl, False, 12)
-    pen.taper(pts, w0 * 1.4, 2.2, BRANCH_DARK, 1.6)
-    colors = [pal.MAPLE_RED, pal.MAPLE_RED, pal.MAPLE_RED, pal.MAPLE_ORANGE, pal.MAPLE_ORANGE,
-              MAPLE_DEEP, MAPLE_YELLOW]
-    spots = []
-    for i in range(leaves):
-        t = 0.25 + 0.75 * (i + 0.5) / leaves
-        p, a = _point_at(pts, t)
-        side = twig_side if i % 2 == 0 else -twig_side
-        ta = a + side * rng.uniform(35, 60)
-        tip = _polar(p, ta, size * rng.uniform(0.6, 0.9))
-        pen.line([p, tip], BRANCH_DARK, 1.3)
-        spots.append((tip, ta))
-    end, a = _point_at(pts, 1.0)
-    spots.append((end, a))
-    for (p, ta) in spots:
-        la = ta + rng.uniform(-25, 25)
-        c = _polar(p, la, size * 0.45)
-        _maple_leaf(pen, c[0], c[1], size * rng.uniform(0.85, 1.1), la, rng.choice(colors))
+def _maple_scene(pen: Pen, rng: random.Random, branches: Sequence[tuple],
+                 sky_y: float | None = None, loose: Sequence[tuple] = ()) -> None:
+    """branches: (control points, base width, twigs, leaf size, first side).
+    Boughs first, then twigs, then the leaves in clusters of one to three at
+    every twig end, so the foliage lies over the wood as on printed cards."""
+    twigs: list[tuple] = []
+    clusters: list[tuple] = []
+    for ctrl, w0, count, size, side in branches:
+        pts = _catmull(ctrl, False, 14)
+        pen.taper(pts, w0, max(2.6, w0 * 0.3), MAPLE_BRANCH, 2.0)
+        # bark marks
+        marks = max(1, int(w0 // 3))
+        for k in range(marks):
+            t = 0.12 + 0.6 * k / marks
+            p, a = _point_at(pts, t + rng.uniform(0, 0.05))
+            w = w0 * (1 - 0.7 * t) * 0.25
+            pen.line([_polar(p, a, -w), _polar(_polar(p, a, w), a + 90, w * 0.4)],
+                     _shade(MAPLE_BRANCH, 1.35), 1.0, caps=False)
+        for i in range(count):
+            t = 0.2 + 0.72 * (i + 0.5) / count + rng.uniform(-0.03, 0.03)
+            p, a = _point_at(pts, t)
+            sd = side if i % 2 == 0 else -side
+            ta = a + sd * rng.uniform(38, 60)
+            ln = size * rng.uniform(0.35, 0.55)
+            tip = _polar(p, ta, ln)
+            twigs.append(([p, _polar(p, ta + sd * 8, ln * 0.5), tip], w0 * (1 - 0.6 * t)))
+            clusters.append((tip, ta, size, rng.choice((1, 2, 2, 3, 3))))
+        end, a = _point_at(pts, 1.0)
+        clusters.append((end, a, size, 3))
+    for pts, w in twigs:
+        pen.taper(pts, max(3.0, w * 0.45), 2.0, MAPLE_BRANCH, 1.2)
+    for tip, ta, size, n in clusters:
+        for j in range(n):
+            la = ta + (j - (n - 1) / 2) * 52 + rng.uniform(-8, 8)
+            s = size * (1.0 if j == (n - 1) // 2 else 0.82) * rng.uniform(0.9, 1.08)
+            cy = _polar(tip, la, s * 0.42)[1]
+            _maple_leaf(pen, tip, la, s, _maple_colour(rng, cy, sky_y))
+    for x, y, s, a in loose:
+        stem = _polar((x, y), a + 180, s * 0.42)
+        _maple_leaf(pen, stem, a, s, _maple_colour(rng, y, sky_y))
 
 
 def _paint_10(cid: str, img: Image.Image) -> None:
     pen = Pen(img)
     rng = random.Random("koikoi-" + cid)
     if cid == "10-P1":
-        _maple_branch(pen, rng, [(224, 20), (170, 40), (120, 90), (70, 130), (30, 190)], 7, 6, 24)
-        _maple_branch(pen, rng, [(224, 150), (180, 170), (140, 220), (110, 280)], 5, 4, 22, -1)
-        _maple_branch(pen, rng, [(-8, 40), (30, 40), (60, 56)], 4, 1, 20)
-        for (x, y, s, a, c) in ((48, 300, 30, -70, pal.MAPLE_RED), (168, 316, 24, -120, pal.MAPLE_ORANGE),
-                                (40, 242, 22, -30, MAPLE_YELLOW)):
-            _maple_leaf(pen, x, y, s, a, c)
+        _red_sky(pen, 98, phase=0.8)
+        _maple_scene(pen, rng, [
+            ([(228, 30), (186, 56), (136, 100), (92, 150), (40, 226)], 13, 6, 36, 1),
+            ([(-8, 196), (26, 214), (58, 250), (76, 300)], 9, 3, 34, -1),
+            ([(228, 196), (196, 214), (168, 250), (150, 290)], 9, 3, 34, 1),
+        ], sky_y=98, loose=[(28, 70, 28, -70), (100, 326, 30, -100), (190, 330, 26, -130)])
     elif cid == "10-P2":
-        _maple_branch(pen, rng, [(-8, 60), (50, 70), (100, 110), (140, 170), (160, 240)], 7, 6, 24)
-        _maple_branch(pen, rng, [(224, 60), (190, 70), (170, 100)], 4, 2, 22, -1)
-        for (x, y, s, a, c) in ((60, 276, 28, -100, pal.MAPLE_ORANGE), (110, 318, 26, -60, pal.MAPLE_RED),
-                                (36, 200, 22, -140, MAPLE_DEEP), (180, 300, 24, -90, MAPLE_YELLOW)):
-            _maple_leaf(pen, x, y, s, a, c)
-        _mirror(img)
+        _red_sky(pen, 110, phase=2.2)
+        _maple_scene(pen, rng, [
+            ([(-8, 40), (40, 62), (92, 106), (130, 170), (150, 236)], 13, 6, 36, -1),
+            ([(228, 140), (196, 156), (172, 188), (164, 212)], 8, 2, 32, 1),
+            ([(-8, 246), (30, 256), (58, 290), (66, 330)], 9, 3, 34, -1),
+            ([(-8, 150), (22, 160), (44, 182)], 7, 1, 30, 1),
+        ], sky_y=110, loose=[(190, 60, 28, -110), (150, 318, 30, -60), (198, 282, 26, -130)])
     elif cid == "10-A":
-        _maple_branch(pen, rng, [(224, 14), (160, 30), (100, 50), (40, 90), (16, 130)], 7, 6, 22)
-        _maple_branch(pen, rng, [(-8, 20), (30, 22), (70, 40)], 4, 2, 20, -1)
+        _red_sky(pen, 66, phase=1.5)
+        ground = _catmull([(-10, 318), (60, 310), (140, 316), (226, 306)], False, 10)
+        pen.poly(ground + [(W + 10, H + 10), (-10, H + 10)], MAPLE_GROUND, 0)
+        _maple_scene(pen, rng, [
+            ([(228, 14), (170, 34), (110, 56), (54, 96), (20, 140)], 12, 6, 32, 1),
+            ([(228, 100), (204, 116), (186, 150)], 7, 2, 30, 1),
+            ([(-8, 24), (30, 28), (70, 46)], 7, 2, 30, -1),
+        ], sky_y=66, loose=[(24, 226, 26, -50), (196, 226, 24, -120)])
         _deer(pen)
-        _maple_leaf(pen, 192, 318, 22, -110, pal.MAPLE_ORANGE)
-        _maple_leaf(pen, 30, 322, 20, -60, pal.MAPLE_RED)
+        _maple_leaf(pen, (184, 326), -120, 26, pal.MAPLE_ORANGE)
+        _maple_leaf(pen, (30, 334), -60, 24, pal.MAPLE_RED)
+        _maple_leaf(pen, (120, 336), -80, 20, MAPLE_DEEP)
     elif cid == "10-RB":
-        _maple_branch(pen, rng, [(-8, 230), (30, 240), (60, 280), (80, 330)], 5, 3, 22)
+        _red_sky(pen, 84, phase=0.2)
+        _maple_scene(pen, rng, [
+            ([(-8, 232), (30, 246), (62, 286), (80, 340)], 9, 3, 34, 1),
+            ([(228, 240), (196, 256), (176, 296)], 7, 2, 30, -1),
+            ([(228, 118), (204, 132), (184, 168)], 7, 2, 30, -1),
+        ], sky_y=84, loose=[(30, 196, 28, -60), (180, 226, 24, -100)])
         _ribbon(pen, (112, 30), -6, 200, color=pal.RIBBON_BLUE)
-        _maple_branch(pen, rng, [(224, 14), (170, 30), (120, 40), (60, 70), (30, 110)], 7, 5, 22)
-        _maple_branch(pen, rng, [(224, 250), (196, 260), (176, 290)], 4, 2, 20, -1)
+        _maple_scene(pen, rng, [
+            ([(228, 16), (170, 32), (120, 44), (62, 74), (30, 116)], 12, 5, 32, 1),
+        ], sky_y=84)
     else:
         raise ValueError(cid)
 
@@ -1059,38 +1100,67 @@ def _umbrella(pen: Pen, hub: Point, r: float, ang: float) -> None:
 
 
 def _rain_man(pen: Pen) -> None:
-    """Ono no Michikaze in court dress, walking right, umbrella over his shoulder."""
-    # umbrella shaft behind him
-    pen.line([(146, 80), (124, 196)], BRANCH_DARK, 2.6)
-    # trousers and feet
-    pen.poly([(118, 262), (150, 264), (160, 300), (104, 300)], pal.RIBBON_RED, 2.0)
-    pen.line([(132, 270), (130, 298)], _shade(pal.RIBBON_RED, 0.7), 1.4)
+    """Ono no Michikaze in court dress, walking right; his near hand comes out
+    of the wide sleeve to grip the umbrella shaft in front of his chest."""
+    # trousers (sashinuki), gathered at the ankles, and black lacquered shoes
+    pen.poly(_catmull([(118, 258), (150, 260), (158, 280), (162, 298), (148, 300), (134, 294),
+                       (120, 300), (104, 298), (108, 280)], True, 8), pal.RIBBON_RED, 2.0)
+    for pts in ([(132, 266), (130, 292)], [(118, 270), (112, 292)], [(146, 268), (152, 292)]):
+        pen.line(pts, _shade(pal.RIBBON_RED, 0.7), 1.3)
     pen.poly([(100, 298), (120, 296), (122, 306), (96, 306)], INK, 1.4)
     pen.poly([(140, 298), (164, 296), (168, 306), (138, 306)], INK, 1.4)
-    # robe: a tall flowing shape with the train sweeping back to the left
+    # robe (ho): a tall flowing shape with the train sweeping back to the left
     robe = _catmull([(122, 160), (138, 158), (152, 176), (160, 214), (166, 256),
                      (150, 270), (120, 266), (96, 276), (86, 272), (96, 246), (106, 212), (110, 178)],
                     True, 10)
     pen.poly(robe, ROBE_DARK, 2.4)
-    for pts in ([(130, 180), (134, 220), (140, 262)], [(118, 196), (110, 232), (100, 262)]):
-        pen.line(pts, ROBE_MID, 1.4)
+    # the ran: a lighter band across the skirt of the robe, and fold lines
+    pen.poly(_catmull([(98, 244), (130, 248), (163, 242), (165, 252), (130, 258), (95, 256)], True, 6),
+             ROBE_MID, 1.2)
+    for pts in ([(146, 196), (152, 226), (156, 242)], [(112, 226), (104, 244)]):
+        pen.line(pts, ROBE_MID, 1.3)
+    # woven roundels on the robe
+    for x, y in ((150, 206), (140, 232), (118, 264), (152, 262), (108, 230)):
+        pen.ellipse(x, y, 4.2, 4.2, None, 1.2, ink=ROBE_MID)
+        pen.ellipse(x, y, 1.4, 1.4, ROBE_MID, 0)
     # red lining showing at the hem
     pen.poly([(96, 276), (86, 272), (92, 266), (108, 268)], pal.RIBBON_RED, 1.4)
-    # wide sleeve reaching up to the umbrella shaft
-    sleeve = _catmull([(124, 170), (140, 176), (146, 200), (132, 224), (108, 232),
-                       (96, 222), (112, 206)], True, 8)
+    # hirao: the ornamental sash hanging at the front from the belt
+    pen.poly([(150, 214), (157, 214), (159, 252), (151, 252)], (214, 226, 236, 255), 1.2)
+    for y in (224, 236):
+        pen.line([(151, y), (158, y)], pal.RIBBON_RED, 1.4, caps=False)
+    pen.line([(124, 212), (162, 210)], INK, 2.6)  # the belt (sekitai)
+    # near sleeve: raised forward to the shaft, its wide bag hanging below
+    sleeve = _catmull([(120, 166), (136, 168), (148, 182), (146, 194), (132, 222), (108, 236),
+                       (94, 228), (106, 204)], True, 8)
     pen.poly(sleeve, ROBE_DARK, 2.2)
-    pen.poly([(96, 222), (108, 232), (112, 224), (102, 218)], pal.RIBBON_RED, 1.2)
-    pen.line([(116, 186), (128, 204), (118, 222)], ROBE_MID, 1.2)
-    pen.ellipse(130, 196, 5, 4.4, SKIN, 1.4)  # hand on the shaft
-    # white collar, head, court cap
-    pen.poly([(118, 160), (134, 158), (130, 168), (120, 168)], pal.WHITE, 1.4)
+    pen.line([(116, 186), (126, 204), (118, 222)], ROBE_MID, 1.2)
+    pen.poly(_catmull([(94, 228), (108, 236), (112, 230), (100, 222)], True, 6), pal.RIBBON_RED, 1.2)
+    # layered cuff: white under-robe and red lining at the sleeve opening
+    pen.ellipse(143, 183, 7.5, 5, pal.WHITE, 1.3, ang=-40)
+    pen.ellipse(141.5, 185, 6, 3.6, pal.RIBBON_RED, 1.1, ang=-40)
+    # umbrella shaft, then the fist closed round it
+    shaft = [(162, 98), (135, 196)]
+    pen.line(shaft, INK, 4.2)
+    pen.line(shaft, (150, 96, 50, 255), 2.0)
+    hand = (141.5, 175)
+    pen.poly([(138, 180), (145, 178), (146, 174), (139, 175)], SKIN, 1.0)  # wrist
+    pen.ellipse(hand[0], hand[1], 6.2, 5.0, SKIN, 1.4, ang=-20)
+    for k in (-1, 0, 1):  # finger creases across the grip
+        c = (hand[0] + 1.2 + k * 0.6, hand[1] + k * 3.0)
+        pen.line([_polar(c, 180, 2.6), _polar(c, 0, 3.4)], (170, 120, 90, 255), 0.9, caps=False)
+    pen.poly([(137, 170), (143, 166), (146, 169), (140, 173)], SKIN, 1.0)  # thumb over the shaft
+    # rounded collar (agekubi) with the white under-collar, head, court cap
+    pen.poly(_catmull([(116, 162), (128, 158), (140, 160), (138, 170), (126, 172), (118, 170)], True, 6),
+             ROBE_DARK, 1.8)
+    pen.line([(119, 165), (128, 162.5), (138, 164.5)], pal.WHITE, 1.6)
     head = _catmull([(116, 144), (128, 134), (140, 140), (142, 152), (134, 162), (122, 162)], True, 8)
     pen.poly(head, SKIN, 1.8)
     pen.line([(133, 148), (137, 147)], INK, 1.3)
     pen.line([(128, 156), (131, 157)], INK, 1.0)
+    pen.line([(124, 150), (126, 152)], (200, 160, 130, 255), 1.0)
     pen.poly([(114, 140), (118, 118), (128, 106), (136, 118), (142, 142), (128, 137)], INK, 1.6)
-    pen.line([(116, 140), (134, 132)], ROBE_MID, 1.0)
+    pen.line([(118, 138), (140, 140)], (70, 70, 80, 255), 1.0, caps=False)
 
 
 def _swallow(pen: Pen, cx: float, cy: float, s: float, ang: float) -> None:
@@ -1154,9 +1224,42 @@ def _raimon(pen: Pen) -> None:
     pen.line([(cx, cy - r - 8), (cx, cy - r)], INK, 2.4)
 
 
+def _miter_band(pts: Sequence[Point], wfun: Callable[[float], float]) -> list[Point]:
+    """Outline of a band of width wfun(t) along a polyline with sharp (mitred)
+    corners: the crisp zigzag a printed lightning bolt needs."""
+    n = len(pts)
+    left, right = [], []
+    for i, p in enumerate(pts):
+        a, b = pts[max(i - 1, 0)], pts[min(i + 1, n - 1)]
+        if 0 < i < n - 1:
+            d1 = (p[0] - a[0], p[1] - a[1])
+            d2 = (b[0] - p[0], b[1] - p[1])
+            l1, l2 = math.hypot(*d1) or 1.0, math.hypot(*d2) or 1.0
+            n1 = (-d1[1] / l1, d1[0] / l1)
+            n2 = (-d2[1] / l2, d2[0] / l2)
+            bx, by = n1[0] + n2[0], n1[1] + n2[1]
+            bl = math.hypot(bx, by) or 1.0
+            bx, by = bx / bl, by / bl
+            m = 1 / max(0.4, bx * n1[0] + by * n1[1])
+        else:
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            ln = math.hypot(dx, dy) or 1.0
+            bx, by, m = -dy / ln, dx / ln, 1.0
+        w = wfun(i / (n - 1)) / 2 * m
+        left.append((p[0] + bx * w, p[1] + by * w))
+        right.append((p[0] - bx * w, p[1] - by * w))
+    return left + right[::-1]
+
+
 def _bolt(pen: Pen, pts: Sequence[Point], w: float) -> None:
-    poly = _stroke(pts, w, w * 0.35)
-    pen.poly(poly, BOLT_YELLOW, 1.6, ink=pal.SKY_RED_DARK)
+    """A bold zigzag bolt: yellow with a dark outline, a red rim around it
+    and a pale core, narrowing to a point."""
+    band = _miter_band(pts, lambda t: w * (1 - 0.78 * t ** 1.3) if t < 1 else 0.0)
+    pen.poly(band, None, 5.0, ink=GATE_RED)
+    pen.poly(band, BOLT_YELLOW, 2.0)
+    core = _miter_band(pts[:-1] + [_lerp(pts[-2], pts[-1], 0.6)],
+                       lambda t: w * 0.28 * (1 - 0.7 * t))
+    pen.poly(core, (255, 248, 200, 255), 0)
 
 
 def _paint_11(cid: str, img: Image.Image) -> None:
@@ -1169,7 +1272,7 @@ def _paint_11(cid: str, img: Image.Image) -> None:
                 [((6 + i * 12, 12 + (i % 3) * 2), 150 + (i * 37) % 70, 6 + (i % 4) * 5) for i in range(6)],
                 color=WILLOW_BACK)
         fig = Pen(img, k=1.18, ox=-32, oy=-56)
-        _umbrella(fig, (152, 98), 50, -24)
+        _umbrella(fig, (162, 98), 44, 17)
         _rain_man(fig)
         _stream(pen, 296)
         _frog(pen, 40, 268)
@@ -1190,8 +1293,8 @@ def _paint_11(cid: str, img: Image.Image) -> None:
         _willow(pen, rng, [(-10, 10), (80, 8), (226, 12)],
                 [((6 + i * 24, 10), 80 + (i * 29) % 70, -8 + (i % 3) * 8) for i in range(9)],
                 color=WILLOW_LIGHT)
-        _bolt(pen, [(164, 56), (120, 118), (156, 124), (92, 206)], 12)
-        _bolt(pen, [(70, 100), (52, 148), (74, 152), (44, 206)], 8)
+        _bolt(pen, [(196, -6), (140, 92), (170, 100), (124, 160), (150, 166), (100, 208)], 17)
+        _bolt(pen, [(94, -6), (50, 112), (72, 118), (46, 168), (60, 172), (34, 206)], 12)
         _raimon(pen)
     else:
         raise ValueError(cid)
@@ -1201,24 +1304,26 @@ def _paint_11(cid: str, img: Image.Image) -> None:
 # month 12: paulownia (kiri)
 # --------------------------------------------------------------------------
 
-def _kiri_leaf(pen: Pen, base: Point, ang: float, s: float, fill: Color) -> None:
+def _kiri_leaf(pen: Pen, base: Point, ang: float, s: float, fill: Color, wf: float = 0.86) -> None:
     """A broad paulownia leaf: heart-shaped base, two soft shoulders and a
-    pointed tip. base is the stalk end, ang the direction of the tip."""
+    pointed tip. base is the stalk end, ang the direction of the tip, wf the
+    width relative to the length."""
     half = [(0.0, 0.0)]
     half += _quad((0.0, 0.0), (-0.3, 0.22), (-0.66, 0.1), 10)[1:]
     half += _quad((-0.66, 0.1), (-1.06, -0.1), (-0.92, -0.56), 10)[1:]
     half += _quad((-0.92, -0.56), (-0.74, -0.68), (-0.62, -0.86), 8)[1:]
     half += _quad((-0.62, -0.86), (-0.42, -1.18), (0.0, -1.4), 10)[1:]
     local = half + [(-x, y) for x, y in reversed(half[1:-1])]
-    local = [(x * 0.86, y) for x, y in local]
+    local = [(x * wf, y) for x, y in local]
     pts = _tf(local, base[0], base[1], s, ang + 90)
     pen.poly(pts, fill, 2.2)
-    vein = KIRI_VEIN if fill != KIRI_LEAF_BACK else _shade(KIRI_VEIN, 0.75)
-    pen.line(_tf(_quad((0, 0.05), (0.02, -0.6), (0, -1.25), 12), base[0], base[1], s, ang + 90), vein, 1.6)
+    vein = KIRI_VEIN
+    k = wf / 0.86
+    pen.line(_tf(_quad((0, 0.05), (0.02, -0.6), (0, -1.25), 12), base[0], base[1], s, ang + 90), vein, 1.8)
     for y0, x1, y1 in ((-0.1, 0.8, -0.4), (-0.38, 0.66, -0.82), (-0.66, 0.4, -1.08), (-0.02, 0.5, 0.04)):
         for sg in (-1, 1):
-            pen.line(_tf(_quad((0, y0), (sg * x1 * 0.5, y0 - 0.06), (sg * x1, y1), 10),
-                         base[0], base[1], s, ang + 90), vein, 1.2)
+            pen.line(_tf(_quad((0, y0), (sg * x1 * k * 0.5, y0 - 0.06), (sg * x1 * k, y1), 10),
+                         base[0], base[1], s, ang + 90), vein, 1.3)
 
 
 def _kiri_spike(pen: Pen, base: Point, height: float, s: float, tilt: float = 0.0) -> None:
@@ -1244,102 +1349,173 @@ def _kiri_spike(pen: Pen, base: Point, height: float, s: float, tilt: float = 0.
 
 
 def _kiri_group(pen: Pen, base: Point, s: float, spikes: bool = True, spread: float = 1.0,
-                flip: bool = False) -> None:
-    """Three leaves fanned from one stalk with the crest's three flower spikes."""
+                flip: bool = False, leaf_s: float = 1.0) -> None:
+    """The paulownia crest: three heart-shaped leaves fanned out from one
+    stalk (the middle one in front, hanging down; the side ones set apart
+    on short stalks so each blade and its veins read) and three flower spikes
+    rising from the heart of the cluster."""
     sg = -1 if flip else 1
     if spikes:
-        for dx, dy, h, tilt in ((-42, 32, 70, -14), (42, 32, 70, 14), (0, 40, 86, 0)):
+        for dx, dy, h, tilt in ((-40, 30, 70, -12), (44, 28, 66, 14), (0, 38, 86, 0)):
             foot = (base[0] + dx * s * sg, base[1] - dy * s)
-            # the stalks rise from the heart of the leaf cluster
             pen.taper(_quad(base, (base[0] + dx * s * sg * 0.1, base[1] - dy * s * 0.8), foot, 12),
                       4.6 * s, 3.0 * s, pal.PAULOWNIA_LEAF, 1.2)
             _kiri_spike(pen, foot, h * s, s, tilt * sg)
-    # leaves droop from the same heart: the middle one behind, two in front
-    _kiri_leaf(pen, (base[0], base[1] - 4 * s), 90 + 4 * sg, 66 * s, KIRI_LEAF_BACK)
-    _kiri_leaf(pen, base, 90 + 80 * spread * sg, 56 * s, KIRI_LEAF_FRONT)
-    _kiri_leaf(pen, base, 90 - 80 * spread * sg, 56 * s, KIRI_LEAF_FRONT)
+    ls = s * leaf_s
+    side = 76 * spread
+    for d in (-1, 1):
+        a = 90 + d * side * sg
+        foot = _polar(base, a - d * 14 * sg, 30 * ls)
+        pen.taper([base, _lerp(base, foot, 0.5), foot], 5 * ls, 3.6 * ls, pal.PAULOWNIA_LEAF, 1.2)
+        _kiri_leaf(pen, foot, a, 50 * ls, KIRI_LEAF_SIDE, wf=0.78)
+    _kiri_leaf(pen, (base[0], base[1] + 4 * ls), 90 + 3 * sg, 54 * ls, KIRI_LEAF_FRONT, wf=0.8)
 
 
 def _feather(root: Point, ang: float, ln: float, wd: float, bend: float = 0.0) -> list[Point]:
-    """A feather that widens to a rounded tip (phoenix wings and coverts)."""
+    """A pointed flight feather: widens from the quill, then sweeps to a tip;
+    bend curves it sideways (positive: towards +90 degrees of its direction)."""
     left, right = [], []
-    n = 14
+    n = 16
     for i in range(n + 1):
-        t = i / n * 0.82
-        w = wd * (0.28 + 0.72 * (t / 0.82) ** 0.8) / 2
-        y = bend * ln * math.sin(math.pi * t)
+        t = i / n
+        w = wd / 2 * (0.35 + 0.65 * math.sin(math.pi * min(t / 0.62, 1.0) / 2)) * (1 - t) ** 0.55 \
+            if t < 1 else 0.0
+        y = bend * ln * t * t
         left.append((t * ln, y - w))
         right.append((t * ln, y + w))
-    cap = []
-    cx, cy = 0.82 * ln, bend * ln * math.sin(math.pi * 0.82)
-    for k in range(1, 12):
-        a = -90 + 180 * k / 12
-        cap.append((cx + wd / 2 * math.cos(math.radians(a)) * 0.9 + 0, cy + wd / 2 * math.sin(math.radians(a))))
-    return _tf(left + cap + right[::-1], root[0], root[1], 1, ang)
+    return _tf(left + right[::-1][1:], root[0], root[1], 1, ang)
+
+
+def _curl_path(pts: Sequence[Point], turn: float, n: int = 18, step: float = 2.8) -> list[Point]:
+    """Continue a path into a tightening curl (turn > 0 curls clockwise)."""
+    out = list(pts)
+    x, y = pts[-1]
+    a = math.atan2(pts[-1][1] - pts[-2][1], pts[-1][0] - pts[-2][0])
+    for i in range(n):
+        a += turn * (0.1 + 0.02 * i)
+        st = step * (1 - 0.025 * i)
+        x, y = x + math.cos(a) * st, y + math.sin(a) * st
+        out.append((x, y))
+    return out
+
+
+def _plume(pen: Pen, path: Sequence[Point], wmax: float, fill: Color, stripe: Color,
+           side: int = 1) -> None:
+    """A long tail plume: swelling, serrated along one edge, ending in a curl."""
+    n = len(path)
+    lens = [0.0]
+    for i in range(1, n):
+        lens.append(lens[-1] + math.dist(path[i - 1], path[i]))
+    tot = lens[-1] or 1.0
+    left, right = [], []
+    for i, (x, y) in enumerate(path):
+        a, b = path[max(i - 1, 0)], path[min(i + 1, n - 1)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        ln = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / ln, dx / ln
+        t = lens[i] / tot
+        w = wmax * (0.3 + 0.7 * math.sin(math.pi * min(t / 0.7, 1.0) / 2)) * (1 - 0.75 * t ** 1.5) / 2
+        saw = wmax * 0.45 * ((lens[i] / 6.5) % 1.0) * (0.12 < t < 0.8)
+        wl, wr = (w + saw, w) if side > 0 else (w, w + saw)
+        left.append((x + nx * wl, y + ny * wl))
+        right.append((x - nx * wr, y - ny * wr))
+    pen.poly(left + right[::-1], fill, 1.5)
+    pen.line(list(path[2:-3]), stripe, max(1.0, wmax * 0.16), caps=False)
+
+
+def _wing(pen: Pen, edge: Sequence[Point], a_root: float, a_tip: float, l_root: float,
+          l_tip: float, flights: int, inner: tuple[Color, Color], outer: tuple[Color, Color],
+          coverts: tuple[Color, Color], bend: float) -> None:
+    """A wing built on its leading edge (shoulder -> wrist -> tip): flight
+    feathers trail from the edge, shorter coverts over them, scallops on top."""
+    path = _catmull(edge, False, 12)
+    for k in range(flights):  # tip first, so inner feathers overlap outer ones
+        f = 1.0 - k / flights * 0.88
+        root, _ = _point_at(path, f)
+        a = a_root + (a_tip - a_root) * f
+        ln = l_root + (l_tip - l_root) * f
+        cols = outer if f > 0.55 else inner
+        col = cols[k % 2]
+        pen.poly(_feather(root, a, ln, ln * 0.3, bend), col, 1.5)
+        pen.line([_polar(root, a, ln * 0.12), _polar(root, a + bend * 40, ln * 0.7)],
+                 _shade(col, 0.68), 1.0, caps=False)
+    n = max(4, flights - 2)
+    for k in range(n):
+        f = 0.96 - k / n * 0.86
+        root, _ = _point_at(path, f)
+        a = a_root + (a_tip - a_root) * f
+        ln = (l_root + (l_tip - l_root) * f) * 0.46
+        pen.poly(_feather(root, a, ln, ln * 0.55, bend * 0.5), coverts[k % 2], 1.4)
+    # the leading edge: a green band of small purple-edged scale feathers
+    pen.poly(_stroke(path, 0, wfun=lambda t: 12 - 6 * t), PHOENIX_GREEN, 1.6)
+    m = int(sum(math.dist(path[i - 1], path[i]) for i in range(1, len(path))) / 7)
+    for k in range(m):
+        f = 0.97 - k / m * 0.94
+        p, ea = _point_at(path, f)
+        r = 5.5 - 2.5 * f
+        q = _polar(p, ea + 90, r * 0.4)
+        pen.poly([_polar(q, ea + 90 + da, r) for da in range(-90, 91, 15)],
+                 PHOENIX_PURPLE if k % 2 else PHOENIX_BLUE, 1.1)
 
 
 def _phoenix(pen: Pen) -> None:
-    """The ho-o rising with wings spread and long plumes trailing down."""
-    # tail plumes sweeping down, each ending in a peacock-like eye
+    """The ho-o rising towards the top-left corner: head and neck stretched
+    up, the near wing raised and swept back, the far wing lowered, and long
+    serrated tail plumes streaming down to the right and curling."""
+    # tail plumes, drawn first so the body sits on them
     plumes = [
-        ((112, 168), (160, 196), (204, 214), (190, 282), PHOENIX_GREEN, PHOENIX_BLUE),
-        ((110, 170), (132, 220), (164, 246), (140, 316), PHOENIX_BLUE, PHOENIX_GREEN),
-        ((106, 170), (86, 226), (60, 250), (40, 300), PHOENIX_PURPLE, PHOENIX_RED),
-        ((108, 172), (104, 230), (96, 262), (88, 322), PHOENIX_ORANGE, PHOENIX_RED),
+        ([(142, 160), (176, 148), (206, 156), (210, 190)], 9, PHOENIX_PURPLE, PHOENIX_RED, 1),
+        ([(142, 166), (178, 172), (212, 196), (204, 236)], 12, PHOENIX_GREEN, PHOENIX_BLUE, 1),
+        ([(138, 172), (162, 204), (210, 212), (196, 262)], 12, PHOENIX_BLUE, PHOENIX_PURPLE, 1),
+        ([(134, 174), (142, 216), (184, 226), (170, 272)], 11, PHOENIX_RED, pal.YELLOW, 1),
+        ([(130, 176), (130, 206), (112, 222), (92, 230)], 9, PHOENIX_ORANGE, PHOENIX_RED, -1),
     ]
-    for p0, p1, p2, p3, col, stripe in plumes:
-        pts = _cubic(p0, p1, p2, p3, 40)
-        pen.poly(_stroke(pts, 0, wfun=lambda t: 5 + 5 * math.sin(math.pi * min(t, 0.95))), col, 1.8)
-        pen.line(pts[3:-4], stripe, 1.6, caps=False)
-        # little barbs along the plume
-        for k in range(2, 10):
-            p, a = _point_at(pts, k / 11)
-            for sgn in (-1, 1):
-                pen.line([_polar(p, a + sgn * 90, 3), _polar(_polar(p, a + sgn * 90, 7), a, 5)], col, 1.4)
-        end, a = _point_at(pts, 1.0)
-        pen.ellipse(end[0], end[1], 10, 13, pal.YELLOW, 1.8, ang=a + 90)
-        pen.ellipse(end[0], end[1], 6, 8, stripe, 1.2, ang=a + 90)
-        pen.ellipse(end[0], end[1], 2.6, 3.4, INK, 0, ang=a + 90)
-
-    def wing(shoulder: Point, sgn: int) -> None:
-        # rows from the long outer flight feathers to the short coverts
-        rows = [
-            (100, 17, (PHOENIX_BLUE, PHOENIX_GREEN), 6, 14, 13),
-            (74, 17, (PHOENIX_RED, PHOENIX_ORANGE), 5, 22, 13),
-            (46, 16, (pal.YELLOW, PHOENIX_ORANGE), 4, 32, 13),
-        ]
-        for ln, wd, cols, count, a0, da in rows:
-            for k in range(count):
-                a = -90 + sgn * (a0 + k * da)
-                col = cols[k % 2]
-                f = _feather(shoulder, a, ln * (1 - 0.04 * k), wd, 0.04 * sgn)
-                pen.poly(f, col, 1.5)
-                tip = _polar(shoulder, a, ln * (1 - 0.04 * k) * 0.86)
-                pen.line([_polar(shoulder, a, ln * 0.25), tip], _shade(col, 0.7), 1.0, caps=False)
-    wing((100, 140), -1)
-    wing((120, 140), 1)
-    # body and neck
-    body = _catmull([(96, 118), (110, 110), (126, 122), (128, 152), (118, 176), (102, 176),
-                     (92, 154)], True, 10)
+    for (p0, p1, p2, p3), wd, col, stripe, turn in plumes:
+        path = _curl_path(_cubic(p0, p1, p2, p3, 36), turn * 1.0, 16, 2.6)
+        _plume(pen, path, wd, col, stripe, side=turn)
+    # far wing: lowered and swept forward-down behind the body
+    _wing(pen, [(92, 126), (62, 142), (26, 164)], 70, 125, 36, 62, 8,
+          (PHOENIX_PURPLE, PHOENIX_BLUE), (PHOENIX_BLUE, PHOENIX_PURPLE),
+          (PHOENIX_ORANGE, pal.YELLOW), 0.08)
+    # body: breast pushed up-left, back sloping down to the rump
+    body = _catmull([(62, 116), (80, 100), (106, 106), (128, 128), (146, 158), (152, 176),
+                     (134, 178), (102, 158), (74, 140)], True, 10)
     pen.poly(body, PHOENIX_RED, 2.2)
+    # scale feathers on the breast: rows of small yellow and orange scallops
+    ax0, ax1 = (74, 114), (138, 166)
+    ang = math.degrees(math.atan2(ax1[1] - ax0[1], ax1[0] - ax0[0]))
+    for r in range(8, -1, -1):
+        c0 = _lerp(ax0, ax1, r / 11)
+        half = 1 if r < 7 else 0
+        for j in range(-half, half + 1):
+            c = _polar(c0, ang + 90, j * 8.5 + (r % 2) * 4.2 - 2)
+            pen.poly([_polar(c, ang + da, 5.2) for da in range(-10, 191, 20)],
+                     pal.YELLOW if (r + j) % 2 else PHOENIX_ORANGE, 1.0)
+    pen.poly(body, None, 2.2)
+    # near wing: raised high and swept back towards the top-right corner
+    _wing(pen, [(110, 128), (130, 80), (164, 42)], 26, -30, 48, 74, 14,
+          (PHOENIX_RED, PHOENIX_ORANGE), (PHOENIX_BLUE, PHOENIX_GREEN),
+          (pal.YELLOW, PHOENIX_ORANGE), 0.1)
+    # neck stretched up to the head, with yellow scale marks
+    neck = _cubic((84, 116), (66, 104), (66, 86), (52, 66), 20)
+    pen.poly(_stroke(neck, 18, 12), PHOENIX_GREEN, 2.0)
     for k in range(3):
-        y = 132 + k * 13
-        pen.line([(98, y), (110, y + 7), (122, y)], PHOENIX_ORANGE, 1.8, caps=False)
-    neck = _cubic((108, 120), (114, 100), (96, 86), (102, 62), 20)
-    pen.poly(_stroke(neck, 16, 10), PHOENIX_GREEN, 2.0)
-    for k in range(4):
-        p, a = _point_at(neck, 0.2 + k * 0.2)
-        pen.line([_polar(p, a + 90, 5), _polar(p, a, 3), _polar(p, a - 90, 5)], pal.YELLOW, 1.2, caps=False)
-    # head, facing left, with crest, beak and red wattle
-    pen.ellipse(100, 56, 10, 8, PHOENIX_GREEN, 2.0)
-    for k, (dx, dy) in enumerate(((18, -16), (24, -6), (12, -24))):
-        pts = _quad((106, 52), (108 + dx * 0.4, 48 + dy * 0.2), (106 + dx, 52 + dy), 10)
-        pen.line(pts, INK, 1.4)
-        pen.ellipse(106 + dx, 52 + dy, 3.2, 3.2, [PHOENIX_RED, pal.YELLOW, PHOENIX_BLUE][k], 1.2)
-    pen.poly([(91, 52), (78, 58), (92, 60)], pal.YELLOW, 1.6)
-    pen.poly(_catmull([(92, 60), (90, 70), (96, 72), (98, 62)], True, 6), PHOENIX_RED, 1.4)
-    pen.ellipse(98, 54, 2.6, 2.4, pal.WHITE, 0)
-    pen.ellipse(97.4, 54, 1.3, 1.3, INK, 0)
+        p, a = _point_at(neck, 0.22 + k * 0.22)
+        pen.line([_polar(p, a + 90, 5), _polar(p, a, -3), _polar(p, a - 90, 5)], pal.YELLOW, 1.3,
+                 caps=False)
+    # crest plumes streaming back from the crown
+    for k, (end, col) in enumerate((((86, 36), PHOENIX_RED), ((92, 52), PHOENIX_BLUE),
+                                    ((78, 24), pal.YELLOW))):
+        pts = _quad((54, 54), (66, 40 + k * 4), end, 12)
+        pen.line(pts, INK, 3.2)
+        pen.line(pts, col, 1.6)
+        pen.ellipse(end[0], end[1], 3.4, 3.4, col, 1.2)
+    # head, facing up-left, with hooked yellow beak and red wattle
+    pen.poly(_catmull([(40, 62), (32, 72), (38, 80), (48, 70)], True, 6), PHOENIX_RED, 1.4)
+    pen.ellipse(49, 60, 12, 9.5, PHOENIX_GREEN, 2.0, ang=-30)
+    pen.poly([(42, 52), (24, 40), (30, 50), (40, 62)], pal.YELLOW, 1.6)
+    pen.ellipse(48, 56, 3.2, 2.8, pal.WHITE, 1.0)
+    pen.ellipse(47.4, 55.6, 1.5, 1.5, INK, 0)
 
 
 def _paint_12(cid: str, img: Image.Image) -> None:
@@ -1348,19 +1524,19 @@ def _paint_12(cid: str, img: Image.Image) -> None:
         _fill(pen, pal.SKY_RED)
         pen.ellipse(110, 124, 92, 92, SKY_GLOW, 0)
         pen.ellipse(110, 124, 66, 66, (238, 132, 60, 255), 0)
-        _kiri_group(pen, (108, 290), 1.1, spikes=False, spread=1.1)
+        _kiri_group(pen, (92, 272), 0.96, spikes=False, spread=0.96)
         _phoenix(pen)
     elif cid == "12-P1":
         _red_sky(pen, 80, phase=1.4)
-        _kiri_group(pen, (108, 210), 1.36)
+        _kiri_group(pen, (108, 210), 1.36, leaf_s=0.9)
     elif cid == "12-P2":
         _red_sky(pen, 100, phase=0.3)
-        _kiri_group(pen, (104, 220), 1.32, spread=0.92, flip=True)
+        _kiri_group(pen, (104, 218), 1.32, spread=0.94, flip=True, leaf_s=0.92)
         _mirror(img)
     elif cid == "12-P3":
         _red_sky(pen, 64, phase=2.5)
         band_top = 290
-        _kiri_group(pen, (108, 190), 1.2, spread=1.0)
+        _kiri_group(pen, (108, 190), 1.2, spread=1.0, leaf_s=0.92)
         pen.rect(-2, band_top, W + 2, H + 2, BAND_YELLOW)
         pen.line([(-2, band_top), (W + 2, band_top)], INK, 2.4)
         _kiri_band_marks(pen, band_top)
