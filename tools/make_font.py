@@ -59,6 +59,7 @@ KANJI = (
 RANGES = [
     (0x0020, 0x007E),  # ASCII
     (0x00A0, 0x00FF),  # Latin-1 supplement
+    (0x0100, 0x017F),  # Latin Extended-A: the macrons of romaji (Gokō, shōbu, Inoshikachō)
     (0x2010, 0x2027),  # dashes, quotes, bullet, ellipsis
     (0x2030, 0x203B),  # per mille, primes, guillemets, reference mark
     (0x20AC, 0x20AC),  # euro

@@ -1,0 +1,27 @@
+"""Shared test setup: headless SDL and a private game folder for every test.
+
+The environment is set here, at import time, before any test module imports
+pygame: SDL draws to memory (no window, no sound card) and KOIKOI_HOME points
+the game's settings, saves and logs at a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+os.environ["KOIKOI_HOME"] = tempfile.mkdtemp(prefix="koikoi-tests-")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def koikoi_home(tmp_path, monkeypatch):
+    """Each test gets its own empty KOIKOI_HOME."""
+    home = tmp_path / "koikoi-home"
+    home.mkdir()
+    monkeypatch.setenv("KOIKOI_HOME", str(home))
+    return home

@@ -1,0 +1,239 @@
+"""koikoi.storage: folders, atomic writes, settings validation, autosave and history."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from koikoi import storage as S
+from koikoi.engine import RULESETS
+from koikoi.storage import DEFAULT_SETTINGS, Storage, atomic_write_text, validate_settings
+from koikoi.ui.session import MatchSession, SeatConfig
+
+
+def _session(seed=5, months=1, on_change=None):
+    seats = (SeatConfig("cpu", "CPU A", "random"), SeatConfig("cpu", "CPU B", "random"))
+    return MatchSession(RULESETS["casual"], seed=seed, months=months, seats=seats, on_change=on_change)
+
+
+def _play(session, n=None):
+    """Play n actions (None: to the end) with the seats' own CPUs."""
+    k = 0
+    while not session.state.is_over and (n is None or k < n):
+        session.apply(session.cpu_move_now())
+        k += 1
+    return session
+
+
+# ---------------------------------------------------------------- folders
+
+
+def test_koikoi_home_overrides_every_folder(koikoi_home):
+    assert S.config_dir() == koikoi_home / "config"
+    assert S.data_dir() == koikoi_home / "data"
+    assert S.log_dir() == koikoi_home / "logs"
+    st = Storage()
+    assert st.settings_path.parent == koikoi_home / "config"
+    assert st.autosave_path.parent == koikoi_home / "data"
+
+
+def test_root_argument_wins(tmp_path):
+    st = Storage(tmp_path / "x")
+    assert st.settings_path == tmp_path / "x" / "config" / "settings.json"
+
+
+# ---------------------------------------------------------------- atomic writes
+
+
+def test_atomic_write_replaces_whole_file(tmp_path):
+    p = tmp_path / "a" / "f.json"
+    atomic_write_text(p, "one")
+    atomic_write_text(p, "two")
+    assert p.read_text() == "two"
+    assert sorted(x.name for x in p.parent.iterdir()) == ["f.json"]
+
+
+def test_atomic_write_failure_leaves_old_file_and_no_temp(tmp_path, monkeypatch):
+    tmp_path = tmp_path / "w"
+    p = tmp_path / "f.json"
+    atomic_write_text(p, "old content")
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(S.os, "replace", boom)
+    with pytest.raises(OSError):
+        atomic_write_text(p, "new content that never lands")
+    assert p.read_text() == "old content"
+    assert [x.name for x in tmp_path.iterdir()] == ["f.json"]
+
+
+def test_atomic_write_failure_during_fsync(tmp_path, monkeypatch):
+    tmp_path = tmp_path / "w"
+    tmp_path.mkdir()
+    p = tmp_path / "f.json"
+    monkeypatch.setattr(S.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError("io error")))
+    with pytest.raises(OSError):
+        atomic_write_text(p, "x" * 10000)
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- settings
+
+
+def test_settings_defaults_when_missing():
+    settings, warning = Storage().load_settings()
+    assert settings == DEFAULT_SETTINGS and warning is None
+
+
+def test_settings_round_trip():
+    st = Storage()
+    s, _ = st.load_settings()
+    s.update(anim_speed=0.0, volume=0.25, muted=True, month_numbers=False,
+             last_new_match={"opponent": "hard", "rules": "classic", "months": 3})
+    assert st.save_settings(s)
+    back, warning = Storage().load_settings()
+    assert warning is None
+    assert back == s
+
+
+def test_settings_bad_values_reset_and_unknown_dropped():
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    st.settings_path.write_text(json.dumps({
+        "anim_speed": 9, "volume": "loud", "muted": 1, "month_numbers": False, "mystery": 3,
+        "last_new_match": {"opponent": "god", "rules": "casual", "months": 6},
+    }))
+    s, warning = st.load_settings()
+    assert s["anim_speed"] == DEFAULT_SETTINGS["anim_speed"]
+    assert s["volume"] == DEFAULT_SETTINGS["volume"]
+    assert s["muted"] is False and s["month_numbers"] is False
+    assert "mystery" not in s
+    assert s["last_new_match"] == DEFAULT_SETTINGS["last_new_match"]
+    assert warning and "anim speed" in warning
+
+
+def test_settings_months_outside_the_preset_fall_back_to_its_default():
+    clean, reset = validate_settings({"last_new_match": {"opponent": "easy", "rules": "nintendo", "months": 1}})
+    assert clean["last_new_match"]["months"] == RULESETS["nintendo"].months
+    assert reset == []
+
+
+@pytest.mark.parametrize("junk", [b"{not json", b"[1, 2]", b"\xff\xfe\x00garbage", b""])
+def test_corrupt_settings_moved_aside(junk):
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    st.settings_path.write_bytes(junk)
+    s, warning = st.load_settings()
+    assert s == DEFAULT_SETTINGS
+    assert warning and "could not be read" in warning
+    assert not st.settings_path.exists()
+    aside = list(st.settings_path.parent.glob("settings.json.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == junk
+    # the next start is clean: no message twice
+    assert Storage().load_settings()[1] is None
+
+
+# ---------------------------------------------------------------- autosave
+
+
+def test_autosave_round_trip_is_identical():
+    st = Storage()
+    session = _play(_session(seed=11, months=3), 25)
+    assert st.save_autosave(session)
+    back = st.load_autosave()
+    assert back is not None and st.last_warning is None
+    assert back.state == session.state
+    assert back.seats == session.seats
+
+
+def test_autosave_corrupt_json_refused_and_moved_aside():
+    st = Storage()
+    st.autosave_path.parent.mkdir(parents=True)
+    st.autosave_path.write_text("{oops")
+    assert st.load_autosave() is None
+    assert st.last_warning and "could not be restored" in st.last_warning
+    assert not st.autosave_path.exists()
+    assert len(list(st.autosave_path.parent.glob("autosave.json.corrupt-*"))) == 1
+
+
+def test_autosave_that_fails_replay_is_refused():
+    st = Storage()
+    session = _play(_session(seed=3, months=3), 12)
+    data = json.loads(session.to_json())
+    events = data["log"]["events"]
+    played = next(e for e in events if e["type"] == "played")
+    played["card"] = "12-P3" if played["card"] != "12-P3" else "01-B"     # tamper with a move
+    st.autosave_path.parent.mkdir(parents=True)
+    st.autosave_path.write_text(json.dumps(data))
+    assert st.load_autosave() is None
+    assert "could not be restored" in st.last_warning
+    assert list(st.autosave_path.parent.glob("autosave.json.corrupt-*"))
+
+
+def test_autosave_of_a_finished_match_goes_to_history():
+    st = Storage()
+    session = _play(_session(seed=8, months=1))
+    st.save_autosave(session)
+    assert st.load_autosave() is None and st.last_warning is None
+    assert not st.autosave_path.exists()
+    assert len(st.list_finished()) == 1
+
+
+def test_unbuilt_cpu_level_loads_as_random(monkeypatch):
+    st = Storage()
+    session = _play(_session(seed=4, months=1), 3)
+    data = json.loads(session.to_json())
+    data["seats"][1]["level"] = "hard"
+    st.autosave_path.parent.mkdir(parents=True)
+    st.autosave_path.write_text(json.dumps(data))
+    monkeypatch.setattr(S, "level_available", lambda level: level in ("random", None))
+    back = st.load_autosave()
+    assert back is not None
+    assert back.seats[1].level == "random" and back.seats[1].name == "CPU B"
+
+
+def test_clear_autosave_is_idempotent():
+    st = Storage()
+    st.clear_autosave()
+    st.save_autosave(_session())
+    st.clear_autosave()
+    st.clear_autosave()
+    assert not st.has_autosave()
+
+
+# ---------------------------------------------------------------- history
+
+
+def test_finished_matches_listed_newest_first_and_loadable():
+    st = Storage()
+    paths = []
+    for seed in (1, 2, 3):
+        s = _play(_session(seed=seed, months=1))
+        paths.append(st.save_finished(s))
+    assert len(set(paths)) == 3 and all(p.exists() for p in paths)
+    listed = st.list_finished()
+    assert len(listed) == 3
+    assert [m.path.name for m in listed] == sorted((m.path.name for m in listed), reverse=True)
+    m = listed[0]
+    assert m.players == ("CPU A", "CPU B") and m.rules == "casual" and m.rounds == 1
+    back = st.load_finished(m.path)
+    assert back.state.is_over and back.state.scores == m.scores
+
+
+def test_unreadable_history_files_are_skipped():
+    st = Storage()
+    st.save_finished(_play(_session(seed=1, months=1)))
+    (st.history_dir / "match-99999999-000000.json").write_text("nope")
+    assert len(st.list_finished()) == 1
+    with pytest.raises(ValueError):
+        st.load_finished(st.history_dir / "match-99999999-000000.json")
+
+
+def test_no_pickle_anywhere():
+    src = Path(S.__file__).read_text()
+    assert "pickle" not in src.replace("never pickle", "")
+    assert os.path.basename(S.__file__) == "storage.py"
