@@ -1,0 +1,410 @@
+"""The window, the main loop and the scene stack.
+
+    app = App((1280, 720))
+    app.push(TitleScene(app))
+    app.run()                 # until the window closes
+    app.step(1 / 60)          # or one frame at a time (tests, tools)
+
+Scenes lay out in real window pixels from ``app.size`` (no per-frame scaling).
+Only a window smaller than ``theme.MIN_LAYOUT_SIZE`` is drawn at that minimum
+size on a back buffer and scaled into the window (mouse positions mapped
+back), so layouts never have to squeeze below it and nothing crashes.
+
+The loop runs at 60 fps while any scene is ``animating`` or input arrived in
+the last second, and at 15 fps otherwise so an idle game lets the CPU sleep.
+Input goes to the top scene first; an overlay that does not ``pauses_below``
+passes on what it does not consume. F11 (or Alt+Enter) toggles fullscreen.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from typing import Optional
+
+import pygame
+
+from ..storage import Storage
+from . import theme
+from . import widgets as W
+from .assets import Assets
+from .scene import Scene
+
+log = logging.getLogger("koikoi.app")
+
+FPS_ACTIVE = 60
+FPS_IDLE = 15
+IDLE_AFTER = 1.0           # seconds without input before the loop slows down
+
+
+class Toast:
+    """A short message shown at the top of the window for a few seconds."""
+
+    def __init__(self, text: str, seconds: float = 5.0, kind: str = "info"):
+        self.text = text
+        self.left = seconds
+        self.total = seconds
+        self.kind = kind
+
+
+class App:
+    def __init__(self, size=(1280, 720), *, fullscreen: bool = False,
+                 storage: Optional[Storage] = None, seed: Optional[int] = None):
+        pygame.init()
+        self.storage = storage if storage is not None else Storage()
+        self.settings, warning = self.storage.load_settings()
+        self.seed = seed
+        self.scenes: list[Scene] = []
+        self.toasts: list[Toast] = []
+        self.running = True
+        self.frame = 0
+        self.clock = pygame.time.Clock()
+        self._last_input = time.monotonic()
+        self._stack_version = 0
+        self._saved_sessions: set[int] = set()
+        self._buffer: Optional[pygame.Surface] = None      # only for windows below the minimum
+        if size is None:  # the last windowed size, else 1280x720
+            size = self.settings.get("window_size") or (1280, 720)
+        self._window_size = (max(1, int(size[0])), max(1, int(size[1])))
+        self.fullscreen = bool(fullscreen or self.settings.get("fullscreen"))
+
+        pygame.display.set_caption("Koi-Koi")
+        self.assets = Assets()
+        try:
+            pygame.display.set_icon(self.assets.icon(64))
+        except pygame.error:  # some platforms refuse icons before a window exists
+            pass
+        self.window = self._set_mode()
+        self.screen = self.window
+        self.size = self.window.get_size()
+        self._fit_buffer()
+        self.apply_audio()
+        pygame.key.set_repeat(350, 40)
+        if warning:
+            self.toast(warning, 7.0, "warning")
+
+    # ------------------------------------------------------------ window
+    def _set_mode(self) -> pygame.Surface:
+        if self.fullscreen:
+            try:
+                return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            except pygame.error as exc:
+                log.warning("fullscreen failed (%s); using a window", exc)
+                self.fullscreen = False
+        surf = pygame.display.set_mode(self._window_size, pygame.RESIZABLE)
+        try:  # pygame-ce 2.5: keep the OS from shrinking the window past usability
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                win = pygame.Window.from_display_module()
+            win.minimum_size = (640, 360)
+        except Exception:
+            pass
+        return surf
+
+    def _fit_buffer(self) -> None:
+        """Scenes draw on ``self.screen``: the window itself, or a back buffer of
+        at least the minimum layout size when the window is smaller."""
+        self.window = pygame.display.get_surface() or self.window
+        ww, wh = self.window.get_size()
+        mw, mh = theme.MIN_LAYOUT_SIZE
+        if ww >= mw and wh >= mh:
+            self._buffer = None
+            self.screen = self.window
+        else:
+            bw, bh = max(ww, mw), max(wh, mh)
+            # keep the window's shape so the scaled picture is not distorted
+            if ww > 0 and wh > 0:
+                ratio = ww / wh
+                if bw / bh < ratio:
+                    bw = int(bh * ratio)
+                else:
+                    bh = int(bw / ratio)
+            self._buffer = pygame.Surface((bw, bh)).convert()
+            self.screen = self._buffer
+        self.size = self.screen.get_size()
+
+    def _map_pos(self, pos) -> tuple[int, int]:
+        if self._buffer is None:
+            return pos
+        ww, wh = self.window.get_size()
+        bw, bh = self._buffer.get_size()
+        return int(pos[0] * bw / max(1, ww)), int(pos[1] * bh / max(1, wh))
+
+    def on_window_resized(self) -> None:
+        old = self.size
+        self._fit_buffer()
+        if not self.fullscreen:
+            self._window_size = self.window.get_size()
+        if self.size != old:
+            for scene in list(self.scenes):
+                try:
+                    scene.resize(self.size)
+                except Exception:
+                    log.exception("%s.resize failed", type(scene).__name__)
+
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
+
+    def set_fullscreen(self, on: bool) -> None:
+        if bool(on) == self.fullscreen:
+            return
+        if not self.fullscreen:
+            self._window_size = self.window.get_size()
+        self.fullscreen = bool(on)
+        self.window = self._set_mode()
+        self.settings["fullscreen"] = self.fullscreen
+        self.save_settings()
+        self.on_window_resized()
+
+    # ------------------------------------------------------------ settings
+    @property
+    def anim_speed(self) -> float:
+        """0 = instant, 1 = normal, 2 = twice as fast."""
+        return float(self.settings.get("anim_speed", 1.0))
+
+    def anim_dt(self, dt: float) -> float:
+        """``dt`` as animation time: scaled by the speed; a huge step when instant."""
+        speed = self.anim_speed
+        return 1e6 if speed <= 0 else dt * speed
+
+    def apply_audio(self) -> None:
+        self.assets.volume = float(self.settings.get("volume", 0.8))
+        self.assets.muted = bool(self.settings.get("muted", False))
+
+    def save_settings(self) -> None:
+        self.apply_audio()
+        if not self.fullscreen:
+            w, h = self._window_size
+            self.settings["window_size"] = [int(w), int(h)] if w >= 200 and h >= 200 else None
+        if not self.storage.save_settings(self.settings):
+            self.toast("Settings could not be saved (see the log).", 5.0, "warning")
+
+    def play(self, name: str, volume: float = 1.0) -> None:
+        """Play a sound effect (honours volume and mute through the Assets)."""
+        try:
+            self.assets.play(name, volume)
+        except Exception:
+            log.exception("sound %r failed", name)
+
+    def toast(self, text: str, seconds: float = 5.0, kind: str = "info") -> None:
+        self.toasts.append(Toast(text, seconds, kind))
+        log.info("toast: %s", text)
+
+    # ------------------------------------------------------------ matches
+    def autosave(self, session) -> None:
+        """The MatchSession ``on_change`` hook: save after every action; a
+        finished match is filed in the history and the autosave removed."""
+        if session.state.is_over:
+            if id(session) not in self._saved_sessions:
+                self._saved_sessions.add(id(session))
+                if self.storage.save_finished(session) is None:
+                    self.toast("The finished match could not be saved to the history.", 5, "warning")
+            self.storage.clear_autosave()
+        elif not self.storage.save_autosave(session):
+            self.toast("The match could not be autosaved (see the log).", 5.0, "warning")
+
+    def finish_match(self, session) -> None:
+        """Make sure a finished ``session`` is filed (idempotent)."""
+        if session.state.is_over:
+            self.autosave(session)
+
+    # ------------------------------------------------------------ stack
+    @property
+    def top(self) -> Optional[Scene]:
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> Scene:
+        self.scenes.append(scene)
+        self._stack_version += 1
+        self._mark_input()
+        scene.enter()
+        return scene
+
+    def pop(self) -> Optional[Scene]:
+        if not self.scenes:
+            return None
+        scene = self.scenes.pop()
+        self._stack_version += 1
+        self._mark_input()
+        scene.exit()
+        if self.scenes:
+            self.scenes[-1].enter()
+        return scene
+
+    def replace(self, scene: Scene) -> Scene:
+        if self.scenes:
+            old = self.scenes.pop()
+            old.exit()
+        self.scenes.append(scene)
+        self._stack_version += 1
+        self._mark_input()
+        scene.enter()
+        return scene
+
+    def reset(self, scene: Scene) -> Scene:
+        """Close every scene and show ``scene`` alone (e.g. back to the title)."""
+        while self.scenes:
+            self.scenes.pop().exit()
+        return self.replace(scene)
+
+    def remove(self, scene: Scene) -> None:
+        """Take ``scene`` out of the stack wherever it is."""
+        if scene is self.top:
+            self.pop()
+        elif scene in self.scenes:
+            self.scenes.remove(scene)
+            self._stack_version += 1
+            scene.exit()
+
+    def quit(self) -> None:
+        self.running = False
+
+    # ------------------------------------------------------------ loop
+    def _mark_input(self) -> None:
+        self._last_input = time.monotonic()
+
+    @property
+    def busy(self) -> bool:
+        """True while something moves or the player is active: full frame rate."""
+        if self.toasts or time.monotonic() - self._last_input < IDLE_AFTER:
+            return True
+        return any(getattr(s, "animating", False) for s in self.scenes)
+
+    def run(self, max_frames: Optional[int] = None) -> int:
+        """The main loop; returns 0. ``max_frames``: stop after that many frames."""
+        frames = 0
+        try:
+            while self.running and self.scenes:
+                dt = self.clock.tick(FPS_ACTIVE if self.busy else FPS_IDLE) / 1000.0
+                self.step(min(dt, 0.1))
+                frames += 1
+                if max_frames is not None and frames >= max_frames:
+                    break
+        finally:
+            self.shutdown()
+        return 0
+
+    def shutdown(self) -> None:
+        for scene in reversed(self.scenes):
+            if hasattr(scene, "on_quit"):
+                try:
+                    scene.on_quit()
+                except Exception:
+                    log.exception("%s.on_quit failed", type(scene).__name__)
+        if not self.fullscreen and self.window is not None:
+            self._window_size = self.window.get_size()
+        self.save_settings()
+
+    def step(self, dt: float = 1 / 60) -> None:
+        """One frame: every queued event, then update, then draw and flip."""
+        for event in pygame.event.get():
+            self.dispatch(event)
+        self.update(dt)
+        self.draw()
+        pygame.display.flip()
+        self.frame += 1
+
+    def dispatch(self, event: pygame.event.Event) -> bool:
+        """Send one event down the stack; True if something consumed it."""
+        t = event.type
+        if t == pygame.QUIT:
+            self.running = False
+            return True
+        if t in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED):
+            self.on_window_resized()
+            return True
+        if t in (pygame.KEYDOWN, pygame.KEYUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP,
+                 pygame.MOUSEMOTION, pygame.MOUSEWHEEL, pygame.TEXTINPUT):
+            self._mark_input()
+        if t == pygame.KEYDOWN and (event.key == pygame.K_F11 or (
+                event.key == pygame.K_RETURN and event.mod & pygame.KMOD_ALT)):
+            self.toggle_fullscreen()
+            return True
+        if self._buffer is not None and hasattr(event, "pos") and t in (
+                pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            d = dict(event.dict)
+            d["pos"] = self._map_pos(event.pos)
+            event = pygame.event.Event(t, d)
+        version = self._stack_version
+        for scene in reversed(list(self.scenes)):
+            try:
+                consumed = scene.handle(event)
+            except Exception:
+                log.exception("%s.handle failed", type(scene).__name__)
+                raise
+            if consumed or self._stack_version != version:
+                return True
+            if scene.opaque or getattr(scene, "pauses_below", True):
+                break
+        if t == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self._pausable(self.top):
+            self.open_pause_menu()
+            return True
+        return False
+
+    @staticmethod
+    def _pausable(scene) -> bool:
+        """The table scenes get the pause menu on an Escape they do not use."""
+        if scene is None:
+            return False
+        return bool(getattr(scene, "pausable", type(scene).__name__ == "RoundScene"))
+
+    def open_pause_menu(self) -> None:
+        from .scenes.settings import PauseMenuScene
+        self.push(PauseMenuScene(self))
+
+    def update(self, dt: float) -> None:
+        for toast in list(self.toasts):
+            toast.left -= dt
+            if toast.left <= 0:
+                self.toasts.remove(toast)
+        version = self._stack_version
+        for scene in reversed(list(self.scenes)):
+            scene.update(dt)
+            if self._stack_version != version:
+                break
+            if getattr(scene, "pauses_below", True):
+                break
+
+    def draw(self) -> None:
+        surface = self.screen
+        first = 0
+        for i in range(len(self.scenes) - 1, -1, -1):
+            if self.scenes[i].opaque:
+                first = i
+                break
+        if not self.scenes or not self.scenes[first].opaque:
+            surface.blit(self.assets.table(self.size), (0, 0))
+        for scene in self.scenes[first:]:
+            scene.draw(surface)
+        self._draw_toasts(surface)
+        if self._buffer is not None:
+            pygame.transform.smoothscale(self._buffer, self.window.get_size(), self.window)
+
+    def _draw_toasts(self, surface: pygame.Surface) -> None:
+        if not self.toasts:
+            return
+        s = theme.scale(self.size)
+        font = self.assets.font(theme.font_px("small", s))
+        y = theme.px(theme.SPACE_L, s)
+        maxw = min(self.size[0] - 2 * theme.px(40, s), theme.px(1100, s))
+        for toast in self.toasts[-3:]:
+            lines = W.wrap_text(toast.text, font, maxw - 2 * theme.px(28, s))
+            lh = font.get_linesize()
+            w = max(font.size(line)[0] for line in lines) + 2 * theme.px(28, s)
+            h = lh * len(lines) + 2 * theme.px(14, s)
+            rect = pygame.Rect(0, y, w, h)
+            rect.centerx = self.size[0] // 2
+            fade = min(1.0, toast.left / 0.4, (toast.total - toast.left) / 0.2 + 0.001)
+            border = theme.GOLD if toast.kind == "info" else theme.LACQUER_LIGHT
+            layer = pygame.Surface(rect.inflate(80, 80).size, pygame.SRCALPHA)
+            W.draw_panel(layer, pygame.Rect(40, 40, w, h), fill=theme.PANEL_STRONG, border=border, s=s)
+            for i, line in enumerate(lines):
+                W.draw_text(layer, line, font, theme.CREAM, (40 + w // 2, 40 + theme.px(14, s) + i * lh),
+                            "midtop")
+            layer.set_alpha(int(255 * max(0.0, min(1.0, fade))))
+            surface.blit(layer, (rect.x - 40, rect.y - 40))
+            y += h + theme.px(12, s)
+
+
+__all__ = ["App", "Toast"]

@@ -1,0 +1,129 @@
+"""The game's screens, one module each (imported lazily by whoever opens them):
+
+    title.py     TitleScene, HowToPlayScene
+    newmatch.py  NewMatchScene: opponent, rules, months
+    oyagime.py   OyagimeScene: drawing cards for the first dealer
+    round.py     RoundScene: the table where a round is played
+    prompt.py    KoiKoiPromptScene: stop or play on (an overlay)
+    curtain.py   transitions between rounds
+    results.py   RoundResultsScene: the score of one round (an overlay)
+    ledger.py    MatchResultsScene: the winner and the ledger of every round
+    history.py   HistoryScene: finished matches
+    settings.py  SettingsScene
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pygame
+
+from .. import theme
+from .. import widgets as W
+from ..scene import Scene
+
+
+class MenuScene(Scene):
+    """What the menu-like screens share: a scale from the window size, a list
+    of widgets that get every event (top-most first), keyboard focus, Escape
+    to go back, and a short entrance animation.
+
+    Subclasses build their widgets in ``layout()`` (called at construction and
+    on every resize) and draw their own content in ``draw_content``.
+    """
+
+    intro_time = 0.35
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.widgets: list[W.Widget] = []
+        self.focus = W.FocusGroup()
+        self.t = 0.0
+        self.s = theme.scale(app.size)
+        self.size = app.size
+        self.layout()
+
+    # ---------------------------------------------------------- helpers
+    def font(self, role: str, bold: bool = False) -> pygame.font.Font:
+        return self.app.assets.font(theme.font_px(role, self.s), bold)
+
+    def px(self, n: float) -> int:
+        return theme.px(n, self.s)
+
+    def button(self, rect, label, on_click, **kw) -> W.Button:
+        return W.Button(rect, label, on_click, assets=self.app.assets, **kw)
+
+    @property
+    def intro(self) -> float:
+        """0 -> 1 over the entrance (eased); 1 at once when animations are instant."""
+        if self.app.anim_speed <= 0:
+            return 1.0
+        k = min(1.0, self.t / self.intro_time)
+        return 1 - (1 - k) ** 3
+
+    @property
+    def animating(self) -> bool:
+        if self.intro < 1.0:
+            return True
+        return any(getattr(w, "animating", False) for w in self.widgets)
+
+    # ---------------------------------------------------------- scene
+    def layout(self) -> None:
+        """Build or move the widgets for ``self.size`` / ``self.s``."""
+
+    def resize(self, size) -> None:
+        self.size = tuple(size)
+        self.s = theme.scale(size)
+        self.layout()
+
+    def enter(self) -> None:
+        if self.size != self.app.size:
+            self.resize(self.app.size)
+
+    def back(self) -> None:
+        """Escape: close this screen (by default, pop it)."""
+        self.app.pop()
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        for w in reversed(self.widgets):
+            if w.handle(event):
+                return True
+        if self.focus.handle(event):
+            return True
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.back()
+            return True
+        return False
+
+    def update(self, dt: float) -> None:
+        self.t += dt * max(self.app.anim_speed, 0.001) if self.app.anim_speed > 0 else 1e6
+        for w in self.widgets:
+            upd = getattr(w, "update", None)
+            if upd is not None:
+                upd(dt)
+
+    def draw_background(self, surface: pygame.Surface) -> None:
+        surface.blit(self.app.assets.table(self.size), (0, 0))
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        """The screen's own drawing (between background and widgets)."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.opaque:
+            self.draw_background(surface)
+        self.draw_content(surface)
+        for w in self.widgets:
+            w.draw(surface)
+
+    def draw_title(self, surface: pygame.Surface, text: str, y: int, *, subtitle: Optional[str] = None) -> int:
+        """A centred screen title with a gold divider; returns the y below it."""
+        cx = self.size[0] // 2
+        r = W.draw_text(surface, text, self.font("h1", True), theme.GOLD_LIGHT, (cx, y), "midtop")
+        y = r.bottom + self.px(8)
+        half = min(self.size[0] // 3, self.px(320))
+        W.draw_divider(surface, cx - half, cx + half, y, theme.GOLD, max(1, self.px(2)))
+        y += self.px(14)
+        if subtitle:
+            r = W.draw_text(surface, subtitle, self.font("small"), theme.CREAM_DIM, (cx, y), "midtop")
+            y = r.bottom + self.px(8)
+        return y

@@ -1,0 +1,218 @@
+"""Match history: every finished match, newest first; open one to see its ledger."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Optional
+
+import pygame
+
+from ...engine import PRESET_LABELS
+from .. import theme
+from .. import widgets as W
+from . import MenuScene
+
+log = logging.getLogger("koikoi.history")
+
+COLUMNS = (  # key, header, weight, align
+    ("date", "Date", 0.22, "left"),
+    ("opponent", "Opponent", 0.20, "left"),
+    ("rules", "Rules", 0.17, "left"),
+    ("rounds", "Rounds", 0.09, "right"),
+    ("score", "Score", 0.14, "right"),
+    ("result", "Result", 0.18, "right"),
+)
+
+
+def nice_date(iso: str) -> str:
+    try:
+        d = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return f"{d.day} {d.strftime('%b %Y, %H:%M')}"
+
+
+def result_text(m) -> tuple[str, tuple]:
+    """('Won', colour) from the first seat's point of view ('Player 1 won' for friends)."""
+    if m.winner is None:
+        return "Draw", theme.CREAM_DIM
+    if m.opponent == "Friend":
+        return f"{m.players[m.winner]} won", theme.SEAT_COLORS[m.winner]
+    return ("Won", theme.GOOD) if m.winner == 0 else ("Lost", theme.BAD)
+
+
+class HistoryScene(MenuScene):
+    def __init__(self, app):
+        self.matches = app.storage.list_finished()
+        self.scroller = W.Scroller(line=48)
+        self.hover: Optional[int] = None
+        self.key_row: Optional[int] = None
+        super().__init__(app)
+
+    def enter(self) -> None:
+        super().enter()
+
+    # ---------------------------------------------------------- layout
+    def layout(self) -> None:
+        w, h = self.size
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1500)), 0)
+        self.panel.centerx = w // 2
+        self.panel.y = self.px(200)
+        bh = self.px(76)
+        self.row_h = self.px(62)
+        need = self.px(22 + 50 + 18) + max(4, len(self.matches)) * self.row_h + self.px(10)
+        self.panel.h = min(h - self.panel.y - bh - self.px(80), need)
+        inner = self.panel.inflate(-2 * self.px(36), 0)
+        self.header_y = self.panel.y + self.px(22)
+        inner.y = self.header_y + self.px(50)
+        inner.h = self.panel.bottom - inner.y - self.px(18)
+        self.scroller.viewport = inner
+        self.scroller.content_height = len(self.matches) * self.row_h
+        self.scroller.line = self.row_h
+        total = sum(c[2] for c in COLUMNS)
+        x = inner.x
+        self.cols = []
+        for key, header, weight, align in COLUMNS:
+            cw = int(inner.w * weight / total)
+            self.cols.append((key, header, x, cw, align))
+            x += cw
+        bw = self.px(300)
+        by = min(h - bh - self.px(40), self.panel.bottom + self.px(56))
+        self.back_b = self.button((0, by, bw, bh), "Back", self.back, style="primary",
+                                  hotkeys=(pygame.K_BACKSPACE,))
+        self.back_b.rect.centerx = w // 2
+        self.widgets = [self.back_b]
+        if not self.matches:
+            self.new_b = self.button((0, 0, self.px(340), self.px(76)), "New match", self.new_match,
+                                     style="secondary")
+            self.new_b.rect.center = (w // 2, self.panel.centery + self.px(70))
+            self.widgets.insert(0, self.new_b)
+        self.focus.set(self.widgets)
+        self.focus.vertical_keys = False   # Up/Down walk the rows
+
+    # ---------------------------------------------------------- actions
+    def new_match(self) -> None:
+        from .newmatch import NewMatchScene
+        self.app.replace(NewMatchScene(self.app))
+
+    def open(self, i: int) -> None:
+        m = self.matches[i]
+        try:
+            session = self.app.storage.load_finished(m.path)
+        except ValueError as exc:
+            log.warning("cannot open %s: %s", m.path, exc)
+            self.app.toast(f"That match could not be opened: {exc}", 6.0, "warning")
+            return
+        from .ledger import MatchResultsScene
+        self.app.push(MatchResultsScene(self.app, session, from_history=True))
+
+    # ---------------------------------------------------------- input
+    def _row_at(self, pos) -> Optional[int]:
+        vp = self.scroller.viewport
+        if not vp.collidepoint(pos):
+            return None
+        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
+        return i if 0 <= i < len(self.matches) else None
+
+    def handle(self, event) -> bool:
+        if super().handle(event):
+            return True
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self._row_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            i = self._row_at(event.pos)
+            if i is not None:
+                self.open(i)
+                return True
+        elif event.type == pygame.KEYDOWN and self.matches and self.focus.current is None:
+            n = len(self.matches)
+            if event.key in (pygame.K_DOWN, pygame.K_UP):
+                cur = self.key_row if self.key_row is not None else -1
+                self.key_row = max(0, min(n - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
+                top = self.key_row * self.row_h
+                vp = self.scroller.viewport
+                if top < self.scroller.target:
+                    self.scroller.scroll_to(top)
+                elif top + self.row_h > self.scroller.target + vp.h:
+                    self.scroller.scroll_to(top + self.row_h - vp.h)
+                return True
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
+                self.open(self.key_row)
+                return True
+        return self.scroller.handle(event)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.scroller.animating
+
+    # ---------------------------------------------------------- drawing
+    def _summary(self) -> str:
+        cpu = [m for m in self.matches if m.opponent != "Friend"]
+        if not self.matches:
+            return "Finished matches are kept here."
+        won = sum(1 for m in cpu if m.winner == 0)
+        lost = sum(1 for m in cpu if m.winner == 1)
+        drawn = sum(1 for m in cpu if m.winner is None)
+        text = f"{len(self.matches)} match{'es' if len(self.matches) != 1 else ''} played"
+        if cpu:
+            text += f"  ·  against the CPU: {won} won, {lost} lost" + (f", {drawn} drawn" if drawn else "")
+        return text
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        w, h = self.size
+        y = self.draw_title(surface, "Match history", self.px(40))
+        W.draw_text(surface, self._summary(), self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(6)), "midtop")
+        W.draw_panel(surface, self.panel, s=self.s)
+        vp = self.scroller.viewport
+        if not self.matches:
+            W.draw_text(surface, "No finished matches yet.", self.font("h3", True), theme.CREAM,
+                        (w // 2, self.panel.centery - self.px(40)), "center")
+            W.draw_text(surface, "Every match you finish is saved here with its full ledger.",
+                        self.font("small"), theme.CREAM_DIM, (w // 2, self.panel.centery), "center")
+            return
+        head = self.font("tiny", True)
+        for key, header, x, cw, align in self.cols:
+            pos = (x + cw - self.px(8), self.header_y + self.px(14)) if align == "right" else (x, self.header_y + self.px(14))
+            W.draw_text(surface, header.upper(), head, theme.GOLD, pos, "topright" if align == "right" else "topleft",
+                        shadow=False)
+        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(6), theme.GOLD_DARK, max(1, self.px(2)))
+        prev = surface.get_clip()
+        surface.set_clip(vp.inflate(self.px(16), 0))
+        body, bold = self.font("small"), self.font("small", True)
+        first = int(self.scroller.offset // self.row_h)
+        last = min(len(self.matches), first + vp.h // self.row_h + 2)
+        for i in range(first, last):
+            m = self.matches[i]
+            y = vp.y + i * self.row_h - int(self.scroller.offset)
+            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
+            if i == self.hover or i == self.key_row:
+                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW_HOVER), rr.topleft)
+            elif i % 2 == 0:
+                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
+            res, res_color = result_text(m)
+            opponent = m.opponent if m.opponent != "Friend" else f"{m.players[0]} vs {m.players[1]}"
+            cells = {
+                "date": (nice_date(m.finished_at), theme.CREAM_DIM, body),
+                "opponent": (opponent, theme.CREAM, body),
+                "rules": (PRESET_LABELS.get(m.rules, m.rules).split(" (")[0], theme.CREAM, body),
+                "rounds": (str(m.rounds), theme.CREAM, body),
+                "score": (f"{m.scores[0]} – {m.scores[1]}", theme.CREAM, bold),
+                "result": (res, res_color, bold),
+            }
+            cy = y + self.row_h // 2
+            for key, header, x, cw, align in self.cols:
+                text, color, font = cells[key]
+                text = W.ellipsize(text, font, cw - self.px(12))
+                if align == "right":
+                    W.draw_text(surface, text, font, color, (x + cw - self.px(8), cy), "midright", shadow=False)
+                else:
+                    W.draw_text(surface, text, font, color, (x, cy), "midleft", shadow=False)
+        surface.set_clip(prev)
+        self.scroller.draw_bar(surface)
+        W.draw_text(surface, "Click a match to see its ledger", self.font("tiny"), theme.CREAM_DIM,
+                    (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")

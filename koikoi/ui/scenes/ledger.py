@@ -1,0 +1,373 @@
+"""The end of a match: the winner, then the ledger of every round.
+
+``MatchResultsScene(app, session_or_state, *, from_history=False)``. Given a
+live session of a finished match it makes sure the match is filed in the
+history and the autosave cleared (``app.finish_match``). Click a row (or
+select it with the arrow keys and press Enter) to see that round's score in
+detail.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Optional
+
+import pygame
+
+from ...engine import MONTH_NAMES, PRESET_LABELS
+from ...engine.events import RoundEnded
+from .. import theme
+from .. import widgets as W
+from . import MenuScene
+from .results import RoundResultsScene, short_yaku
+
+
+class Petals:
+    """Cherry petals drifting down over a won match: a few seconds, then gone."""
+
+    LIFE = 6.0
+
+    def __init__(self, size, s: float, seed: int = 0, count: int = 70):
+        import random
+        rng = random.Random(seed)
+        self.size = size
+        self.t = 0.0
+        self.sprites = []
+        for variant, color in enumerate(((244, 160, 184), (250, 196, 210), (236, 196, 110))):
+            r = max(4, int(12 * s * (1.0 if variant < 2 else 0.75)))
+            k = 4   # drawn large, scaled down: soft edges
+            big = pygame.Surface((r * 2 * k, int(r * 1.5) * k), pygame.SRCALPHA)
+            bw, bh = big.get_size()
+            pygame.draw.ellipse(big, (*color, 240), (0, 0, bw, bh))
+            # the notch at the tip of a cherry petal
+            pygame.draw.polygon(big, (0, 0, 0, 0), [(bw, bh // 2 - bh // 6), (bw - bw // 6, bh // 2),
+                                                    (bw, bh // 2 + bh // 6)])
+            pygame.draw.ellipse(big, (*theme.darken(color, 0.12), 255), (0, bh // 3, bw // 4, bh // 3))
+            base = pygame.transform.smoothscale(big, (bw // k, bh // k))
+            self.sprites.append([pygame.transform.rotozoom(base, a, 1.0) for a in range(0, 360, 30)])
+        w, h = size
+        self.petals = [[rng.uniform(0, w), rng.uniform(-h, 0), rng.uniform(-20, 20) * s,
+                        rng.uniform(60, 130) * s, rng.uniform(0, 6.28), rng.uniform(-3, 3),
+                        rng.uniform(0, 12), rng.randrange(3)] for _ in range(count)]
+
+    @property
+    def alive(self) -> bool:
+        return self.t < self.LIFE
+
+    def update(self, dt: float) -> None:
+        import math
+        self.t += dt
+        for p in self.petals:
+            p[4] += dt * 1.7
+            p[0] += (p[2] + math.sin(p[4]) * 30) * dt
+            p[1] += p[3] * dt
+            p[6] = (p[6] + p[5] * dt) % 12
+
+    def draw(self, surface: pygame.Surface) -> None:
+        fade = max(0.0, min(1.0, (self.LIFE - self.t) / 1.5))
+        if fade <= 0:
+            return
+        for x, y, _vx, _vy, _ph, _sp, ang, var in self.petals:
+            if -20 < y < self.size[1] + 20:
+                img = self.sprites[var][int(ang) % 12]
+                if fade < 1:
+                    img = img.copy()
+                    img.set_alpha(int(255 * fade))
+                surface.blit(img, (int(x), int(y)))
+
+
+def _as_session(obj):
+    """A session, or a stand-in with the few attributes the screens read."""
+    if hasattr(obj, "seats") and hasattr(obj, "state"):
+        return obj
+    seats = (SimpleNamespace(name="Player 1", kind="human"), SimpleNamespace(name="Player 2", kind="human"))
+    return SimpleNamespace(state=obj, seats=seats, is_hotseat=True)
+
+
+COLUMNS = (  # key, header, weight, align
+    ("round", "Round", 0.10, "left"),
+    ("dealer", "Dealer", 0.13, "left"),
+    ("winner", "Winner", 0.14, "left"),
+    ("yaku", "Yaku", 0.24, "left"),
+    ("base", "Base", 0.06, "right"),
+    ("mult", "Mult.", 0.08, "right"),
+    ("award", "Award", 0.07, "right"),
+    ("s0", "", 0.09, "right"),
+    ("s1", "", 0.09, "right"),
+)
+
+
+def ledger_cells(row, names: tuple) -> dict:
+    """The text of each column for one LedgerRow."""
+    if row.reason == "lucky_draw":
+        winner = "Draw"
+    elif row.winner is None:
+        winner = "No game"
+    else:
+        winner = names[row.winner]
+    yaku = ", ".join(short_yaku(n) for n, _, _ in row.yaku) or "—"
+    if row.reason in ("lucky_hand", "field_four") and row.yaku:
+        yaku = short_yaku(row.yaku[0][0])
+    mult = " ".join(f"×{f}" for _, f in row.multipliers) or "—"
+    calls = [names[s] + (f" ({c}×)" if c > 1 else "") for s, c in enumerate(row.calls) if c]
+    return {
+        "round": f"{row.round} · {MONTH_NAMES[(row.round - 1) % 12][:3]}",
+        "dealer": names[row.dealer] if row.dealer is not None else "—",
+        "winner": winner,
+        "yaku": yaku,
+        "base": str(row.base) if row.winner is not None else "—",
+        "mult": mult if row.winner is not None else "—",
+        "award": f"+{row.award}" if row.award else "0",
+        "s0": str(row.scores[0]),
+        "s1": str(row.scores[1]),
+        "calls": ("Koi-Koi called by " + " and ".join(calls)) if calls else "",
+    }
+
+
+class MatchResultsScene(MenuScene):
+    intro_time = 0.6
+
+    def __init__(self, app, session_or_state, *, from_history: bool = False):
+        self.session = _as_session(session_or_state)
+        self.state = self.session.state
+        self.from_history = from_history
+        self.names = tuple(s.name for s in self.session.seats)
+        self.scroller = W.Scroller(line=48)
+        self.hover_row: Optional[int] = None
+        self.key_row: Optional[int] = None
+        super().__init__(app)
+        if not from_history and hasattr(session_or_state, "to_json"):
+            app.finish_match(session_or_state)
+        self.petals: Optional[Petals] = None
+        if not from_history:
+            w = self.state.winner
+            good = w is not None and (self.session.is_hotseat or self.session.seats[w].kind == "human")
+            app.play("win" if good else "lose" if w is not None else "stop", 0.9)
+            if good and app.anim_speed > 0:
+                self.petals = Petals(self.size, self.s, seed=self.state.seed)
+
+    # ---------------------------------------------------------- layout
+    def layout(self) -> None:
+        w, h = self.size
+        pad = self.px(40)
+        # the header: label, winner, score line, rules line
+        self.y_label = self.px(30)
+        big = self.app.assets.font(theme.font_px("display", self.s), True)
+        self.y_big = self.y_label + self.px(40) + big.get_linesize() // 2 + self.px(6)
+        self.y_score = self.y_big + big.get_linesize() // 2 + self.px(8)
+        self.y_rules = self.y_score + self.font("h2", True).get_linesize() + self.px(6)
+        top = self.y_rules + self.font("small").get_linesize() + self.px(26)
+        bh = self.px(76)
+        self.row_h = self.px(64)
+        head_h = self.px(22 + 50)
+        need = head_h + max(1, len(self.state.ledger)) * self.row_h + self.px(24)
+        avail = h - top - bh - self.px(80)
+        self.panel = pygame.Rect(0, top, min(w - 2 * pad, self.px(1560)), max(self.px(160), min(need, avail)))
+        self.panel.centerx = w // 2
+        # centre the whole block (header, table, buttons) in the window
+        shift = max(0, (h - (self.panel.bottom + self.px(56) + bh + self.px(30))) // 2)
+        self.y_label += shift
+        self.y_big += shift
+        self.y_score += shift
+        self.y_rules += shift
+        self.panel.y += shift
+        inner = self.panel.inflate(-2 * self.px(36), 0)
+        self.header_y = self.panel.y + self.px(22)
+        inner.y = self.header_y + self.px(50)
+        inner.h = self.panel.bottom - inner.y - self.px(18)
+        self.scroller.viewport = inner
+        self.scroller.content_height = len(self.state.ledger) * self.row_h
+        self.scroller.line = self.row_h
+        # column x positions
+        total = sum(c[2] for c in COLUMNS)
+        x = inner.x
+        self.cols = []
+        for key, header, weight, align in COLUMNS:
+            cw = int(inner.w * weight / total)
+            self.cols.append((key, header, x, cw, align))
+            x += cw
+        bw = self.px(320)
+        gap = self.px(24)
+        by = min(h - bh - self.px(36), self.panel.bottom + self.px(56))
+        if self.from_history:
+            first = self.button((0, by, bw, bh), "Back", self.back, style="primary",
+                                hotkeys=(pygame.K_BACKSPACE,))
+        else:
+            first = self.button((0, by, bw, bh), "New match", self.new_match, style="primary",
+                                hotkeys=(pygame.K_n,))
+        second = self.button((0, by, bw, bh), "Title screen", self.to_title, style="secondary",
+                             hotkeys=(pygame.K_t,))
+        first.rect.right = w // 2 - gap // 2
+        second.rect.left = w // 2 + gap // 2
+        self.widgets = [first, second]
+        self.focus.set(self.widgets)
+        self.focus.vertical_keys = False   # Up/Down walk the rows
+
+    # ---------------------------------------------------------- actions
+    def new_match(self) -> None:
+        from .newmatch import NewMatchScene
+        from .title import TitleScene
+        self.app.reset(TitleScene(self.app))
+        self.app.push(NewMatchScene(self.app))
+
+    def to_title(self) -> None:
+        from .title import TitleScene
+        self.app.reset(TitleScene(self.app))
+
+    def back(self) -> None:
+        if self.from_history:
+            self.app.pop()
+        else:
+            self.to_title()
+
+    def open_row(self, i: int) -> None:
+        row = self.state.ledger[i]
+        overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop)
+        overlay.revealed = float(overlay._lines())  # a look back: no reveal
+        self.app.push(overlay)
+
+    # ---------------------------------------------------------- input
+    def _row_at(self, pos) -> Optional[int]:
+        vp = self.scroller.viewport
+        if not vp.collidepoint(pos):
+            return None
+        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
+        return i if 0 <= i < len(self.state.ledger) else None
+
+    def handle(self, event) -> bool:
+        if super().handle(event):
+            return True
+        if event.type == pygame.MOUSEMOTION:
+            self.hover_row = self._row_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            i = self._row_at(event.pos)
+            if i is not None:
+                self.open_row(i)
+                return True
+        elif event.type == pygame.KEYDOWN and self.state.ledger:
+            n = len(self.state.ledger)
+            if event.key in (pygame.K_DOWN, pygame.K_UP) and self.focus.current is None:
+                cur = self.key_row if self.key_row is not None else (-1 if event.key == pygame.K_DOWN else n)
+                self.key_row = max(0, min(n - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
+                top = self.key_row * self.row_h
+                vp = self.scroller.viewport
+                if top < self.scroller.target:
+                    self.scroller.scroll_to(top)
+                elif top + self.row_h > self.scroller.target + vp.h:
+                    self.scroller.scroll_to(top + self.row_h - vp.h)
+                return True
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
+                self.open_row(self.key_row)
+                return True
+        return self.scroller.handle(event)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
+        if self.petals is not None:
+            self.petals.update(dt)
+            if not self.petals.alive:
+                self.petals = None
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.scroller.animating or self.petals is not None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.petals is not None:
+            self.petals.draw(surface)
+
+    # ---------------------------------------------------------- drawing
+    def draw_content(self, surface: pygame.Surface) -> None:
+        w, h = self.size
+        st = self.state
+        k = self.intro
+        cx = w // 2
+        sub = "MATCH RESULTS" if not self.from_history else "FROM THE MATCH HISTORY"
+        W.draw_text(surface, sub, self.font("small", True), theme.GOLD, (cx, self.y_label), "midtop")
+        if st.winner is None:
+            big = "A draw"
+        else:
+            name = self.names[st.winner]
+            big = "You win the match!" if name.lower() == "you" else f"{name} wins the match"
+        font = W.fit_font(self.app.assets, big, w - self.px(80),
+                          int(theme.font_px("display", self.s) * (0.9 + 0.1 * k)), bold=True)
+        W.draw_text(surface, big, font, theme.GOLD_LIGHT, (cx, self.y_big), "center")
+        # the score line: name  34 – 21  name
+        sf = self.font("h2", True)
+        nf = self.font("h3")
+        score = f"{st.scores[0]}  –  {st.scores[1]}"
+        sr = W.draw_text(surface, score, sf, theme.CREAM, (cx, self.y_score), "midtop")
+        W.draw_text(surface, self.names[0], nf, theme.SEAT_COLORS[0], (sr.left - self.px(28), sr.centery), "midright")
+        W.draw_text(surface, self.names[1], nf, theme.SEAT_COLORS[1], (sr.right + self.px(28), sr.centery), "midleft")
+        rules = PRESET_LABELS.get(st.rules.name, st.rules.name)
+        months = f"{len(st.ledger)} round{'s' if len(st.ledger) != 1 else ''}"
+        W.draw_text(surface, f"{rules}  ·  {months}", self.font("small"), theme.CREAM_DIM,
+                    (cx, self.y_rules), "midtop")
+        self._draw_table(surface)
+
+    def _draw_table(self, surface: pygame.Surface) -> None:
+        st = self.state
+        W.draw_panel(surface, self.panel, s=self.s)
+        head = self.font("tiny", True)
+        for key, header, x, cw, align in self.cols:
+            text = header or (self.names[0] if key == "s0" else self.names[1])
+            text = W.ellipsize(text, head, cw - self.px(8))
+            color = theme.SEAT_COLORS[0] if key == "s0" else theme.SEAT_COLORS[1] if key == "s1" else theme.GOLD
+            if align == "right":
+                W.draw_text(surface, text.upper(), head, color, (x + cw - self.px(8), self.header_y + self.px(14)),
+                            "topright", shadow=False)
+            else:
+                W.draw_text(surface, text.upper(), head, color, (x, self.header_y + self.px(14)), shadow=False)
+        vp = self.scroller.viewport
+        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(6), theme.GOLD_DARK, max(1, self.px(2)))
+        if not st.ledger:
+            W.draw_text(surface, "No rounds were played.", self.font("body"), theme.CREAM_DIM, vp.center, "center")
+            return
+        prev = surface.get_clip()
+        surface.set_clip(vp.inflate(self.px(16), 0))
+        body, bold, small = self.font("small"), self.font("small", True), self.font("tiny")
+        first = int(self.scroller.offset // self.row_h)
+        last = min(len(st.ledger), first + vp.h // self.row_h + 2)
+        for i in range(first, last):
+            row = st.ledger[i]
+            y = vp.y + i * self.row_h - int(self.scroller.offset)
+            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
+            if i == self.hover_row or i == self.key_row:
+                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW_HOVER), rr.topleft)
+            elif i % 2 == 0:
+                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
+            cells = ledger_cells(row, self.names)
+            for key, header, x, cw, align in self.cols:
+                text = cells[key]
+                font = bold if key in ("award", "s0", "s1") else body
+                if key == "award":
+                    color = theme.GOLD_LIGHT if row.award else theme.CREAM_DIM
+                elif key == "winner":
+                    color = theme.SEAT_COLORS[row.winner] if row.winner is not None else theme.CREAM_DIM
+                elif key == "s0":
+                    color = theme.CREAM if row.winner != 0 else theme.GOLD_LIGHT
+                elif key == "s1":
+                    color = theme.CREAM if row.winner != 1 else theme.GOLD_LIGHT
+                elif key == "mult":
+                    color = theme.LACQUER_LIGHT if row.multipliers else theme.CREAM_DIM
+                else:
+                    color = theme.CREAM
+                cy = y + self.row_h // 2
+                if key == "yaku" and cells["calls"]:
+                    cy -= small.get_linesize() // 2
+                text = W.ellipsize(text, font, cw - self.px(12))
+                if align == "right":
+                    W.draw_text(surface, text, font, color, (x + cw - self.px(8), cy), "midright", shadow=False)
+                else:
+                    W.draw_text(surface, text, font, color, (x, cy), "midleft", shadow=False)
+                if key == "yaku" and cells["calls"]:
+                    W.draw_text(surface, W.ellipsize(cells["calls"], small, cw - self.px(12)), small,
+                                theme.mix(theme.LACQUER_LIGHT, theme.CREAM, 0.3), (x, cy + font.get_linesize() // 2),
+                                "topleft", shadow=False)
+        surface.set_clip(prev)
+        self.scroller.draw_bar(surface)
+        hint = "Click a round for its details"
+        W.draw_text(surface, hint, self.font("tiny"), theme.CREAM_DIM,
+                    (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")

@@ -1,0 +1,220 @@
+"""The new-match dialog: opponent, rule set and length, then Start.
+
+The last choice is remembered in the settings (``last_new_match``). A CPU
+level that is not built into this copy of the game can still be chosen: it
+is marked unavailable and its seat plays random legal moves.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Optional
+
+import pygame
+
+from ...engine import PRESET_LABELS, RULESETS
+from ...storage import level_available
+from .. import theme
+from .. import widgets as W
+from ..session import MatchSession, SeatConfig
+from . import MenuScene
+
+log = logging.getLogger("koikoi.newmatch")
+
+OPPONENTS = (
+    ("easy", "CPU · Easy", "Relaxed"),
+    ("medium", "CPU · Medium", "Thoughtful"),
+    ("hard", "CPU · Hard", "Ruthless"),
+    ("friend", "Friend", "Same screen"),
+)
+
+
+def short_label(preset: str) -> str:
+    return PRESET_LABELS[preset].split(" (")[0]
+
+
+def preset_detail(preset: str) -> str:
+    label = PRESET_LABELS[preset]
+    return label[label.find("(") + 1:-1] if "(" in label else label
+
+
+def make_seats(opponent: str) -> tuple[tuple, str]:
+    """(seats, level used) for an opponent choice; unbuilt levels play 'random'."""
+    if opponent == "friend":
+        return (SeatConfig("human", "Player 1"), SeatConfig("human", "Player 2")), ""
+    level = opponent
+    if not level_available(level):
+        log.warning("CPU level %r is not available; using 'random'", level)
+        return (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Random)", "random")), "random"
+    return (SeatConfig("human", "You"), SeatConfig("cpu", f"CPU ({level.title()})", level)), level
+
+
+def new_session(app, opponent: str, rules_name: str, months: Optional[int],
+                seed: Optional[int] = None) -> MatchSession:
+    """A fresh MatchSession for the dialog's choices, autosaving after every action."""
+    rules = RULESETS[rules_name]
+    seats, _ = make_seats(opponent)
+    if seed is None:
+        seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2 ** 31)
+    try:
+        session = MatchSession(rules, seed=seed, months=months, seats=seats, on_change=app.autosave)
+    except ValueError:  # a level that vanished between the check and here
+        log.exception("could not seat the CPU; falling back to random play")
+        seats = tuple(SeatConfig(s.kind, s.name, "random") if s.kind == "cpu" else s for s in seats)
+        session = MatchSession(rules, seed=seed, months=months, seats=seats, on_change=app.autosave)
+    return session
+
+
+class NewMatchScene(MenuScene):
+    def __init__(self, app):
+        last = dict(app.settings.get("last_new_match") or {})
+        self.opponent = last.get("opponent", "medium")
+        self.rules_name = last.get("rules", "casual")
+        if self.rules_name not in RULESETS:
+            self.rules_name = "casual"
+        preset = RULESETS[self.rules_name]
+        self.months = last.get("months", preset.months)
+        if self.months not in preset.months_offered:
+            self.months = preset.months
+        self.available = {lvl: level_available(lvl) for lvl, _, _ in OPPONENTS if lvl != "friend"}
+        super().__init__(app)
+
+    # ---------------------------------------------------------- layout
+    def layout(self) -> None:
+        w, h = self.size
+        a = self.app.assets
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1240)), 0)
+        self.panel.centerx = w // 2
+        self.panel.y = self.px(150)
+        self.panel.h = h - self.panel.y - self.px(150)
+        inner_w = self.panel.w - 2 * self.px(56)
+        x = self.panel.x + self.px(56)
+        y = self.panel.y + self.px(40)
+        self.labels: list[tuple[str, int]] = []
+        opts = []
+        for lvl, label, sub in OPPONENTS:
+            ok = lvl == "friend" or self.available.get(lvl, False)
+            opts.append(W.Choice(lvl, label, sub if ok else "Not built yet", True))
+        self.labels.append(("Opponent", y))
+        y += self.px(44)
+        fs = theme.font_px("body", self.s)
+        self.opp_row = W.ChoiceRow((x, y, inner_w, self.px(92)), opts, self.opponent, self.set_opponent,
+                                   assets=a, font_size=fs)
+        y += self.px(92) + self.px(44)
+        self.labels.append(("Rules", y))
+        y += self.px(44)
+        self.rules_row = W.ChoiceRow((x, y, inner_w, self.px(132)),
+                                     [(n, short_label(n)) for n in RULESETS], self.rules_name,
+                                     self.set_rules, columns=3, assets=a, font_size=fs)
+        y += self.px(132) + self.px(14)
+        self.detail_y = y
+        y += self.px(52)
+        self.labels.append(("Length", y))
+        y += self.px(44)
+        self.months_rect = pygame.Rect(x, y, inner_w, self.px(64))
+        self._build_months()
+        self.notes_top = y + self.px(64) + self.px(40)
+        bw, bh = self.px(340), self.px(80)
+        by = h - self.px(40) - bh
+        self.start = self.button((0, by, bw, bh), "Start match", self.start_match, style="primary",
+                                 hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
+        self.cancel = self.button((0, by, bw, bh), "Back", self.back, style="secondary")
+        gap = self.px(24)
+        self.cancel.rect.right = w // 2 - gap // 2
+        self.start.rect.left = w // 2 + gap // 2
+        self._collect()
+
+    def _build_months(self) -> None:
+        offered = RULESETS[self.rules_name].months_offered
+        many = len(offered) > 6
+        opts = [(m, str(m) if many else (f"{m} month" if m == 1 else f"{m} months")) for m in offered]
+        r = self.months_rect.copy()
+        if not many:
+            r.w = min(r.w, self.px(190) * len(offered))
+        self.months_row = W.ChoiceRow(r, opts, self.months, self.set_months, assets=self.app.assets,
+                                      gap=self.px(10), font_size=theme.font_px("body", self.s))
+        self.months = self.months_row.selected
+
+    def _collect(self) -> None:
+        self.widgets = [self.opp_row, self.rules_row, self.months_row, self.cancel, self.start]
+        self.focus.set(self.widgets)
+
+    # ---------------------------------------------------------- choices
+    def _remember(self) -> None:
+        self.app.settings["last_new_match"] = {"opponent": self.opponent, "rules": self.rules_name,
+                                               "months": self.months}
+        self.app.save_settings()
+
+    def set_opponent(self, value: str) -> None:
+        self.opponent = value
+        self._remember()
+
+    def set_rules(self, name: str) -> None:
+        self.rules_name = name
+        preset = RULESETS[name]
+        if self.months not in preset.months_offered:
+            self.months = preset.months
+        self._build_months()
+        self._collect()
+        self._remember()
+
+    def set_months(self, m: int) -> None:
+        self.months = m
+        self._remember()
+
+    def start_match(self) -> None:
+        self._remember()
+        session = new_session(self.app, self.opponent, self.rules_name, self.months)
+        self.app.autosave(session)   # Continue works from the very first moment
+        from .oyagime import OyagimeScene
+        self.app.reset(OyagimeScene(self.app, session))
+
+    # ---------------------------------------------------------- drawing
+    def draw_content(self, surface: pygame.Surface) -> None:
+        w, h = self.size
+        self.draw_title(surface, "New match", self.px(40))
+        W.draw_panel(surface, self.panel, s=self.s)
+        head = self.font("small", True)
+        for text, y in self.labels:
+            W.draw_text(surface, text.upper(), head, theme.GOLD, (self.opp_row.rect.x, y))
+        # the chosen preset in a sentence, and a note on an unbuilt level
+        detail = preset_detail(self.rules_name)
+        W.draw_text(surface, f"{short_label(self.rules_name)}: {detail}", self.font("small"), theme.CREAM_DIM,
+                    (self.rules_row.rect.x, self.detail_y))
+        if self.opponent != "friend" and not self.available.get(self.opponent, True):
+            W.draw_text(surface, "This CPU level is not available yet: the CPU will play random legal moves.",
+                        self.font("small"), theme.BAD, (self.opp_row.rect.right, self.labels[0][1]),
+                        "topright")
+        m = self.months_row.rect
+        n = self.months
+        note = f"{n} round{'s' if n != 1 else ''}, one per month"
+        if m.right + self.px(24) + W.text_width(note, self.font("small")) < self.panel.right - self.px(40):
+            W.draw_text(surface, note, self.font("small"), theme.CREAM_DIM,
+                        (m.right + self.px(24), m.centery), "midleft")
+        self._draw_notes(surface)
+
+    def _draw_notes(self, surface: pygame.Surface) -> None:
+        """How the chosen rules score, as many lines as the panel has room for."""
+        from .title import rule_notes
+        x = self.opp_row.rect.x
+        width = self.opp_row.rect.w
+        y = self.notes_top
+        bottom = self.panel.bottom - self.px(30)
+        font = self.font("small")
+        lh = font.get_linesize()
+        if y + self.px(44) + lh > bottom:
+            return
+        W.draw_divider(surface, x, x + width, y - self.px(20), theme.GOLD_DARK)
+        W.draw_text(surface, "SCORING IN THESE RULES", self.font("small", True), theme.GOLD, (x, y))
+        y += self.px(44)
+        notes = [n for n in rule_notes(RULESETS[self.rules_name]) if not n.startswith("A match lasts")]
+        for note in notes:
+            lines = W.wrap_text(note, font, width - self.px(30))
+            if y + lh * len(lines) > bottom:
+                break
+            pygame.draw.circle(surface, theme.GOLD, (x + self.px(8), y + lh // 2), max(2, self.px(4)))
+            for line in lines:
+                W.draw_text(surface, line, font, theme.CREAM, (x + self.px(30), y), shadow=False)
+                y += lh
+            y += self.px(6)

@@ -1,0 +1,349 @@
+"""The score of one round, shown over the table when the round ends.
+
+``RoundResultsScene(app, session, ended_event, on_close)`` is an overlay
+pushed by the round scene: every yaku with its cards and points, the base,
+each multiplier with its reason, the award (or "No game", or the lucky hand),
+then both match totals. Continue (Enter, Space, or a click on the button)
+calls ``on_close()``; the overlay does not pop itself, the caller decides
+what comes next. A first key press during the reveal shows everything at once.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import pygame
+
+from ...engine import MONTH_NAMES, YAKU_NAMES
+from ...engine.events import RoundEnded
+from .. import theme
+from .. import widgets as W
+from ..assets import card_size
+from . import MenuScene
+
+REVEAL_STEP = 0.22       # seconds between the rows of the breakdown
+
+
+def yaku_label(name: str) -> tuple[str, str, str]:
+    """(English, romaji, kanji) of a yaku, also for combined lucky hands."""
+    if name in YAKU_NAMES:
+        return YAKU_NAMES[name]
+    parts = [YAKU_NAMES.get(p, (p.title(), p.title(), "")) for p in name.split("_")]
+    return (" + ".join(p[0] for p in parts), " + ".join(p[1] for p in parts), "・".join(p[2] for p in parts))
+
+
+def short_yaku(name: str) -> str:
+    """The romaji name alone (ledger columns)."""
+    return yaku_label(name)[1]
+
+
+def multiplier_text(label: str, winner: Optional[int], names: tuple) -> str:
+    """The engine's multiplier label in the words of this table's seats."""
+    if winner is None:
+        return label
+    other = names[1 - winner]
+    me = names[winner]
+    if label == "opponent called Koi-Koi":
+        return f"{other} called Koi-Koi"
+    if label == "you called Koi-Koi":
+        return f"{me} called Koi-Koi"
+    return label[:1].upper() + label[1:]
+
+
+def round_title(row, months: Optional[int]) -> str:
+    month = MONTH_NAMES[(row.round - 1) % 12]
+    return f"Round {row.round} of {months}  ·  {month}" if months else f"Round {row.round}  ·  {month}"
+
+
+def headline(row, names: tuple, hotseat: bool) -> tuple[str, str]:
+    """(big line, explanation) for a ledger row."""
+    if row.reason == "lucky_draw":
+        return "A draw", "Both players were dealt a lucky hand: nobody scores."
+    if row.winner is None:
+        return "No game", "Both hands are played out and nobody stopped: no points this round."
+    who = names[row.winner]
+    you = who.lower() == "you"
+    big = "You win the round" if you else f"{who} wins the round"
+    if row.reason == "stop":
+        calls = row.calls[row.winner]
+        why = (f"{'You' if you else who} stopped (shōbu)"
+               + (f" after {calls} Koi-Koi call{'s' if calls != 1 else ''}." if calls else "."))
+    elif row.reason == "auto_stop":
+        if any(row.calls):
+            why = "A yaku made after a Koi-Koi ends the round at once under these rules."
+        else:
+            why = "A yaku made with the last cards of the round scores at once."
+    elif row.reason == "lucky_hand":
+        big = "Lucky hand!"
+        why = f"{'You were' if you else who + ' was'} dealt a lucky hand and {'win' if you else 'wins'} at once."
+    elif row.reason == "field_four":
+        why = "All four cards of a month were dealt to the field: the dealer wins."
+    elif row.reason == "exhausted":
+        why = "The hands are played out; the dealer's privilege pays the dealer."
+    else:
+        why = ""
+    return big, why
+
+
+def draw_card_strip(surface: pygame.Surface, assets, ids, rect: pygame.Rect, *, month_numbers: bool = True,
+                    max_step: Optional[int] = None) -> None:
+    """Small cards side by side in ``rect`` (overlapping when they do not fit)."""
+    if not ids:
+        return
+    h = rect.h
+    cw, _ = card_size(h)
+    n = len(ids)
+    natural = cw + max(2, h // 14)
+    step = natural if max_step is None else min(natural, max_step)
+    if n > 1 and cw + step * (n - 1) > rect.w:
+        step = max(4, (rect.w - cw) // (n - 1))
+    for i, cid in enumerate(ids):
+        W.draw_card(surface, assets.card(cid, h, month_number=month_numbers), (rect.x + i * step, rect.y))
+
+
+class RoundResultsScene(MenuScene):
+    opaque = False
+    pauses_below = True
+    intro_time = 0.3
+
+    def __init__(self, app, session, ended_event: RoundEnded, on_close: Optional[Callable[[], None]] = None):
+        self.session = session
+        self.event = ended_event
+        self.row = ended_event.row
+        self.on_close = on_close
+        self.names = tuple(s.name for s in session.seats)
+        self.revealed = 0.0
+        self._sounded = 0
+        self._closed = False
+        super().__init__(app)
+        self.app.play("win" if self._good_news() else ("lose" if self.row.winner is not None else "stop"), 0.8)
+
+    def _good_news(self) -> bool:
+        w = self.row.winner
+        return w is not None and (self.session.is_hotseat or self.session.seats[w].kind == "human")
+
+    # ---------------------------------------------------------- layout
+    def _lines(self) -> int:
+        """How many reveal steps the breakdown has."""
+        return len(self.row.yaku) + len(self.row.multipliers) + 2
+
+    def layout(self) -> None:
+        w, h = self.size
+        row = self.row
+        ny = max(1, len(row.yaku))
+        pw = min(w - self.px(60), self.px(1220))
+        pad = self.px(56)
+        # the fixed parts, measured as draw_content lays them out
+        _, why = headline(row, self.names, self.session.is_hotseat)
+        why_lines = len(W.wrap_text(why, self.font("small"), pw - 2 * pad)[:2]) if why else 0
+        header_h = (self.px(30 + 40 + 8 + 14 + 16) + self.font("h1", True).get_linesize()
+                    + why_lines * self.font("small").get_linesize())
+        nm = len(row.multipliers)
+        line_h = self.px(50)
+        calc_h = (self.px(6 + 8 + 12 + 20) + line_h * (nm + 2)) if row.winner is not None else 0
+        footer_h = self.px(34 + 92 + 26 + 76 + 30)
+        fixed = header_h + calc_h + footer_h
+        if row.yaku:
+            self.yaku_h = self.px(112) if ny <= 4 else max(self.px(64), self.px(480) // ny)
+        else:
+            self.yaku_h = self.px(90)
+        ph_max = h - self.px(40)
+        if fixed + ny * self.yaku_h > ph_max:   # a small window: squeeze the yaku rows
+            self.yaku_h = max(self.px(44), (ph_max - fixed) // ny)
+        self.panel = pygame.Rect(0, 0, pw, min(ph_max, fixed + ny * self.yaku_h))
+        self.panel.center = (w // 2, h // 2)
+        bw, bh = self.px(320), self.px(76)
+        self.ok = self.button((0, 0, bw, bh), "Continue", self.close, style="primary",
+                              hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE))
+        self.ok.rect.midbottom = (w // 2, self.panel.bottom - self.px(30))
+        self.widgets = [self.ok]
+
+    # ---------------------------------------------------------- behaviour
+    @property
+    def done_revealing(self) -> bool:
+        return self.revealed >= self._lines()
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or not self.done_revealing
+
+    def close(self) -> None:
+        if not self.done_revealing:
+            self.revealed = float(self._lines())
+            return
+        if self._closed:
+            return
+        self._closed = True
+        if self.on_close is not None:
+            self.on_close()
+        elif self.app.top is self:
+            self.app.pop()
+
+    def back(self) -> None:
+        self.close()
+
+    def handle(self, event) -> bool:
+        if not self.done_revealing and (event.type == pygame.KEYDOWN or
+                                        (event.type == pygame.MOUSEBUTTONUP and event.button == 1)):
+            self.revealed = float(self._lines())
+            return True
+        super().handle(event)
+        return True   # a modal overlay: nothing reaches the table below
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.intro >= 1 and not self.done_revealing:
+            self.revealed = min(float(self._lines()), self.revealed + self.app.anim_dt(dt) / REVEAL_STEP)
+            n = int(self.revealed)
+            if n > self._sounded and n <= len(self.row.yaku) and self.app.anim_speed > 0:
+                self.app.play("yaku", 0.5)
+            self._sounded = n
+
+    # ---------------------------------------------------------- drawing
+    def _alpha_for(self, i: int) -> float:
+        return max(0.0, min(1.0, self.revealed - i))
+
+    def resize(self, size) -> None:
+        self._static = None
+        super().resize(size)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        k = self.intro
+        W.draw_scrim(surface, (0, 0, 0, int(150 * k)))
+        if k >= 1 and self.done_revealing:
+            # nothing moves any more: draw the panel once, then only blit it
+            if getattr(self, "_static", None) is None:
+                layer = pygame.Surface(self.size, pygame.SRCALPHA)
+                self.draw_content(layer)
+                self._static = layer
+            surface.blit(self._static, (0, 0))
+            for wdg in self.widgets:
+                wdg.draw(surface)
+            return
+        if k >= 1:
+            self.draw_content(surface)
+            for wdg in self.widgets:
+                wdg.draw(surface)
+            return
+        layer = pygame.Surface(self.size, pygame.SRCALPHA)
+        self.draw_content(layer)
+        for wdg in self.widgets:
+            wdg.draw(layer)
+        layer.set_alpha(int(255 * k))
+        surface.blit(layer, (0, int((1 - k) * self.px(30))))
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        a = self.app.assets
+        row = self.row
+        p = self.panel
+        W.draw_panel(surface, p, fill=(13, 21, 18, 252), s=self.s)   # opaque: no ghost cards through it
+        cx = p.centerx
+        pad = self.px(56)
+        y = p.y + self.px(30)
+        W.draw_text(surface, round_title(row, self.session.state.months).upper(), self.font("small", True),
+                    theme.GOLD, (cx, y), "midtop")
+        y += self.px(40)
+        big, why = headline(row, self.names, self.session.is_hotseat)
+        color = theme.GOLD_LIGHT if self._good_news() else theme.CREAM
+        r = W.draw_text(surface, big, self.font("h1", True), color, (cx, y), "midtop")
+        y = r.bottom + self.px(8)
+        if why:
+            font = self.font("small")
+            for line in W.wrap_text(why, font, p.w - 2 * pad)[:2]:
+                W.draw_text(surface, line, font, theme.CREAM_DIM, (cx, y), "midtop")
+                y += font.get_linesize()
+        y += self.px(14)
+        W.draw_divider(surface, p.x + pad, p.right - pad, y, theme.GOLD_DARK, max(1, self.px(2)))
+        y += self.px(16)
+        # the yaku
+        month_numbers = bool(self.app.settings.get("month_numbers", True))
+        left, right = p.x + pad, p.right - pad
+        strip_w = int((right - left) * 0.46)
+        name_x = left + strip_w + self.px(30)
+        name_font, sub_font, pts_font = self.font("body", True), self.font("small"), self.font("h3", True)
+        step_i = 0
+        if row.yaku:
+            for name, pts, ids in row.yaku:
+                alpha = self._alpha_for(step_i)
+                step_i += 1
+                if alpha <= 0:
+                    y += self.yaku_h
+                    continue
+                layer = pygame.Surface((p.w, self.yaku_h), pygame.SRCALPHA)
+                ch = max(self.px(34), self.yaku_h - self.px(18))
+                draw_card_strip(layer, a, ids, pygame.Rect(pad, (self.yaku_h - ch) // 2, strip_w, ch),
+                                month_numbers=month_numbers)
+                en, romaji, kanji = yaku_label(name)
+                ty = self.yaku_h // 2
+                W.draw_text(layer, en, name_font, theme.CREAM, (name_x - p.x, ty), "bottomleft")
+                W.draw_text(layer, f"{romaji}  {kanji}", sub_font, theme.GOLD, (name_x - p.x, ty + self.px(2)),
+                            "topleft")
+                W.draw_text(layer, f"{pts}", pts_font, theme.GOLD_LIGHT, (p.w - pad, ty), "midright")
+                layer.set_alpha(int(255 * alpha))
+                surface.blit(layer, (p.x, y + int((1 - alpha) * self.px(12))))
+                y += self.yaku_h
+        else:
+            step_i += 1
+            msg = "No yaku were scored." if row.winner is None else ""
+            if msg:
+                W.draw_text(surface, msg, self.font("body"), theme.CREAM_DIM, (cx, y + self.px(30)), "midtop")
+            y += self.px(90)
+        # base, multipliers, award
+        line_h = self.px(50)
+        calc_x = name_x
+        if row.winner is not None:
+            y += self.px(6)
+            W.draw_divider(surface, calc_x - self.px(10), right, y, theme.GOLD_DARK)
+            y += self.px(8)
+            if self._alpha_for(step_i) > 0:
+                W.draw_text(surface, "Base", self.font("body"), theme.CREAM_DIM, (calc_x, y + line_h // 2), "midleft")
+                W.draw_text(surface, str(row.base), self.font("h3", True), theme.CREAM, (right, y + line_h // 2),
+                            "midright")
+            y += line_h
+            step_i += 1
+            for label, factor in row.multipliers:
+                if self._alpha_for(step_i) > 0:
+                    W.draw_text(surface, multiplier_text(label, row.winner, self.names), self.font("body"),
+                                theme.CREAM_DIM, (calc_x, y + line_h // 2), "midleft")
+                    W.draw_text(surface, f"×{factor}", self.font("h3", True), theme.LACQUER_LIGHT,
+                                (right, y + line_h // 2), "midright")
+                y += line_h
+                step_i += 1
+            if self._alpha_for(step_i) > 0:
+                W.draw_divider(surface, calc_x - self.px(10), right, y + self.px(4), theme.GOLD, max(1, self.px(2)))
+                W.draw_text(surface, "Award", self.font("body", True), theme.GOLD_LIGHT,
+                            (calc_x, y + self.px(12) + line_h // 2), "midleft")
+                k = self._alpha_for(step_i)
+                shown = int(round(row.award * k))
+                W.draw_text(surface, f"+{shown}", self.font("h2", True), theme.GOLD_LIGHT,
+                            (right, y + self.px(12) + line_h // 2), "midright")
+            y += self.px(12) + line_h + self.px(20)
+        else:
+            step_i += 1 + len(row.multipliers)
+        # both match totals
+        self._draw_totals(surface, y)
+
+    def _draw_totals(self, surface: pygame.Surface, y: int) -> None:
+        row = self.row
+        p = self.panel
+        pad = self.px(56)
+        box_h = self.px(92)
+        limit = self.ok.rect.top - self.px(26)
+        y = max(y + self.px(34), limit - box_h)
+        gap = self.px(20)
+        bw = (p.w - 2 * pad - gap) // 2
+        for seat in (0, 1):
+            r = pygame.Rect(p.x + pad + seat * (bw + gap), y, bw, box_h)
+            won = row.winner == seat and row.award > 0
+            fill = (60, 20, 22, 200) if won else (255, 255, 255, 12)
+            surface.blit(W.rounded_surface(r.size, self.px(12), fill,
+                                           border=theme.GOLD if won else theme.GOLD_DARK, border_width=1), r.topleft)
+            W.draw_text(surface, self.names[seat], self.font("body", True), theme.SEAT_COLORS[seat],
+                        (r.x + self.px(24), r.centery), "midleft")
+            score_r = W.draw_text(surface, str(row.scores[seat]), self.font("h2", True), theme.CREAM,
+                                  (r.right - self.px(24), r.centery), "midright")
+            if won:
+                W.draw_text(surface, f"+{row.award}", self.font("small", True), theme.GOLD_LIGHT,
+                            (score_r.left - self.px(16), r.centery), "midright")
+        W.draw_text(surface, "MATCH TOTALS", self.font("tiny", True), theme.CREAM_DIM,
+                    (p.centerx, y - self.px(6)), "midbottom")

@@ -1,0 +1,221 @@
+"""Render one scene of the game headlessly to a PNG.
+
+    python tools/screenshot.py --scene title --seed 7 --size 1280x720 --out title.png
+
+Scenes: title oyagime round koikoi results ledger (and newmatch settings
+history howto). The match scenes are reached by really playing: both seats
+are driven with the engine's legal actions (random / easy CPU moves) through
+``session.apply``, so every picture shows a state the rules can produce.
+Nothing is written to the player's settings: the tool runs with a throwaway
+KOIKOI_HOME unless --home is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pygame  # noqa: E402
+
+SCENES = ("title", "oyagime", "round", "koikoi", "results", "ledger",
+          "newmatch", "settings", "history", "howto", "pause")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = text.lower().split("x")
+        return int(w), int(h)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x720, not {text!r}") from None
+
+
+def _session(seed: int, *, rules: str = "casual", months=None, level: str = "easy"):
+    from koikoi.engine import RULESETS
+    from koikoi.ui.session import MatchSession, SeatConfig
+    from koikoi.storage import level_available
+    lvl = level if level_available(level) else "random"
+    seats = (SeatConfig("human", "You"), SeatConfig("cpu", f"CPU ({level.title()})", lvl))
+    return MatchSession(RULESETS[rules], seed=seed, months=months, seats=seats)
+
+
+def _drivers(seed: int):
+    from koikoi.ai import make_player
+    return [make_player("random", seed=seed * 7 + 1), make_player("random", seed=seed * 7 + 2)]
+
+
+def _move(session, players) -> list:
+    seat = session.state.to_move
+    action = players[seat].choose(session.view(seat), session.legal())
+    return session.apply(action)
+
+
+def play_until(session, players, done, limit: int = 5000) -> bool:
+    for _ in range(limit):
+        if done(session):
+            return True
+        if session.state.is_over:
+            return False
+        _move(session, players)
+    return done(session)
+
+
+def _settle(app, frames: int = 40) -> None:
+    for _ in range(frames):
+        app.step(1 / 60)
+
+
+def _round_scene(app, session):
+    from koikoi.ui.scenes.oyagime import open_round
+    scene = open_round(app, session, replace=True)
+    return scene
+
+
+def _before_seat0_wins(session, players):
+    """Play on until seat 0's next action would win a round with yaku; that action."""
+    from koikoi.engine import apply as engine_apply
+    from koikoi.engine.events import RoundEnded
+    for _ in range(20000):
+        st = session.state
+        if st.is_over:
+            return None
+        seat = st.to_move
+        action = players[seat].choose(session.view(seat), session.legal())
+        nxt = engine_apply(st, action)
+        new = nxt.events[len(st.events):]
+        if seat == 0 and any(isinstance(e, RoundEnded) and e.row.winner == 0 and e.row.yaku for e in new):
+            return action
+        session.state = nxt
+    return None
+
+
+def build(app, name: str, seed: int):
+    """Put the scene ``name`` on the app's stack; returns a warning or None."""
+    from koikoi.ui.scenes.title import HowToPlayScene, TitleScene
+    warning = None
+    if name == "title":
+        app.reset(TitleScene(app))
+    elif name == "howto":
+        app.reset(TitleScene(app))
+        app.push(HowToPlayScene(app))
+    elif name == "newmatch":
+        from koikoi.ui.scenes.newmatch import NewMatchScene
+        app.reset(TitleScene(app))
+        app.push(NewMatchScene(app))
+    elif name == "settings":
+        from koikoi.ui.scenes.settings import SettingsScene
+        app.reset(TitleScene(app))
+        app.push(SettingsScene(app))
+    elif name == "history":
+        from koikoi.ui.scenes.history import HistoryScene
+        for i in range(3):  # a few finished matches to list
+            s = _session(seed + i, months=3 if i != 1 else 1)
+            play_until(s, _drivers(seed + i), lambda x: x.state.is_over)
+            app.storage.save_finished(s)
+        app.reset(TitleScene(app))
+        app.push(HistoryScene(app))
+    elif name == "oyagime":
+        from koikoi.ui.scenes.oyagime import OyagimeScene
+        session = _session(seed)
+        session.apply(session.legal()[seed % 2])      # you turn up a card...
+        app.reset(OyagimeScene(app, session))
+        _settle(app, 60)
+        session.apply(session.legal()[0])             # ...and the CPU turns up one
+    elif name == "round":
+        session = _session(seed)
+        players = _drivers(seed)
+        play_until(session, players, lambda s: s.state.phase_name == "play" and s.state.to_move == 0
+                   and 6 <= s.state.stock_pos <= 12 and len(s.view(0).field) >= 6)
+        _round_scene(app, session)
+    elif name == "pause":
+        session = _session(seed)
+        play_until(session, _drivers(seed), lambda s: s.state.phase_name == "play" and s.state.to_move == 0
+                   and s.state.stock_pos >= 4)
+        _round_scene(app, session)
+        _settle(app)
+        app.open_pause_menu()
+    elif name == "koikoi":
+        session = _session(seed)
+        players = _drivers(seed)
+        ok = play_until(session, players, lambda s: s.state.phase_name == "decide" and s.state.to_move == 0)
+        if not ok:
+            warning = "no Koi-Koi decision came up for this seed; showing the round"
+        _round_scene(app, session)
+        _settle(app)
+        if ok:
+            try:
+                from koikoi.ui.scenes.prompt import KoiKoiPromptScene
+            except ImportError:
+                warning = "koikoi.ui.scenes.prompt is not available yet; showing the round only"
+            else:
+                if not isinstance(app.top, KoiKoiPromptScene):   # the round scene opens it itself
+                    app.push(KoiKoiPromptScene(app, session, 0, on_choice=lambda action: None))
+    elif name == "results":
+        from koikoi.engine.events import RoundEnded
+        from koikoi.ui.scenes.results import RoundResultsScene
+        final = None
+        for attempt in range(6):   # a seed whose match has no such round: try the next one
+            session = _session(seed + 1000 * attempt)
+            players = _drivers(seed + 1000 * attempt)
+            final = _before_seat0_wins(session, players)
+            if final is not None:
+                break
+        if attempt:
+            warning = f"seat 0 never won a round with yaku from seed {seed}; used seed {seed + 1000 * attempt}"
+        _round_scene(app, session)
+        _settle(app)
+        if final is not None:
+            session.apply(final)
+        _settle(app, 240)
+        if not isinstance(app.top, RoundResultsScene):
+            ended = [e for e in session.state.events if isinstance(e, RoundEnded)][-1]
+            while len(app.scenes) > 1 and not app.top.opaque:
+                app.pop()
+            app.push(RoundResultsScene(app, session, ended, on_close=app.pop))
+    elif name == "ledger":
+        from koikoi.ui.scenes.ledger import MatchResultsScene
+        session = _session(seed, months=3)
+        play_until(session, _drivers(seed), lambda s: s.state.is_over)
+        app.reset(MatchResultsScene(app, session))
+    else:
+        raise ValueError(f"unknown scene {name!r}")
+    return warning
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scene", required=True, choices=SCENES)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", type=_size, default=(1280, 720))
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--frames", type=int, default=90, help="frames to step before the capture")
+    parser.add_argument("--home", help="use this KOIKOI_HOME (default: a temporary folder)")
+    args = parser.parse_args(argv)
+    home = args.home or tempfile.mkdtemp(prefix="koikoi-shot-")
+    os.environ["KOIKOI_HOME"] = home
+    from koikoi.storage import Storage
+    from koikoi.ui.app import App
+    app = App(args.size, storage=Storage(Path(home)), seed=args.seed)
+    app.settings["anim_speed"] = 0.0      # settle every animation at once
+    warning = build(app, args.scene, args.seed)
+    _settle(app, args.frames)
+    app.draw()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(app.screen, str(out))
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"wrote {out} ({args.size[0]}x{args.size[1]}, scene {args.scene}, seed {args.seed})")
+    pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
