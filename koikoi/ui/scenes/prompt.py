@@ -1,0 +1,285 @@
+"""The Koi-Koi decision: stop now (勝負 Shōbu) or play on (こいこい Koi-Koi).
+
+An overlay over the round table: the yaku held (their cards and points,
+big), what stopping now would earn with every multiplier spelled out
+(``view.award(seat)``), and the two choices (keys S and K). ``on_choice``
+receives ``Stop()`` or ``KoiKoi()``; the round scene checks and applies it.
+
+Also here: plain stand-ins for the results screens (``RoundSummaryScene``,
+``MatchSummaryScene``), used only when the real ones cannot be imported.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional
+
+import pygame
+
+from ...engine import YAKU_NAMES, KoiKoi, Stop
+from .. import anim, theme
+from .. import widgets as W
+from ..scene import Scene
+
+
+def _halo(size, spread: int):
+    """A soft gold glow ``spread`` px around a panel of ``size`` (made once per size)."""
+    w, h = size[0] + 2 * spread, size[1] + 2 * spread
+    f = 4
+    small = pygame.Surface((max(4, w // f), max(4, h // f)), pygame.SRCALPHA)
+    inner = pygame.Rect(spread // f, spread // f, size[0] // f, size[1] // f)
+    for i in range(spread // f, 0, -1):
+        a = int(120 * (1 - i / (spread / f + 1)) ** 2)
+        pygame.draw.rect(small, (*theme.GOLD_LIGHT, a), inner.inflate(2 * i, 2 * i), border_radius=i + 4)
+    pygame.draw.rect(small, (*theme.GOLD_LIGHT, 120), inner, border_radius=4)
+    return pygame.transform.smoothscale(small, (w, h)), spread
+
+
+def _label(name: str) -> tuple[str, str, str]:
+    return YAKU_NAMES.get(name, (name, name, name))
+
+
+class KoiKoiPromptScene(Scene):
+    opaque = False
+    pauses_below = True
+
+    def __init__(self, app, session, seat: int, on_choice: Callable[[object], None]):
+        super().__init__(app)
+        self.session = session
+        self.seat = seat
+        self.on_choice = on_choice
+        self.chosen = False
+        self.t = 0.0
+        self.animating = True
+        v = session.view(seat)
+        self.award = v.award(seat)
+        self.before = dict(v.koikoi_refs[seat]) if v.koikoi_refs else {}
+        self.calls = v.calls
+        self.cards_left = len(v.hand)
+        self.opponent_left = v.opponent_hand_count
+        self.buttons: list = []
+        self.panel_img: Optional[pygame.Surface] = None
+        self.size = None
+        self.resize(app.size)
+
+    # ------------------------------------------------------------------ layout
+    def resize(self, size) -> None:
+        self.size = tuple(size)
+        w, h = self.size
+        s = theme.scale(size)
+        a = self.app.assets
+        pw = min(w - 2 * theme.px(24, s), max(int(w * 0.56), theme.px(980, s)))
+        pad = theme.px(36, s)
+        title_f = a.font(theme.font_px("h1", s), True)
+        name_f = a.font(theme.font_px("h2", s), True)
+        sub_f = a.font(theme.font_px("small", s))
+        body_f = a.font(theme.font_px("body", s))
+        pts_f = a.font(theme.font_px("h2", s), True)
+        card_h = max(20, int(h * 0.105))
+        month_numbers = True
+        try:
+            month_numbers = bool(self.app.settings.get("month_numbers", True))
+        except AttributeError:
+            pass
+
+        rows = list(self.award.yaku)
+        row_h = max(card_h, name_f.get_height() + sub_f.get_height()) + theme.px(14, s)
+        shown_rows = rows[:4]
+        bh = theme.px(theme.BUTTON_H * 1.35, s)
+        ph = (pad + title_f.get_height() + theme.px(10, s) + len(shown_rows) * row_h
+              + (sub_f.get_height() if len(rows) > 4 else 0)
+              + theme.px(16, s) + body_f.get_height() * 2 + theme.px(24, s) + bh + pad)
+        ph = min(ph, h - 2 * theme.px(12, s))
+        panel = pygame.Rect(0, 0, pw, ph)
+        panel.center = (w // 2, h // 2)
+        self.panel = panel
+
+        img = pygame.Surface(panel.size, pygame.SRCALPHA)
+        img.blit(W.rounded_surface(panel.size, theme.px(22, s), (44, 12, 16, 246), bottom=(16, 6, 8, 246),
+                                   border=theme.GOLD, border_width=max(2, theme.px(3, s)), highlight=30), (0, 0))
+        y = pad
+        r = W.draw_text(img, "出来役  Yaku!", title_f, theme.GOLD_LIGHT, (pw // 2, y), "midtop")
+        y = r.bottom + theme.px(10, s)
+        W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
+        y += theme.px(6, s)
+        for name, pts, ids in shown_rows:
+            en, romaji, kanji = _label(name)
+            nr = W.draw_text(img, f"{kanji}  {romaji}", name_f, theme.CREAM, (pad, y + theme.px(6, s)))
+            W.draw_text(img, en, sub_f, theme.CREAM_DIM, (pad, y + theme.px(6, s) + name_f.get_height()))
+            if pts > self.before.get(name, 0):
+                # what this turn made or raised
+                tag = "NEW" if name not in self.before else f"+{pts - self.before[name]}"
+                tf = a.font(max(9, theme.font_px("tiny", s)), True)
+                tw, th = tf.size(tag)
+                tr = pygame.Rect(nr.right + theme.px(12, s), nr.centery - th // 2 - 2, tw + theme.px(14, s), th + 4)
+                img.blit(W.rounded_surface(tr.size, tr.h // 2, theme.LACQUER, border=theme.GOLD_LIGHT,
+                                           border_width=1), tr.topleft)
+                W.draw_text(img, tag, tf, theme.CREAM, tr.center, "center", shadow=False)
+            pr = W.draw_text(img, f"{pts}", pts_f, theme.GOLD_LIGHT, (pw - pad, y + row_h // 2), "midright")
+            # the cards of the yaku, overlapping when many
+            cards = [a.card(c, card_h, month_number=month_numbers) for c in ids]
+            if cards:
+                cw = cards[0].get_width()
+                avail = pw - pad * 2 - theme.px(420, s) - (pr.w + theme.px(24, s))
+                step = cw + theme.px(4, s)
+                if len(cards) > 1 and cw + step * (len(cards) - 1) > avail:
+                    step = max(4, (avail - cw) // (len(cards) - 1))
+                x = pr.left - theme.px(24, s) - (cw + step * (len(cards) - 1))
+                x = max(x, pad + theme.px(380, s))
+                for c in cards:
+                    img.blit(c, (x, y + (row_h - card_h) // 2))
+                    x += step
+            y += row_h
+        if len(rows) > 4:
+            W.draw_text(img, f"+ {len(rows) - 4} more", sub_f, theme.CREAM_DIM, (pad, y))
+            y += sub_f.get_height()
+        y += theme.px(8, s)
+        W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
+        y += theme.px(10, s)
+        aw = self.award
+        parts = [f"{aw.base}"] + [f"× {f}" for _, f in aw.multipliers]
+        line = f"Stop now and win {aw.total} point{'s' if aw.total != 1 else ''}"
+        W.draw_text(img, line, body_f, theme.GOLD_LIGHT, (pw // 2, y), "midtop")
+        y += body_f.get_height()
+        if aw.multipliers:
+            detail = " ".join(parts) + f" = {aw.total}   (" + ", ".join(lbl for lbl, _ in aw.multipliers) + ")"
+        else:
+            detail = f"{aw.base} base points, no multipliers"
+        detail = W.ellipsize(detail, sub_f, pw - 2 * pad)
+        W.draw_text(img, detail, sub_f, theme.CREAM_DIM, (pw // 2, y + theme.px(4, s)), "midtop")
+        self.panel_img = img
+        self.halo = _halo(panel.size, theme.px(60, s))
+
+        bw = (pw - pad * 3) // 2
+        by = panel.bottom - pad - bh
+        stop = W.Button(pygame.Rect(panel.x + pad, by, bw, bh), "勝負  Shōbu", self._stop, style="secondary",
+                        sublabel="Stop and score now  (S)", assets=a, hotkeys=(pygame.K_s,), sound=None)
+        koi = W.Button(pygame.Rect(panel.right - pad - bw, by, bw, bh), "こいこい  Koi-Koi", self._koikoi,
+                       style="primary", sublabel="Play on for more  (K)", assets=a, hotkeys=(pygame.K_k,),
+                       sound=None)
+        self.stop_button, self.koikoi_button = stop, koi
+        self.buttons = [stop, koi]
+
+    # ------------------------------------------------------------------ choosing
+    def _choose(self, action) -> None:
+        if self.chosen:
+            return
+        self.chosen = True
+        self.on_choice(action)
+
+    def _stop(self) -> None:
+        self._choose(Stop())
+
+    def _koikoi(self) -> None:
+        self._choose(KoiKoi())
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        for b in self.buttons:
+            if b.handle(event):
+                return True
+        if event.type == pygame.KEYDOWN:
+            return True   # Esc does not dismiss: a decision is required
+        return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
+
+    def update(self, dt: float) -> None:
+        self.t += dt
+        self.animating = True   # the halo pulses while the question is open
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if surface.get_size() != self.size:
+            self.resize(surface.get_size())
+        W.draw_scrim(surface, (0, 0, 0, 140))
+        k = anim.out_back(min(1.0, self.t / 0.32))
+        dy = int((1.0 - k) * self.panel.h * 0.15)
+        img = self.panel_img
+        img.set_alpha(int(255 * min(1.0, self.t / 0.2)))
+        # a slow golden pulse around the panel: the celebration
+        halo, spread = self.halo
+        halo.set_alpha(int(150 + 90 * math.sin(self.t * 3.2)) if self.t > 0.2 else int(self.t / 0.2 * 150))
+        surface.blit(halo, (self.panel.x - spread, self.panel.y - spread + dy))
+        surface.blit(img, (self.panel.x, self.panel.y + dy))
+        if dy == 0 or self.t > 0.32:
+            for b in self.buttons:
+                b.draw(surface)
+
+
+class RoundSummaryScene(Scene):
+    """A plain round summary, used only if the results screen is missing."""
+
+    opaque = False
+
+    def __init__(self, app, session, ended_event, on_close: Callable[[], None]):
+        super().__init__(app)
+        self.session = session
+        self.event = ended_event
+        self.on_close = on_close
+        self.closed = False
+
+    def _close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.on_close()
+
+    def handle(self, event) -> bool:
+        if event.type == pygame.MOUSEBUTTONUP or (event.type == pygame.KEYDOWN and event.key in (
+                pygame.K_RETURN, pygame.K_SPACE, pygame.K_ESCAPE, pygame.K_KP_ENTER)):
+            self._close()
+            return True
+        return event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN)
+
+    def draw(self, surface) -> None:
+        w, h = surface.get_size()
+        s = theme.scale((w, h))
+        W.draw_scrim(surface)
+        row = self.event.row
+        r = pygame.Rect(0, 0, min(w - 20, theme.px(900, s)), theme.px(420, s))
+        r.center = (w // 2, h // 2)
+        W.draw_panel(surface, r, s=s)
+        a = self.app.assets
+        big = a.font(theme.font_px("h1", s), True)
+        body = a.font(theme.font_px("body", s))
+        if row.winner is None:
+            title = "No game"
+        else:
+            title = f"{self.session.seats[row.winner].name} wins {row.award}"
+        y = r.y + theme.px(30, s)
+        W.draw_text(surface, title, big, theme.GOLD_LIGHT, (r.centerx, y), "midtop")
+        y += big.get_height() + theme.px(16, s)
+        for name, pts, _ in row.yaku:
+            W.draw_text(surface, f"{_label(name)[2]} {_label(name)[1]}  {pts}", body, theme.CREAM, (r.centerx, y),
+                        "midtop")
+            y += body.get_height()
+        W.draw_text(surface, f"Scores {row.scores[0]} : {row.scores[1]}   —   click to continue", body,
+                    theme.CREAM_DIM, (r.centerx, r.bottom - theme.px(24, s)), "midbottom")
+
+
+class MatchSummaryScene(Scene):
+    """A plain final score, used only if the ledger screen is missing."""
+
+    def __init__(self, app, session):
+        super().__init__(app)
+        self.session = session
+
+    def handle(self, event) -> bool:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            try:
+                self.app.pop()
+            except Exception:
+                pass
+            return True
+        return False
+
+    def draw(self, surface) -> None:
+        w, h = surface.get_size()
+        s = theme.scale((w, h))
+        surface.blit(self.app.assets.table((w, h)), (0, 0))
+        st = self.session.state
+        big = self.app.assets.font(theme.font_px("display", s), True)
+        if st.winner is None:
+            title = "A draw"
+        else:
+            title = f"{self.session.seats[st.winner].name} wins"
+        W.draw_text(surface, title, big, theme.GOLD_LIGHT, (w // 2, h // 2), "center")
+        body = self.app.assets.font(theme.font_px("h2", s))
+        W.draw_text(surface, f"{st.scores[0]} : {st.scores[1]}", body, theme.CREAM,
+                    (w // 2, h // 2 + big.get_height()), "midtop")
