@@ -143,15 +143,38 @@ def metrics(size: tuple[int, int]) -> tuple[int, int]:
     return max(8, card_h), max(2, int(round(h * 0.022)))
 
 
+def scaled_card_h(size: tuple[int, int], card_scale: float = 1.0) -> int:
+    """The card height for a window ``size`` times the ``card_scale`` setting (0.85 / 1.0 / 1.15),
+    held down so that a full field of twelve months and both hands still fit."""
+    W, H = max(1, int(size[0])), max(1, int(size[1]))
+    ch, m = metrics((W, H))
+    try:
+        k = float(card_scale)
+    except (TypeError, ValueError):
+        k = 1.0
+    if not 0.5 <= k <= 1.5:
+        k = 1.0
+    if k == 1.0:
+        return ch
+    want = int(ch * k)
+    # width: the left column, then six field columns of (card + two overlaps) and their gaps
+    left_w = int(W * 0.15)
+    play_w = W - 3 * m - left_w
+    by_width = int((play_w - 12) / 12 / CARD_RATIO)
+    by_height = int((H - 2 * m) / 4.45)
+    return max(8, min(want, max(ch, by_width) if k > 1 else want, max(ch, by_height) if k > 1 else want))
+
+
 def layout(size: tuple[int, int], table, slots: Optional[Mapping[int, int]] = None,
-           spread_month: Optional[int] = None) -> Layout:
+           spread_month: Optional[int] = None, card_scale: float = 1.0) -> Layout:
     """Every card rect for ``table`` (a View or anything shaped like one) at window ``size``.
 
     ``spread_month``: lay that month's field cards side by side without overlap (while the
-    player chooses between them).
+    player chooses between them). ``card_scale``: the player's card size setting.
     """
     W, H = max(1, int(size[0])), max(1, int(size[1]))
     ch, m = metrics((W, H))
+    ch = scaled_card_h((W, H), card_scale)
     cw = card_size(ch)[0]
     sh = max(6, int(ch * 0.6))
     sw = card_size(sh)[0]

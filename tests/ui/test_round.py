@@ -540,3 +540,38 @@ def test_choices_are_laid_apart_while_choosing(app):
     step(app, 0.1)
     a, b = [scene.lay.field[c.id] for c in s.view(0).choices]
     assert not a.colliderect(b)
+
+
+@pytest.mark.parametrize("scale", [0.85, 1.15])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768), (2560, 1080)])
+def test_card_scale_setting_still_fits(size, scale):
+    s = session_where(lambda s: human_to_play(s) and len(s.view(0).field) >= 8, max_steps=12)
+    v = s.view(0)
+    base = board.layout(size, v)
+    lay = board.layout(size, v, card_scale=scale)
+    assert (lay.card_h > base.card_h) if scale > 1 else (lay.card_h < base.card_h)
+    screen = pygame.Rect(0, 0, *size)
+    hand = list(lay.hand.values())
+    for i, a in enumerate(hand):
+        assert screen.contains(a)
+        assert not any(a.colliderect(b) for b in hand[i + 1:])
+        assert not any(a.colliderect(f) for f in lay.field.values())
+    for r in (*lay.field_slots, lay.stock, lay.flip, *lay.opponent_hand):
+        assert screen.contains(r)
+    slots = lay.field_slots
+    for i, a in enumerate(slots):
+        for b in slots[i + 1:]:
+            assert not a.colliderect(b)
+
+
+def test_p_pauses_and_esc_pauses_only_with_nothing_selected(app):
+    s = session_where(lambda s: human_to_play(s))
+    scene = open_table(app, s)
+    key(app, pygame.K_p)
+    assert type(app.top).__name__ == "PauseMenuScene"
+    app.pop()
+    click(app, scene.lay.hand[scene.lay.hand_order[0]].center)
+    key(app, pygame.K_ESCAPE)
+    assert app.top is scene and scene.selected is None
+    key(app, pygame.K_ESCAPE)
+    assert type(app.top).__name__ == "PauseMenuScene"

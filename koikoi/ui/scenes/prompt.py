@@ -11,15 +11,21 @@ Also here: plain stand-ins for the results screens (``RoundSummaryScene``,
 
 from __future__ import annotations
 
+import logging
 import math
+import threading
 from typing import Callable, Optional
 
 import pygame
 
 from ...engine import YAKU_NAMES, KoiKoi, Stop
-from .. import anim, theme
+from ... import coach
+from .. import anim, hints, theme
 from .. import widgets as W
 from ..scene import Scene
+from ..tooltip import HoverTimer, draw_tooltip
+
+log = logging.getLogger("koikoi.prompt")
 
 
 def _halo(size, spread: int):
@@ -43,7 +49,8 @@ class KoiKoiPromptScene(Scene):
     opaque = False
     pauses_below = True
 
-    def __init__(self, app, session, seat: int, on_choice: Callable[[object], None]):
+    def __init__(self, app, session, seat: int, on_choice: Callable[[object], None], *,
+                 practice: Optional[bool] = None):
         super().__init__(app)
         self.session = session
         self.seat = seat
@@ -51,7 +58,25 @@ class KoiKoiPromptScene(Scene):
         self.chosen = False
         self.t = 0.0
         self.animating = True
+        if practice is None:
+            try:
+                other = session.seats[1 - seat]
+                practice = (not session.is_hotseat and other.kind == "cpu" and other.level == "easy")
+            except (AttributeError, IndexError):
+                practice = False
+        self.practice = bool(practice)
+        self.tip = HoverTimer()
+        self.mouse = (-10000, -10000)
+        self.card_rects: list = []          # (Rect in window pixels, card id)
+        self.style = hints.style_of(getattr(app, "settings", {}))
         v = session.view(seat)
+        self.view = v
+        # the coach: the risk of playing on, worked out off the render loop
+        self.coach_risk: Optional[float] = None
+        self.coach_pays = v.award(seat).total
+        self._coach_thread: Optional[threading.Thread] = None
+        if self.practice:
+            self._start_coach(v)
         self.award = v.award(seat)
         self.before = dict(v.koikoi_refs[seat]) if v.koikoi_refs else {}
         self.calls = v.calls
@@ -61,6 +86,34 @@ class KoiKoiPromptScene(Scene):
         self.panel_img: Optional[pygame.Surface] = None
         self.size = None
         self.resize(app.size)
+
+    # ------------------------------------------------------------------ coach
+    def _start_coach(self, v) -> None:
+        seed = len(self.session.state.events)
+
+        def work():
+            try:
+                self.coach_risk = coach.risk(v, samples=200, seed=seed)
+            except Exception:   # the coach is advice: it must never block the decision
+                log.exception("the coach failed")
+                self.coach_risk = -1.0
+        self._coach_thread = threading.Thread(target=work, name="koikoi-coach", daemon=True)
+        self._coach_thread.start()
+
+    def coach_text(self) -> Optional[str]:
+        """The coach's line (Easy only), or None."""
+        if not self.practice:
+            return None
+        if self.coach_risk is None:
+            return f"Coach: weighing the odds of playing on… Stop pays {self.coach_pays} now."
+        if self.coach_risk < 0:
+            return f"Coach: Stop pays {self.coach_pays} now."
+        try:
+            other = self.session.seats[1 - self.seat]
+            who = "the CPU" if other.kind == "cpu" else other.name
+        except (AttributeError, IndexError):
+            who = "the CPU"
+        return coach.coach_line(self.coach_risk, self.coach_pays, who)
 
     # ------------------------------------------------------------------ layout
     def resize(self, size) -> None:
@@ -88,12 +141,14 @@ class KoiKoiPromptScene(Scene):
         bh = theme.px(theme.BUTTON_H * 1.35, s)
         ph = (pad + title_f.get_height() + theme.px(10, s) + len(shown_rows) * row_h
               + (sub_f.get_height() if len(rows) > 4 else 0)
-              + theme.px(16, s) + body_f.get_height() * 2 + theme.px(24, s) + bh + pad)
+              + theme.px(16, s) + body_f.get_height() * 2 + theme.px(24, s) + bh + pad
+              + (self._coach_h(s) if self.practice else 0))
         ph = min(ph, h - 2 * theme.px(12, s))
         panel = pygame.Rect(0, 0, pw, ph)
         panel.center = (w // 2, h // 2)
         self.panel = panel
 
+        self.card_rects = []
         img = pygame.Surface(panel.size, pygame.SRCALPHA)
         img.blit(W.rounded_surface(panel.size, theme.px(22, s), (44, 12, 16, 246), bottom=(16, 6, 8, 246),
                                    border=theme.GOLD, border_width=max(2, theme.px(3, s)), highlight=30), (0, 0))
@@ -103,9 +158,11 @@ class KoiKoiPromptScene(Scene):
         W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
         y += theme.px(6, s)
         for name, pts, ids in shown_rows:
-            en, romaji, kanji = _label(name)
-            nr = W.draw_text(img, f"{kanji}  {romaji}", name_f, theme.CREAM, (pad, y + theme.px(6, s)))
-            W.draw_text(img, en, sub_f, theme.CREAM_DIM, (pad, y + theme.px(6, s) + name_f.get_height()))
+            main, second = hints.yaku_title(name, self.style)
+            kanji = hints.yaku_kanji(name)
+            nr = W.draw_text(img, f"{kanji}  {main}", name_f, theme.CREAM, (pad, y + theme.px(6, s)))
+            if second:
+                W.draw_text(img, second, sub_f, theme.CREAM_DIM, (pad, y + theme.px(6, s) + name_f.get_height()))
             if pts > self.before.get(name, 0):
                 # what this turn made or raised
                 tag = "NEW" if name not in self.before else f"+{pts - self.before[name]}"
@@ -118,6 +175,7 @@ class KoiKoiPromptScene(Scene):
             pr = W.draw_text(img, f"{pts}", pts_f, theme.GOLD_LIGHT, (pw - pad, y + row_h // 2), "midright")
             # the cards of the yaku, overlapping when many
             cards = [a.card(c, card_h, month_number=month_numbers) for c in ids]
+            card_ids = list(ids)
             if cards:
                 cw = cards[0].get_width()
                 avail = pw - pad * 2 - theme.px(420, s) - (pr.w + theme.px(24, s))
@@ -126,9 +184,14 @@ class KoiKoiPromptScene(Scene):
                     step = max(4, (avail - cw) // (len(cards) - 1))
                 x = pr.left - theme.px(24, s) - (cw + step * (len(cards) - 1))
                 x = max(x, pad + theme.px(380, s))
-                for c in cards:
+                for cid, c in zip(card_ids, cards):
                     img.blit(c, (x, y + (row_h - card_h) // 2))
+                    self.card_rects.append((pygame.Rect(panel.x + x, panel.y + y + (row_h - card_h) // 2,
+                                                        min(step, cw), card_h), cid))
                     x += step
+                if self.card_rects:
+                    r0, cid0 = self.card_rects[-1]
+                    self.card_rects[-1] = (pygame.Rect(r0.x, r0.y, cw, r0.h), cid0)
             y += row_h
         if len(rows) > 4:
             W.draw_text(img, f"+ {len(rows) - 4} more", sub_f, theme.CREAM_DIM, (pad, y))
@@ -147,6 +210,11 @@ class KoiKoiPromptScene(Scene):
             detail = f"{aw.base} base points, no multipliers"
         detail = W.ellipsize(detail, sub_f, pw - 2 * pad)
         W.draw_text(img, detail, sub_f, theme.CREAM_DIM, (pw // 2, y + theme.px(4, s)), "midtop")
+        y += theme.px(4, s) + sub_f.get_height() + theme.px(12, s)
+        # the coach's line goes here (drawn each frame: the estimate arrives from a thread)
+        self.coach_rect = pygame.Rect(pad, y, pw - 2 * pad, self._coach_h(s) - theme.px(10, s))
+        self.coach_font = a.font(theme.font_px("small", s))
+        self._coach_img_key = None
         self.panel_img = img
         self.halo = _halo(panel.size, theme.px(60, s))
 
@@ -159,6 +227,31 @@ class KoiKoiPromptScene(Scene):
                        sound=None)
         self.stop_button, self.koikoi_button = stop, koi
         self.buttons = [stop, koi]
+
+    def _coach_h(self, s: float) -> int:
+        f = self.app.assets.font(theme.font_px("small", s))
+        return f.get_linesize() * 2 + theme.px(26, s)
+
+    def _coach_image(self) -> Optional[pygame.Surface]:
+        text = self.coach_text()
+        if text is None:
+            return None
+        key = (text, self.coach_rect.size)
+        if self._coach_img_key != key:
+            r = self.coach_rect
+            img = pygame.Surface(r.size, pygame.SRCALPHA)
+            img.blit(W.rounded_surface(r.size, max(4, r.h // 5), (0, 0, 0, 90), border=(*theme.GOLD_DARK, 220),
+                                       border_width=1), (0, 0))
+            f = self.coach_font
+            lines = W.wrap_text(text, f, r.w - 2 * max(8, r.h // 4))
+            lh = f.get_linesize()
+            y = (r.h - lh * min(2, len(lines))) // 2
+            for line in lines[:2]:
+                W.draw_text(img, line, f, theme.CREAM, (r.w // 2, y), "midtop")
+                y += lh
+            self._coach_img = img
+            self._coach_img_key = key
+        return self._coach_img
 
     # ------------------------------------------------------------------ choosing
     def _choose(self, action) -> None:
@@ -174,6 +267,8 @@ class KoiKoiPromptScene(Scene):
         self._choose(KoiKoi())
 
     def handle(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = tuple(event.pos)
         for b in self.buttons:
             if b.handle(event):
                 return True
@@ -184,6 +279,13 @@ class KoiKoiPromptScene(Scene):
     def update(self, dt: float) -> None:
         self.t += dt
         self.animating = True   # the halo pulses while the question is open
+        hit = None
+        if self.practice and self.t > 0.32:
+            for r, cid in reversed(self.card_rects):
+                if r.collidepoint(self.mouse):
+                    hit = cid
+                    break
+        self.tip.update(dt, hit, hit, self.mouse, hit is not None)
 
     def draw(self, surface: pygame.Surface) -> None:
         if surface.get_size() != self.size:
@@ -198,9 +300,15 @@ class KoiKoiPromptScene(Scene):
         halo.set_alpha(int(150 + 90 * math.sin(self.t * 3.2)) if self.t > 0.2 else int(self.t / 0.2 * 150))
         surface.blit(halo, (self.panel.x - spread, self.panel.y - spread + dy))
         surface.blit(img, (self.panel.x, self.panel.y + dy))
+        coach_img = self._coach_image()
+        if coach_img is not None:
+            coach_img.set_alpha(int(255 * min(1.0, self.t / 0.2)))
+            surface.blit(coach_img, (self.panel.x + self.coach_rect.x, self.panel.y + self.coach_rect.y + dy))
         if dy == 0 or self.t > 0.32:
             for b in self.buttons:
                 b.draw(surface)
+        if self.practice and getattr(self.app, "top", self) is self:
+            draw_tooltip(surface, self.app.assets, self.tip, self.style)
 
 
 class RoundSummaryScene(Scene):

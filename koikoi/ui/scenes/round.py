@@ -18,15 +18,16 @@ import pygame
 
 from ...engine import YAKU_NAMES, ChooseMatch, Play
 from ...engine import card as card_of
-from ...engine.cards import ID_TO_INDEX
+from ...engine.cards import ID_TO_INDEX, Kind
 from ...engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand,
                               MatchEnded, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
                               Played, RoundDealt, RoundEnded, Stopped, YakuMade)
 from ...engine.actions import PickOyagime
-from .. import anim, board, theme
+from .. import anim, board, hints, theme
 from .. import input as gestures
 from .. import widgets as W
 from ..scene import Scene
+from ..tooltip import HoverTimer, draw_tooltip
 
 log = logging.getLogger("koikoi.round")
 
@@ -129,6 +130,22 @@ class TableModel:
                 or bool(self.onto))
 
 
+class _Shown:
+    """The displayed table as the few View fields the hints read (it lags the engine while
+    animations run, so a hint never runs ahead of what the player has seen)."""
+
+    def __init__(self, scene):
+        m = scene.model
+        self.seat = scene.me
+        self.rules = scene.session.rules
+        self.field_mask = _mask(m.field) | _mask(m.onto)
+        self.captured_masks = (_mask(m.captured[0]), _mask(m.captured[1]))
+        seen = _mask(m.hand) | self.field_mask | self.captured_masks[0] | self.captured_masks[1]
+        if m.flip is not None:
+            seen |= _mask([m.flip])
+        self.unseen_mask = ((1 << 48) - 1) & ~seen
+
+
 # ---------------------------------------------------------------------- sprites
 class CardSprite:
     __slots__ = ("key", "cid", "face", "pos", "sx", "layer", "z", "visible", "flying", "pop",
@@ -212,6 +229,12 @@ class RoundScene(Scene):
         self._shadow_cache: dict = {}
         self.lay: Optional[board.Layout] = None
         self._spread: Optional[int] = None
+        self.tip = HoverTimer()          # Easy practice: the card tooltip
+        self.combo_rects: dict = {}      # seat -> Rect of its clickable combo preview
+        self._hint_key = None
+        self._hint_ids: frozenset = frozenset()
+        self.inspector = None            # the open combo inspector, if any
+        self.last_turn_text: Optional[str] = None   # friend matches: what the other player just did
         self.size = tuple(app.size)
         self._metrics(self.size)
         self._start()
@@ -221,6 +244,26 @@ class RoundScene(Scene):
     def _speed(self) -> float:
         try:
             return float(self.app.settings.get("anim_speed", 1.0))
+        except (AttributeError, TypeError, ValueError):
+            return 1.0
+
+    def practice(self) -> bool:
+        """Easy practice: on only against a CPU whose level is "easy" (never in friend matches)."""
+        try:
+            s = self.session
+            if s.is_hotseat:
+                return False
+            other = s.seats[1 - self.me]
+            return other.kind == "cpu" and other.level == "easy"
+        except (AttributeError, IndexError):
+            return False
+
+    def name_style(self) -> str:
+        return hints.style_of(getattr(self.app, "settings", {}))
+
+    def _card_scale(self) -> float:
+        try:
+            return float(self.app.settings.get("card_scale", 1.0))
         except (AttributeError, TypeError, ValueError):
             return 1.0
 
@@ -262,6 +305,13 @@ class RoundScene(Scene):
         self._pending_curtain = None
         if self.session.is_hotseat and last_deal is None and v.phase not in ("oyagime", "over"):
             self._pending_curtain = self.session.state.to_move   # pushed on the first update
+
+    def enter(self) -> None:
+        """Uncovered (a pause menu or an overlay closed): no stale tooltip; a new card size applies."""
+        self.tip.hide()
+        if self.lay is not None and getattr(self, "_scale_used", 1.0) != self._card_scale():
+            self._metrics(self.size)
+            self._relayout(instant=True)
 
     def resize(self, size) -> None:
         self.size = tuple(size)
@@ -318,7 +368,9 @@ class RoundScene(Scene):
         m = self.model
         m.place_field()
         self._spread = self._spread_month()
-        lay = board.layout(self.size, m, slots=m.slots, spread_month=self._spread)
+        self._scale_used = self._card_scale()
+        lay = board.layout(self.size, m, slots=m.slots, spread_month=self._spread,
+                           card_scale=self._scale_used)
         self.lay = lay
         targets = self._targets(lay)
         stock_pos = _center(lay.stock)
@@ -843,10 +895,14 @@ class RoundScene(Scene):
         from .curtain import CurtainScene
         self.tl.hold()
 
+        prev = self.me
+
         def ready():
             self._pop_overlay(scene)
             self.tl.release()
             self._switch_seat(seat, resync=then_resync)
+            if then_resync and prev != seat:
+                self._replay_last_turn(prev)
         scene = CurtainScene(self.app, f"{self.name(seat)}'s turn", "Pass the device, then click when ready",
                              on_ready=ready)
         self._push_overlay(scene)
@@ -867,6 +923,72 @@ class RoundScene(Scene):
             self.sprites.clear()
         self._yaku_cache.clear()
         self._relayout(instant=True)
+
+    # -- friend matches: the player taking the device sees the other's last turn
+    _TURN_EVENTS = (Played, Flipped, Chose, YakuMade, KoiKoiCalled)
+
+    def last_turn(self, seat: int) -> Optional[int]:
+        """Index of the Played event that began ``seat``'s latest turn, if nothing but that
+        turn has happened since (no deal, no round end)."""
+        events = self.session.state.events
+        for i in range(len(events) - 1, -1, -1):
+            e = events[i]
+            if not isinstance(e, self._TURN_EVENTS) or getattr(e, "seat", seat) != seat:
+                return None
+            if isinstance(e, Played):
+                return i
+        return None
+
+    def turn_summary(self, seat: int, start: int) -> tuple[str, list]:
+        """"played Crane and took Pine; turned up Geese" and the cards involved."""
+        def called(cid):
+            c = card_of(cid)
+            return c.name if c.kind != Kind.CHAFF or c.name == "Lightning" else f"a {c.name} plain"
+        parts, cards = [], []
+        for e in self.session.state.events[start:]:
+            if isinstance(e, Played):
+                cards.append(e.card)
+                text = f"played {called(e.card)}"
+                if e.taken:
+                    text += " and took " + " and ".join(called(t) for t in e.taken)
+                    cards.extend(e.taken)
+                parts.append(text)
+            elif isinstance(e, Flipped):
+                cards.append(e.card)
+                text = f"turned up {called(e.card)}"
+                if e.taken:
+                    text += ", taking " + " and ".join(called(t) for t in e.taken)
+                    cards.extend(e.taken)
+                parts.append(text)
+            elif isinstance(e, Chose):
+                parts.append(f"took {called(e.target)} with it")
+                cards.append(e.target)
+            elif isinstance(e, KoiKoiCalled):
+                parts.append("called Koi-Koi")
+        return "; ".join(parts), cards
+
+    def _replay_last_turn(self, seat: int) -> None:
+        """After the curtain: replay ``seat``'s last turn on the new player's table, with a banner
+        "Player 1 played X and took Y". Falls back to the banner alone."""
+        start = self.last_turn(seat)
+        if start is None:
+            return
+        text, cards = self.turn_summary(seat, start)
+        self.last_turn_text = f"{self.name(seat)} {text}"
+        try:
+            from ...engine import replay as replay_events
+            from ...engine import view as view_of
+            before = replay_events(self.session.state.events[:start])
+            self.model.sync(view_of(before, self.me))
+            self.sprites.clear()
+            self.shown = start
+            self._relayout(instant=True)
+        except Exception:   # the banner still tells what happened
+            log.exception("could not replay the last turn")
+        title = f"{self.name(seat)}'s last turn"
+        sub = W.ellipsize(text[:1].upper() + text[1:], self.f_banner_sub, max(40, self.size[0] - 80))
+        self._show_banner(title, sub, 2.2, cards=cards[:6])
+        self.tl.then_wait(1.3)      # a moment to read the banner before the cards move
 
     def _prompt(self) -> None:
         from .prompt import KoiKoiPromptScene
@@ -922,6 +1044,7 @@ class RoundScene(Scene):
         if self.lay is not None and self._spread_month() != self._spread:
             self._relayout(duration=0.2, timeline=self.fx)   # never blocks a click
         self._update_lifts(dt)
+        self._update_tooltip(dt)
         for sp in self.sprites.values():
             if (sp.move is not None or sp.flipping is not None or sp.shake or sp.pop or sp.flying
                     or sp.key == self.drag):
@@ -930,6 +1053,44 @@ class RoundScene(Scene):
                 sp.still += dt
         self.animating = bool(self.tl.busy or self.fx.busy or self.banner or self.drag or self.cpu_thinking()
                               or self._lifts_moving)
+
+    # ------------------------------------------------------------------ practice
+    def face_card_at(self, pos) -> Optional[CardSprite]:
+        """The face-up card drawn topmost under ``pos``; None over a face-down card or nothing.
+
+        Face-down sprites are never described: one on top hides whatever lies below it.
+        """
+        if self.lay is None:
+            return None
+        sprites = sorted((sp for sp in self.sprites.values() if sp.visible),
+                         key=lambda sp: (L_FLY if sp.flying and sp.layer != L_DRAG else sp.layer, sp.z))
+        for sp in reversed(sprites):
+            if self._sprite_rect(sp).move(0, -int(sp.lift)).collidepoint(pos):
+                if sp.face and sp.cid is not None and sp.sx > 0.5:
+                    return sp
+                return None
+        return None
+
+    def _update_tooltip(self, dt: float) -> None:
+        enabled = (self.practice() and self.drag is None and self.overlay is None
+                   and getattr(self.app, "top", self) is self)
+        sp = self.face_card_at(self.pointer.pos) if enabled else None
+        if sp is None:
+            self.tip.update(dt, None, None, self.pointer.pos, False)
+        else:
+            self.tip.update(dt, sp.key, sp.cid, self.pointer.pos, True)
+
+    def hint_glow(self) -> frozenset:
+        """Easy practice: the hand cards that would capture now (cached per state)."""
+        key = (len(self.session.state.events), self.me)
+        if key != self._hint_key:
+            self._hint_key = key
+            try:
+                self._hint_ids = hints.capturing_cards(self.view())
+            except Exception:   # a hint must never break the table
+                log.exception("hint failed")
+                self._hint_ids = frozenset()
+        return self._hint_ids
 
     def _spread_month(self) -> Optional[int]:
         """The month whose two field cards the player is choosing between (laid apart)."""
@@ -1014,7 +1175,17 @@ class RoundScene(Scene):
     # ------------------------------------------------------------------ input
     def handle(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN:
-            return self._key(event)
+            try:
+                return self._key(event)
+            except (ValueError, KeyError, IndexError, AttributeError, TypeError):
+                # mashing keys mid-animation must never take the table down
+                log.exception("key %r ignored", getattr(event, "key", None))
+                return True
+        if event.type == getattr(pygame, "WINDOWLEAVE", -1):
+            self.pointer.pos = (-10000, -10000)
+            self.hover = None
+            self.tip.hide()
+            return False
         if event.type == pygame.MOUSEMOTION:
             self._hover_at(event.pos)
         if event.type not in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
@@ -1036,6 +1207,11 @@ class RoundScene(Scene):
 
     def _gesture(self, g: gestures.Gesture) -> bool:
         lay = self.lay
+        if g.kind == "click" and self.drag is None:
+            for seat, rect in list(self.combo_rects.items()):
+                if rect.collidepoint(g.pos) and rect.collidepoint(g.start):
+                    self.open_inspector(seat)
+                    return True
         if g.kind == "cancel":
             if self._phase() == "choose_match":
                 return True   # the stock choice cannot be cancelled
@@ -1043,7 +1219,10 @@ class RoundScene(Scene):
             self._cancel()
             return had
         phase = self._phase()
+        if g.kind == "drag_start" and phase == "choose_match":
+            return self._drag_flip(g)
         if g.kind == "drag_start":
+            self.tip.hide()
             cid = lay.hand_at(g.start)
             if cid is not None and self.my_turn() and phase == "play":
                 sp = self.sprites.get(cid)
@@ -1077,7 +1256,31 @@ class RoundScene(Scene):
         if sp is not None:
             sp.pos = (pos[0] - self.drag_offset[0], pos[1] - self.drag_offset[1], sp.pos[2])
 
+    def _drag_flip(self, g: gestures.Gesture) -> bool:
+        """Pick up the turned stock card to drop it on the field card it should take."""
+        flip = self.model.flip
+        sp = self.sprites.get(flip) if flip is not None else None
+        if sp is None or not self.my_turn() or not self._sprite_rect(sp).collidepoint(g.start):
+            return False
+        self.tip.hide()
+        self.drag = flip
+        self.target_cursor = None
+        self._stop_move(sp)
+        self.drag_offset = (g.start[0] - sp.pos[0], g.start[1] - sp.pos[1])
+        sp.layer = L_DRAG
+        self._drag_to(g.pos)
+        return True
+
     def _drop(self, pos) -> bool:
+        if self._phase() == "choose_match":
+            cid, self.drag = self.drag, None
+            action = gestures.choose_for_click(self.view(), self.lay.field_at(pos))
+            if action is not None and self._send(action):
+                return True
+            self._relayout(duration=0.22, timeline=self.fx)          # back to the flip spot
+            if self.lay.on_field(pos):
+                self._shake(self.sprites.get(cid))
+            return True
         cid, self.drag = self.drag, None
         lay = self.lay
         v = self.view()
@@ -1157,10 +1360,46 @@ class RoundScene(Scene):
         self.selected = None
         self.target_cursor = None
 
+    def pause(self) -> None:
+        """P, or Esc with nothing selected: the app's pause menu over the table."""
+        self.tip.hide()
+        if self.drag is not None:
+            self._cancel()
+        self.pointer.reset()
+        opener = getattr(self.app, "open_pause_menu", None)
+        if opener is not None:
+            opener()
+
+    def open_inspector(self, seat: int) -> None:
+        """The combo inspector for ``seat`` (an overlay; the table waits under it)."""
+        from .inspector import InspectorScene
+        self.tip.hide()
+        if self.drag is not None:
+            self._cancel()
+        self.pointer.reset()
+
+        def closed():
+            if self.inspector is scene:
+                self.inspector = None
+            self._pop_overlay(scene)
+        scene = InspectorScene(self.app, self.session, self.me, seat, practice=self.practice(),
+                               title=self.combo_title(seat), on_close=closed,
+                               you=seat == self.me and not self.session.is_hotseat)
+        self.inspector = scene
+        self.app.push(scene)
+
     def _key(self, event) -> bool:
         key = event.key
         phase = self._phase()
+        if key == pygame.K_p and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+            self.pause()
+            return True
+        if key == pygame.K_c and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+            # C: your combos; Shift+C: the other side's
+            self.open_inspector(1 - self.me if event.mod & pygame.KMOD_SHIFT else self.me)
+            return True
         if key == pygame.K_ESCAPE:
+            self.tip.hide()
             if phase == "choose_match" and self.target_cursor is not None:
                 self.target_cursor = None
                 return True
@@ -1322,12 +1561,15 @@ class RoundScene(Scene):
             img.set_alpha(b.alpha)
             r = img.get_rect(center=lay.field_area.center)
             surface.blit(img, r)
+        self._draw_combo_hover(surface)
+        if getattr(self.app, "top", self) is self and self.practice():
+            draw_tooltip(surface, self.assets, self.tip, self.name_style())
 
     def _background(self, lay) -> pygame.Surface:
         """Felt, field bed, panels and pile summaries: drawn once per change, one blit a frame."""
         m = self.model
         sig = (self.size, id(lay), m.turn, m.dealer, m.scores, m.calls, m.round, self._phase(),
-               tuple(len(c) for c in m.captured), tuple(m.field), self.me)
+               tuple(len(c) for c in m.captured), tuple(m.field), self.me, self.name_style(), m.opp)
         if self._bg_sig != sig or self._bg is None:
             bg = self._bg if self._bg is not None and self._bg.get_size() == self.size else None
             if bg is None:
@@ -1374,21 +1616,27 @@ class RoundScene(Scene):
         outline_ids: set = set()
         strong: Optional[str] = None
         resting = not self.tl.busy
-        if resting and self.session.state.to_move == self.me:
+        easy = self.practice()
+        if resting and self.session.state.to_move == self.me and self.overlay is None:
+            if v_phase == "play" and easy and self.my_turn():
+                glow_ids.update(c for c in self.hint_glow() if c != self.drag)
             if v_phase == "play" and self.selected is not None:
+                # the selection outline: every difficulty; the month's glow: Easy only
                 outline_ids.add(self.selected)
                 ms = [c for c in self.model.field if card_of(c).month == card_of(self.selected).month]
-                glow_ids.update(ms)
+                if easy:
+                    glow_ids.update(ms)
                 outline_ids.update(ms)
                 strong = self.target_cursor
             elif v_phase == "choose_match" and self.model.flip is not None:
                 outline_ids.add(self.model.flip)
                 ms = [c for c in self.model.field if card_of(c).month == card_of(self.model.flip).month]
-                glow_ids.update(ms)
+                if easy:
+                    glow_ids.update(ms)
                 outline_ids.update(ms)
                 strong = self.target_cursor
-        if self.drag is not None:
-            ms = [c for c in self.model.field if card_of(c).month == card_of(self.drag).month]
+        if self.drag is not None and easy:
+            ms = [c for c in self.model.field if card_of(c).month == card_of(self.drag).month and c != self.drag]
             glow_ids.update(ms)
         return sprites, glow_ids, outline_ids, strong
 
@@ -1426,6 +1674,22 @@ class RoundScene(Scene):
                 got = yaku_points(_mask(pile), self.session.rules, _mask(self.model.field))
             except Exception:  # pragma: no cover - the engine's own preview instead
                 got = self.session.view(seat).yaku(seat)
+            if len(self._yaku_cache) > 64:
+                self._yaku_cache.clear()
+            self._yaku_cache[key] = got
+        return got
+
+    def _near_of(self, seat: int) -> list:
+        """Easy practice: yaku one card from ``seat``'s displayed pile (cached per table)."""
+        m = self.model
+        key = ("near", seat, tuple(m.captured[0]), tuple(m.captured[1]), tuple(m.field), tuple(m.hand), m.flip)
+        got = self._yaku_cache.get(key)
+        if got is None:
+            try:
+                got = [x for x in hints.near_misses(_Shown(self), seat, max_away=1) if x.away == 1]
+            except Exception:   # a hint must never break the table
+                log.exception("near misses failed")
+                got = []
             if len(self._yaku_cache) > 64:
                 self._yaku_cache.clear()
             self._yaku_cache[key] = got
@@ -1477,9 +1741,20 @@ class RoundScene(Scene):
         rl = lay.round_label
         W.draw_text(surface, label, self.f_bold, theme.GOLD_LIGHT, (rl.centerx, rl.bottom), "midbottom")
 
+    def combo_title(self, seat: int) -> str:
+        """"YOUR COMBOS", "CPU COMBOS", or the friend's name in a friend match."""
+        if self.session.is_hotseat:
+            return f"{self.name(seat).upper()} COMBOS"
+        if seat == self.me and self.session.seats[seat].kind == "human":
+            return "YOUR COMBOS"
+        if self.session.seats[seat].kind == "cpu":
+            return "CPU COMBOS"
+        return f"{self.name(seat).upper()} COMBOS"
+
     def _draw_panel(self, surface, lay, seat: int) -> None:
         m = self.model
         r = lay.panel[seat]
+        self.combo_rects.pop(seat, None)
         if r.h < 20 or r.w < 20:
             return
         active = m.turn == seat
@@ -1498,36 +1773,24 @@ class RoundScene(Scene):
             surface.blit(W.rounded_surface(br.size, br.h // 4, theme.LACQUER, border=theme.GOLD_LIGHT,
                                            border_width=1), br.topleft)
             W.draw_text(surface, "親", self.f_small, theme.CREAM, br.center, "center", shadow=False)
-        y = nr.bottom + pad // 2
+        y = nr.bottom + pad // 3
         sr = W.draw_text(surface, str(m.scores[seat]), self.f_score, theme.CREAM, (x, y))
         W.draw_text(surface, "pts", self.f_small, theme.CREAM_DIM, (sr.right + pad // 2, sr.bottom - pad // 3),
                     "bottomleft")
-        y = sr.bottom + pad // 3
+        # Koi-Koi calls share the score's row, at the right
         calls = m.calls[seat]
         if calls:
-            cr = W.draw_text(surface, f"こいこい ×{calls}", self.f_bold, theme.LACQUER_LIGHT, (x, y))
+            W.draw_text(surface, f"こいこい ×{calls}", self.f_bold, theme.LACQUER_LIGHT,
+                        (r.right - pad, sr.bottom - pad // 3), "bottomright")
         else:
-            cr = W.draw_text(surface, "こいこい ×0", self.f_small, theme.MUTED, (x, y))
-        y = cr.bottom + pad // 3
-        # the yaku held, one per line, while they fit
-        status_h = self.f_small.get_height() + pad if active else pad // 2
-        yaku = self._yaku_of(seat)
-        if yaku:
-            W.draw_divider(surface, x, r.right - pad, y + pad // 3, theme.GOLD_DARK)
-            y += pad // 2 + 1
-            lh = self.f_small.get_linesize()
-            for i, (n, p) in enumerate(yaku):
-                if y + lh * (1 if i == len(yaku) - 1 else 2) > r.bottom - status_h:
-                    W.draw_text(surface, f"+{len(yaku) - i} more", self.f_small, theme.CREAM_DIM, (x, y))
-                    y += lh
-                    break
-                label = f"{yaku_label(n)[2]} {yaku_label(n)[1]}"
-                W.draw_text(surface, W.ellipsize(label, self.f_small, r.w - 3 * pad - self.f_small.size("99")[0]),
-                            self.f_small, theme.CREAM, (x, y))
-                W.draw_text(surface, str(p), self.f_small, theme.GOLD_LIGHT, (r.right - pad, y), "topright")
-                y += lh
-        if active and r.bottom - status_h > y:
-            phase = self._phase()
+            W.draw_text(surface, "こいこい ×0", self.f_small, theme.MUTED, (r.right - pad, sr.bottom - pad // 3),
+                        "bottomright")
+        y = sr.bottom + pad // 2
+        # the status line at the bottom
+        status_h = self.f_small.get_linesize() + pad
+        phase = self._phase()
+        status = None
+        if active:
             if self.session.seats[seat].kind == "cpu":
                 msg = "thinking…"
             elif phase == "decide":
@@ -1536,10 +1799,79 @@ class RoundScene(Scene):
                 msg = "choosing a card"
             else:
                 msg = "to play"
-            W.draw_text(surface, f"▶ {msg}", self.f_small, theme.GOLD_LIGHT, (x, r.bottom - pad), "bottomleft")
-        elif seat != lay.bottom and r.bottom - self.f_small.get_height() - pad > y:
-            W.draw_text(surface, f"{m.opp} in hand", self.f_small, theme.CREAM_DIM, (x, r.bottom - pad),
-                        "bottomleft")
+            status = (f"▶ {msg}", theme.GOLD_LIGHT)
+        elif seat != lay.bottom:
+            status = (f"{m.opp} in hand", theme.CREAM_DIM)
+        # the combo preview: a small clickable box (the inspector has the full names)
+        box_bottom = r.bottom - (status_h if status else pad)
+        lh = self.f_small.get_linesize()
+        if box_bottom - y < lh * 2 + pad and status is not None and not active:
+            status = None                    # the backs show the count anyway: room for the combos
+            box_bottom = r.bottom - pad
+        if lh + pad // 2 <= box_bottom - y < lh * 2 + pad:
+            # one line only: "CPU COMBOS  Sankō 5  ›"
+            box = pygame.Rect(x - pad // 2, y, r.w - pad, lh + pad // 2)
+            surface.blit(W.rounded_surface(box.size, max(3, pad // 2), (0, 0, 0, 60),
+                                           border=(*theme.GOLD_DARK, 200), border_width=1), box.topleft)
+            self.combo_rects[seat] = box
+            yaku = self._yaku_of(seat)
+            style = self.name_style()
+            tr = W.draw_text(surface, self.combo_title(seat), self.f_small, theme.GOLD, (box.x + pad // 2, box.centery),
+                             "midleft")
+            rest = "  ·  ".join(f"{hints.yaku_short(n, style)} {p}" for n, p in yaku) or "—"
+            W.draw_text(surface, W.ellipsize(rest, self.f_small, box.right - pad * 2 - tr.right), self.f_small,
+                        theme.CREAM, (tr.right + pad // 2, box.centery), "midleft")
+            W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, box.centery), "midright")
+        elif box_bottom - y >= lh * 2 + pad:
+            box = pygame.Rect(x - pad // 2, y, r.w - pad, box_bottom - y)
+            surface.blit(W.rounded_surface(box.size, max(3, pad // 2), (0, 0, 0, 60),
+                                           border=(*theme.GOLD_DARK, 200), border_width=1), box.topleft)
+            self.combo_rects[seat] = box
+            ix, iy = box.x + pad // 2, box.y + pad // 3
+            W.draw_text(surface, W.ellipsize(self.combo_title(seat), self.f_small, box.w - pad * 2),
+                        self.f_small, theme.GOLD, (ix, iy))
+            W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, iy + lh // 2), "midright")
+            iy += lh
+            yaku = self._yaku_of(seat)
+            style = self.name_style()
+            pw = self.f_small.size("99")[0]
+            if not yaku:
+                W.draw_text(surface, "—", self.f_small, theme.CREAM_DIM, (ix, iy))
+            rows = max(1, (box.bottom - pad // 4 - iy) // lh)
+            for i, (n, p) in enumerate(yaku):
+                if i == rows - 1 and len(yaku) > rows:
+                    # the last line that fits: the rest, side by side
+                    rest = "  ·  ".join(f"{hints.yaku_short(n2, style)} {p2}" for n2, p2 in yaku[i:])
+                    W.draw_text(surface, W.ellipsize(rest, self.f_small, box.w - pad), self.f_small,
+                                theme.CREAM, (ix, iy))
+                    break
+                label = hints.yaku_short(n, style)
+                W.draw_text(surface, W.ellipsize(label, self.f_small, box.w - pad * 2 - pw), self.f_small,
+                            theme.CREAM, (ix, iy))
+                W.draw_text(surface, str(p), self.f_small, theme.GOLD_LIGHT, (box.right - pad // 2, iy), "topright")
+                iy += lh
+            if not yaku:
+                iy += lh
+            # Easy practice: the yaku one card away, while there is room
+            if self.practice() and iy + lh <= box.bottom - pad // 4:
+                for miss in self._near_of(seat):
+                    if iy + lh > box.bottom - pad // 4:
+                        break
+                    label = f"1 away: {hints.yaku_short(miss.name, style)}"
+                    W.draw_text(surface, W.ellipsize(label, self.f_small, box.w - pad), self.f_small,
+                                theme.CREAM_DIM, (ix, iy))
+                    iy += lh
+        if status is not None:
+            W.draw_text(surface, status[0], self.f_small, status[1], (x, r.bottom - pad), "bottomleft")
+
+    def _draw_combo_hover(self, surface) -> None:
+        """A gold outline on the combo preview under the pointer: it can be clicked."""
+        if getattr(self.app, "top", self) is not self or self.drag is not None:
+            return
+        for seat, rect in self.combo_rects.items():
+            if rect.collidepoint(self.pointer.pos):
+                pygame.draw.rect(surface, theme.GOLD_LIGHT, rect, max(1, int(self.s * 2.5)),
+                                 border_radius=max(3, rect.h // 12))
 
     def _draw_status(self, surface, lay) -> None:
         """One line of guidance for the seat at the bottom, above its hand."""
@@ -1562,7 +1894,8 @@ class RoundScene(Scene):
             else:
                 msg = "Your turn: drag a card onto the field, or click to select it"
         elif phase == "choose_match":
-            msg = "The stock card matches two: click the one to take"
+            msg = ("Drop it on the card you want to take" if self.drag is not None else
+                   "The stock card matches two: click the one to take, or drag the card onto it")
         elif phase == "oyagime":
             msg = "Draw for dealer: click one of the face-down cards"
         else:

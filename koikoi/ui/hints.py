@@ -1,0 +1,182 @@
+"""Practice hints, pure and testable: which cards glow, what a card is called,
+how close a capture pile is to each yaku. No pygame; reads only a ``View``
+(or ids and masks), never the hidden cards.
+
+    capturing_cards(view)            hand cards that would capture now
+    month_mates(view, "03-B")        field cards of that card's month
+    card_lines("02-A", "both")       the tooltip's three lines
+    yaku_title("sanko", "both")      ("Sankō", "Three Brights")
+    near_misses(view, seat)          yaku one or two cards away, with what is still out
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple, Optional
+
+from ..engine import KIND_JAPANESE, MONTH_NAMES, YAKU_NAMES
+from ..engine import card as card_of
+from ..engine.cards import ALL, CARD_MONTH_MASK, DECK, Kind, from_mask, to_mask
+from ..engine.scoring import yaku_points
+
+NAME_STYLES = ("both", "english", "romaji")
+KIND_ENGLISH = {Kind.BRIGHT: "Bright", Kind.ANIMAL: "Animal", Kind.RIBBON: "Ribbon", Kind.CHAFF: "Plain"}
+KIND_NOUN = {Kind.BRIGHT: ("bright", "brights"), Kind.ANIMAL: ("animal", "animals"),
+             Kind.RIBBON: ("ribbon", "ribbons"), Kind.CHAFF: ("plain", "plains")}
+
+
+def _id(c) -> str:
+    return c if isinstance(c, str) else c.id
+
+
+def style_of(settings) -> str:
+    """The ``name_style`` setting, defaulting to "both" for anything unknown."""
+    try:
+        value = settings.get("name_style", "both")
+    except AttributeError:
+        return "both"
+    return value if value in NAME_STYLES else "both"
+
+
+# ------------------------------------------------------------------ glow
+def capturing_cards(view) -> frozenset:
+    """Ids of the hand cards that have a field card of their month (they would capture)."""
+    field = view.field_mask
+    return frozenset(c.id for c in view.hand if field & CARD_MONTH_MASK[c.index])
+
+
+def month_mates(view, card_id: Optional[str]) -> frozenset:
+    """Ids of the field cards of ``card_id``'s month (what it could take)."""
+    if card_id is None:
+        return frozenset()
+    try:
+        c = card_of(card_id)
+    except KeyError:
+        return frozenset()
+    return frozenset(x.id for x in from_mask(view.field_mask & CARD_MONTH_MASK[c.index]) if x.id != c.id)
+
+
+# ------------------------------------------------------------------ names
+def kind_text(kind: Kind, style: str = "both") -> str:
+    """"Bright / Hikari (光)", or one of the halves for the other name styles."""
+    romaji, japanese = KIND_JAPANESE[kind]
+    english = KIND_ENGLISH[kind]
+    if style == "english":
+        return f"{english} ({japanese})"
+    if style == "romaji":
+        return f"{romaji} ({japanese})"
+    return f"{english} / {romaji} ({japanese})"
+
+
+def card_lines(card_id: str, style: str = "both") -> tuple[str, str, str]:
+    """The tooltip of a face-up card: month · plant, kind, the card's own name."""
+    c = card_of(card_id)
+    return (f"{MONTH_NAMES[c.month - 1]} · {c.plant}", kind_text(c.kind, style), c.name)
+
+
+def yaku_title(name: str, style: str = "both") -> tuple[str, str]:
+    """(main line, second line) for a yaku key; kanji via ``yaku_kanji``."""
+    english, romaji, _ = YAKU_NAMES.get(name, (name, name, name))
+    if style == "english":
+        return english, ""
+    if style == "romaji":
+        return romaji, ""
+    return romaji, english
+
+
+def yaku_kanji(name: str) -> str:
+    return YAKU_NAMES.get(name, (name, name, name))[2]
+
+
+def yaku_short(name: str, style: str = "both") -> str:
+    """One compact name for the small panels."""
+    english, romaji, _ = YAKU_NAMES.get(name, (name, name, name))
+    return english if style == "english" else romaji
+
+
+# ------------------------------------------------------------------ near misses
+class NearMiss(NamedTuple):
+    name: str             # yaku key
+    away: int             # 1 or 2 cards
+    noun: str             # "bright", "animals", "card"...
+    candidates: tuple     # ids of the cards that would help, still out of both piles
+    unseen: int           # how many of those the viewer cannot see
+    points: int           # what the yaku would be worth
+
+    def text(self, style: str = "both") -> str:
+        main = yaku_short(self.name, style)
+        n = len(self.candidates)
+        return (f"{main}: {self.away} {self.noun} away "
+                f"({self.unseen} of {n} left unseen)")
+
+
+def _noun(cards, away: int) -> str:
+    kinds = {card_of(c).kind for c in cards}
+    if len(kinds) == 1:
+        one, many = KIND_NOUN[kinds.pop()]
+        return one if away == 1 else many
+    return "card" if away == 1 else "cards"
+
+
+def near_misses(view, seat: int, max_away: int = 2) -> list[NearMiss]:
+    """Yaku that ``seat``'s pile lacks but could make with one or two more cards.
+
+    Only cards still out of both capture piles count (in a hand, on the field,
+    in the stock). ``unseen`` counts those hidden from ``view.seat``. Nearest first.
+    """
+    rules = view.rules
+    pile = view.captured_masks[seat]
+    other = view.captured_masks[1 - seat]
+    field = view.field_mask
+    available = ALL & ~pile & ~other
+    unseen_mask = view.unseen_mask
+    held = {n: p for n, p in yaku_points(pile, rules, field)}
+    cards = [c.index for c in DECK if available >> c.index & 1]
+    found: dict[str, list] = {}      # name -> [away, set of helping indices, points]
+    for i in cards:
+        for n, p in yaku_points(pile | 1 << i, rules, field):
+            if n not in held:
+                got = found.setdefault(n, [1, set(), p])
+                got[1].add(i)
+                got[2] = max(got[2], p)
+    if max_away >= 2:
+        # only cards that matter to some yaku: brights, animals, ribbons, chaff (all of them);
+        # prune pairs by kind so that the common case stays fast
+        for i, j in combinations(cards, 2):
+            for n, p in yaku_points(pile | 1 << i | 1 << j, rules, field):
+                if n in held:
+                    continue
+                got = found.get(n)
+                if got is not None and got[0] == 1:
+                    continue
+                if got is None:
+                    got = found[n] = [2, set(), p]
+                got[1].update((i, j))
+                got[2] = min(got[2], p)
+    out = []
+    for n, (away, idx, p) in found.items():
+        ids = tuple(DECK[i].id for i in sorted(idx))
+        unseen = sum(1 for i in idx if unseen_mask >> i & 1)
+        out.append(NearMiss(n, away, _noun(ids, away), ids, unseen, p))
+    from ..engine.scoring import YAKU_ORDER
+    order = {n: k for k, n in enumerate(YAKU_ORDER)}
+    out.sort(key=lambda m: (m.away, order.get(m.name, 99)))
+    return _drop_shadowed(out)
+
+
+def _drop_shadowed(misses: list) -> list:
+    """Leave out a bigger bright yaku when a smaller one is just as near (Shikō beside Sankō)."""
+    brights = ("sanko", "ame_shiko", "shiko", "goko")
+    out, seen_bright = [], None
+    for m in misses:
+        if m.name in brights:
+            if seen_bright is not None and seen_bright <= m.away:
+                if m.away > 1:
+                    continue
+            seen_bright = m.away if seen_bright is None else min(seen_bright, m.away)
+        out.append(m)
+    return out
+
+
+def pile_mask(ids) -> int:
+    return to_mask(_id(c) for c in ids)

@@ -1,0 +1,352 @@
+"""The combo inspector: one side's combos in full, over the paused table.
+
+Opened by clicking YOUR COMBOS / CPU COMBOS on the table. It lists the yaku
+that side holds (names, points, their cards), on Easy also the yaku one or
+two cards away, then the base total, the multipliers that would apply
+(``view.award``) and the award that side would earn by stopping now, clearly
+a preview. NEXT / PREVIOUS page through long lists; CLOSE, Esc or P resume.
+While it is on top nothing below it updates (``pauses_below``): the CPU, the
+animations and every timer of the round wait.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import pygame
+
+from .. import hints, theme
+from .. import widgets as W
+from ..scene import Scene
+from ..tooltip import HoverTimer, draw_tooltip
+
+CLOSE_KEYS = (pygame.K_ESCAPE, pygame.K_p, pygame.K_BACKSPACE)
+NEXT_KEYS = (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_n, pygame.K_DOWN)
+PREV_KEYS = (pygame.K_LEFT, pygame.K_PAGEUP, pygame.K_UP)
+
+
+class Entry:
+    """One row of the inspector: a completed yaku or a near miss."""
+
+    __slots__ = ("kind", "name", "points", "cards", "text")
+
+    def __init__(self, kind: str, name: str, points: int, cards: tuple, text: str = ""):
+        self.kind = kind          # "yaku" or "near"
+        self.name = name
+        self.points = points
+        self.cards = cards
+        self.text = text
+
+
+class InspectorScene(Scene):
+    opaque = False
+    pauses_below = True
+    pausable = False
+
+    def __init__(self, app, session, viewer: int, side: int, *, practice: bool = False,
+                 title: Optional[str] = None, on_close: Optional[Callable[[], None]] = None,
+                 you: bool = False):
+        super().__init__(app)
+        self.session = session
+        self.viewer = viewer
+        self.side = side
+        self.practice = practice
+        self.you = you
+        self.title = title or ("YOUR COMBOS" if you else "COMBOS")
+        self.on_close = on_close
+        self.closed = False
+        self.page = 0
+        self.pages: list[list[Entry]] = [[]]
+        self.t = 0.0
+        self.tip = HoverTimer()
+        self.mouse = (-10000, -10000)
+        self.card_rects: list = []       # (Rect, card id) on the current page, window pixels
+        self.style = hints.style_of(getattr(app, "settings", {}))
+        v = session.view(viewer)
+        self.award = v.award(side)
+        # with no combo yet the award has no multipliers: say which would apply once it scores
+        self.pending_mults = ()
+        if not self.award.base:
+            try:
+                from ...engine.scoring import multipliers
+                self.pending_mults = tuple(m for m in multipliers(1, v.rules, v.calls[side], v.calls[1 - side],
+                                                                  v.field_brights) if m[1] > 1)
+            except Exception:
+                self.pending_mults = ()
+        self.entries = [Entry("yaku", n, p, tuple(ids)) for n, p, ids in self.award.yaku]
+        if not self.entries:
+            self.entries = [Entry("none", "", 0, ())]
+        self.near: list = []
+        if practice:
+            try:
+                self.near = hints.near_misses(v, side)
+            except Exception:   # a hint must never stop the game
+                self.near = []
+            self.entries += [Entry("near", m.name, m.points, m.candidates,
+                                   f"{m.away} {m.noun} away ({m.unseen} of {len(m.candidates)} left unseen)")
+                             for m in self.near]
+        self.size = None
+        self._img: Optional[pygame.Surface] = None
+        self._img_key = None
+        self.resize(app.size)
+
+    # ------------------------------------------------------------------ layout
+    def px(self, n: float) -> int:
+        return theme.px(n, self.s)
+
+    def font(self, role: str, bold: bool = False):
+        return self.app.assets.font(theme.font_px(role, self.s), bold)
+
+    def resize(self, size) -> None:
+        self.size = tuple(size)
+        w, h = self.size
+        self.s = theme.scale(size)
+        pw = min(w - self.px(48), max(self.px(1180), int(w * 0.6)))
+        ph = min(h - self.px(40), self.px(980))
+        self.panel = pygame.Rect(0, 0, pw, ph)
+        self.panel.center = (w // 2, h // 2)
+        self.pad = self.px(40)
+        self.row_h = max(self.px(150), int(h * 0.135))
+        self.near_h = max(self.px(104), int(h * 0.094))
+        self.none_h = self.font("body").get_linesize() * 2
+        title_h = self.font("h1", True).get_linesize() + self.px(28)
+        foot_h = self.font("body").get_linesize() * 3 + self.px(30)
+        self.bh = self.px(66)
+        self.body = pygame.Rect(self.panel.x + self.pad, self.panel.y + self.pad + title_h,
+                                pw - 2 * self.pad, ph - 2 * self.pad - title_h - foot_h - self.bh - self.px(24))
+        self.foot_y = self.body.bottom + self.px(8)
+        self._paginate()
+        bw = self.px(220)
+        by = self.panel.bottom - self.pad - self.bh
+        a = self.app.assets
+        self.prev_b = W.Button(pygame.Rect(self.panel.x + self.pad, by, bw, self.bh), "PREVIOUS", self.prev,
+                               style="secondary", assets=a, sound="click")
+        self.next_b = W.Button(pygame.Rect(self.panel.x + self.pad + bw + self.px(18), by, bw, self.bh), "NEXT",
+                               self.next, style="secondary", assets=a, sound="click")
+        self.close_b = W.Button(pygame.Rect(self.panel.right - self.pad - bw, by, bw, self.bh), "CLOSE",
+                                self.close, style="primary", assets=a, sound="click")
+        self._sync_buttons()
+        self._img = None
+
+    def _paginate(self) -> None:
+        pages, cur, used = [], [], 0
+        room = max(1, self.body.h)
+        for e in self.entries:
+            hgt = self.row_h if e.kind == "yaku" else self.near_h if e.kind == "near" else self.none_h
+            if cur and used + hgt > room:
+                pages.append(cur)
+                cur, used = [], 0
+            cur.append(e)
+            used += hgt
+        pages.append(cur)
+        self.pages = pages
+        self.page = max(0, min(self.page, len(pages) - 1))
+
+    def _sync_buttons(self) -> None:
+        many = len(self.pages) > 1
+        self.prev_b.visible = self.next_b.visible = many
+        self.prev_b.enabled = self.page > 0
+        self.next_b.enabled = self.page < len(self.pages) - 1
+
+    # ------------------------------------------------------------------ acting
+    def next(self) -> None:
+        if self.page < len(self.pages) - 1:
+            self.page += 1
+            self._after_page()
+
+    def prev(self) -> None:
+        if self.page > 0:
+            self.page -= 1
+            self._after_page()
+
+    def _after_page(self) -> None:
+        self._sync_buttons()
+        self.tip.hide()
+        self._img = None
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.tip.hide()
+        if self.on_close is not None:
+            self.on_close()
+        elif self in getattr(self.app, "scenes", ()):
+            self.app.remove(self)
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = tuple(event.pos)
+        for b in (self.close_b, self.next_b, self.prev_b):
+            if b.handle(event):
+                return True
+        if event.type == pygame.KEYDOWN:
+            if event.key in CLOSE_KEYS or event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self.close()
+            elif event.key in NEXT_KEYS:
+                self.next()
+            elif event.key in PREV_KEYS:
+                self.prev()
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 1) == 3:
+            self.close()
+            return True
+        return True    # modal: nothing reaches the table
+
+    def update(self, dt: float) -> None:
+        self.t += dt
+        self.animating = self.t < 0.3 or self.tip.key is not None
+        hit = None
+        if self.practice:
+            for r, cid in reversed(self.card_rects):
+                if r.collidepoint(self.mouse):
+                    hit = cid
+                    break
+        self.tip.update(dt, hit, hit, self.mouse, self.practice and hit is not None)
+
+    # ------------------------------------------------------------------ drawing
+    def _who(self) -> str:
+        return "you" if self.you else "they"
+
+    def _render(self) -> pygame.Surface:
+        """The panel for the current page (cached until the page or size changes)."""
+        p = self.panel
+        pad = self.pad
+        img = pygame.Surface(p.size, pygame.SRCALPHA)
+        img.blit(W.rounded_surface(p.size, self.px(22), (22, 26, 24, 248), bottom=(10, 14, 12, 248),
+                                   border=theme.GOLD, border_width=max(2, self.px(3)), highlight=24), (0, 0))
+        title_f = self.font("h1", True)
+        name_f = self.font("h3", True)
+        sub_f = self.font("small")
+        body_f = self.font("body")
+        pts_f = self.font("h2", True)
+        y = pad
+        r = W.draw_text(img, self.title, title_f, theme.GOLD_LIGHT, (pad, y))
+        if len(self.pages) > 1:
+            W.draw_text(img, f"Page {self.page + 1} of {len(self.pages)}", sub_f, theme.CREAM_DIM,
+                        (p.w - pad, r.centery), "midright")
+        y = self.body.y - p.y - self.px(14)
+        W.draw_divider(img, pad, p.w - pad, y, theme.GOLD_DARK)
+        self.card_rects = []
+        month_numbers = bool(getattr(self.app, "settings", {}).get("month_numbers", True))
+        y = self.body.y - p.y
+        entries = self.pages[self.page] if self.pages else []
+        shown_near_header = False
+        if self.near and self.practice:
+            W.draw_text(img, "Easy practice: combos within two cards are listed too", sub_f, theme.CREAM_DIM,
+                        (p.w - pad, r.centery + (sub_f.get_linesize() if len(self.pages) > 1 else 0)), "midright")
+        for e in entries:
+            if e.kind == "none":
+                msg = "No completed combos yet."
+                if self.practice and not self.near:
+                    msg = "No combos yet, and none within two cards."
+                W.draw_text(img, "—", pts_f, theme.CREAM_DIM, (pad, y + (self.none_h - pts_f.get_height()) // 2))
+                W.draw_text(img, msg, body_f, theme.CREAM_DIM, (pad + self.px(60), y + self.none_h // 2), "midleft")
+                y += self.none_h
+                continue
+            if e.kind == "yaku":
+                h = self.row_h
+                card_h = int(h * 0.78)
+                main, second = hints.yaku_title(e.name, self.style)
+                kanji = hints.yaku_kanji(e.name)
+                nr = W.draw_text(img, f"{kanji}  {main}", name_f, theme.CREAM, (pad, y + self.px(12)))
+                if second:
+                    W.draw_text(img, second, sub_f, theme.CREAM_DIM, (pad, nr.bottom + self.px(4)))
+                W.draw_text(img, f"{e.points}", pts_f, theme.GOLD_LIGHT, (p.w - pad, y + h // 2), "midright")
+                W.draw_text(img, "pts", sub_f, theme.CREAM_DIM, (p.w - pad, y + h // 2 + pts_f.get_height() // 2),
+                            "topright")
+                self._cards(img, e.cards, card_h, y + (h - card_h) // 2, month_numbers,
+                            left=pad + int(p.w * 0.36), right=p.w - pad - self.px(110))
+                y += h
+            else:
+                h = self.near_h
+                if not shown_near_header:
+                    shown_near_header = True
+                    W.draw_divider(img, pad, p.w - pad, y + self.px(2), (*theme.GOLD_DARK, 120))
+                card_h = int(h * 0.72)
+                tag_f = self.font("tiny", True)
+                tag = pygame.Rect(pad, y + self.px(12), tag_f.size("NEAR")[0] + self.px(16), tag_f.get_height() + 4)
+                img.blit(W.rounded_surface(tag.size, tag.h // 2, (*theme.LACQUER_DARK, 230),
+                                           border=theme.LACQUER_LIGHT, border_width=1), tag.topleft)
+                W.draw_text(img, "NEAR", tag_f, theme.CREAM, tag.center, "center", shadow=False)
+                tx = tag.right + self.px(16)
+                main, _ = hints.yaku_title(e.name, self.style)
+                head = f"{hints.yaku_kanji(e.name)}  {main}"
+                hr = W.draw_text(img, head, self.font("body", True), theme.CREAM, (tx, y + self.px(8)))
+                W.draw_text(img, f"worth {e.points}", sub_f, theme.GOLD, (hr.right + self.px(14), hr.bottom),
+                            "bottomleft")
+                text = W.ellipsize(e.text, body_f, int(p.w * 0.6) - tx)
+                W.draw_text(img, text, body_f, theme.CREAM_DIM, (tx, hr.bottom + self.px(2)))
+                self._cards(img, e.cards[:8], card_h, y + (h - card_h) // 2, month_numbers,
+                            left=pad + int(p.w * 0.62), right=p.w - pad, dim=True)
+                y += h
+        # the footer: base, multipliers, the preview
+        aw = self.award
+        y = self.foot_y - p.y
+        W.draw_divider(img, pad, p.w - pad, y, theme.GOLD_DARK)
+        y += self.px(12)
+        lh = body_f.get_linesize()
+        who = self._who()
+        col = pad + max(W.text_width(t, body_f) for t in (
+            "Base total", "Multipliers", f"Preview: if {who} stopped now")) + self.px(36)
+        W.draw_text(img, "Base total", body_f, theme.CREAM_DIM, (pad, y))
+        W.draw_text(img, f"{aw.base}", body_f, theme.CREAM, (col, y))
+        y += lh
+        if aw.multipliers:
+            mult = ",  ".join(f"×{f} {label}" for label, f in aw.multipliers)
+        elif aw.base:
+            mult = "none"
+        elif self.pending_mults:
+            mult = ",  ".join(f"×{f} {label}" for label, f in self.pending_mults) + "  (once a combo is made)"
+        else:
+            mult = "none (no combo to multiply)"
+        W.draw_text(img, "Multipliers", body_f, theme.CREAM_DIM, (pad, y))
+        W.draw_text(img, W.ellipsize(mult, body_f, p.w - pad - col), body_f, theme.CREAM, (col, y))
+        y += lh
+        W.draw_text(img, f"Preview: if {who} stopped now", body_f, theme.GOLD_LIGHT, (pad, y))
+        tot = f"{aw.total} point{'s' if aw.total != 1 else ''}"
+        tr = W.draw_text(img, tot, self.font("body", True), theme.GOLD_LIGHT, (col, y))
+        W.draw_text(img, "(not points won yet)", sub_f, theme.CREAM_DIM,
+                    (tr.right + self.px(16), tr.bottom), "bottomleft")
+        return img
+
+    def _cards(self, img, ids, card_h: int, y: int, month_numbers: bool, *, left: int, right: int,
+               dim: bool = False) -> None:
+        a = self.app.assets
+        if not ids:
+            return
+        imgs = [a.card(c, card_h, month_number=month_numbers) for c in ids]
+        cw = imgs[0].get_width()
+        avail = max(cw, right - left)
+        step = cw + self.px(8)
+        if len(imgs) > 1 and cw + step * (len(imgs) - 1) > avail:
+            step = max(4, (avail - cw) // (len(imgs) - 1))
+        x = left
+        for cid, c in zip(ids, imgs):
+            img.blit(c, (x, y))
+            self.card_rects.append((pygame.Rect(self.panel.x + x, self.panel.y + y, step if step < cw else cw,
+                                                card_h), cid))
+            x += step
+        # the last card shows whole: widen its hit box
+        if self.card_rects:
+            r, cid = self.card_rects[-1]
+            self.card_rects[-1] = (pygame.Rect(r.x, r.y, cw, r.h), cid)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if surface.get_size() != self.size:
+            self.resize(surface.get_size())
+        key = (self.page, self.size)
+        if self._img is None or self._img_key != key:
+            self._img = self._render()
+            self._img_key = key
+        fade = 1.0 if self.app.anim_speed <= 0 else min(1.0, self.t / 0.15)
+        W.draw_scrim(surface, (0, 0, 0, int(150 * fade)))
+        surface.blit(self._img, self.panel.topleft)
+        for b in (self.prev_b, self.next_b, self.close_b):
+            b.draw(surface)
+        left = self.next_b.rect.right if self.next_b.visible else self.panel.x + self.pad
+        hint = "Esc or P resumes play"
+        W.draw_text(surface, hint, self.font("small"), theme.CREAM_DIM,
+                    ((left + self.close_b.rect.left) // 2, self.close_b.rect.centery), "center")
+        if self.practice and getattr(self.app, "top", self) is self:
+            draw_tooltip(surface, self.app.assets, self.tip, self.style)
