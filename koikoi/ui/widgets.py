@@ -26,6 +26,7 @@ Conventions shared by every widget here:
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Sequence
@@ -104,18 +105,19 @@ def _play(assets, name: str, volume: float = 1.0) -> None:
 # the macrons of romaji such as "Gokō"), and pygame's default font is the fallback.
 _STAND_INS = {"ō": "o", "Ō": "O", "ū": "u", "Ū": "U", "ā": "a", "Ā": "A", "ī": "i", "ē": "e",
               "▾": "▼", "▴": "▲", "✓": "•", "✔": "•"}
-_GLYPHS: dict = {}
+# font -> {character: has a real glyph}; weak, so a closed App's fonts can go.
+_GLYPHS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _has_glyph(font: pygame.font.Font, ch: str) -> bool:
-    key = (font, ch)
-    if key not in _GLYPHS:
+    known = _GLYPHS.setdefault(font, {})
+    if ch not in known:
         try:
             missing = pygame.image.tobytes(font.render("\uffff", True, (255, 255, 255)), "RGBA")
-            _GLYPHS[key] = pygame.image.tobytes(font.render(ch, True, (255, 255, 255)), "RGBA") != missing
+            known[ch] = pygame.image.tobytes(font.render(ch, True, (255, 255, 255)), "RGBA") != missing
         except (pygame.error, ValueError):
-            _GLYPHS[key] = True
-    return _GLYPHS[key]
+            known[ch] = True
+    return known[ch]
 
 
 def displayable(text: str, font: pygame.font.Font) -> str:
@@ -209,7 +211,7 @@ def fit_font(assets, text: str, width: int, size: int, *, bold: bool = False,
     a = _assets(assets)
     key = (id(a), text, int(width), int(size), bool(bold), minimum)
     found = _FITS.get(key)
-    if found is not None and found[0] is a:
+    if found is not None and found[0]() is a:
         return a.font(found[1], bold)
     size = max(minimum, int(size))
     text = displayable(text, a.font(size, bold))
@@ -219,10 +221,12 @@ def fit_font(assets, text: str, width: int, size: int, *, bold: bool = False,
         font = a.font(size, bold)
     if len(_FITS) > 4000:
         _FITS.clear()
-    _FITS[key] = (a, size)
+    _FITS[key] = (weakref.ref(a), size)
     return font
 
 
+# (id(assets), text, width, size, bold, minimum) -> (weak ref to the Assets, fitted size).
+# Weak, so the cache never keeps an old App's fonts and card images alive.
 _FITS: dict = {}
 
 
