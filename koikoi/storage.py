@@ -14,7 +14,15 @@ portable installs). Every file is JSON, written whole to a temporary file in
 the same folder, flushed and fsync'ed, then renamed over the old one, so a
 crash never leaves half a file. A file that cannot be read is never deleted:
 it is renamed ``<name>.corrupt-YYYYmmdd-HHMMSS`` and a one-line message is
-returned for the UI to show once.
+returned for the UI to show once. A settings file that parses but holds wrong
+values or keys this version does not know (a newer version's) is validated key
+by key: good values are kept, bad ones reset, and the file as it was is copied
+to ``settings.json.backup-YYYYmmdd-HHMMSS`` before it is ever overwritten.
+
+Settings keys: anim_speed, volume, music_volume, muted, month_numbers,
+fullscreen, window_size, card_scale (0.85 / 1.0 / 1.15), name_style ("both",
+"english", "romaji"), last_new_match (opponent, rules, months, and "house":
+the house-rule changes on top of the preset, validated by ``valid_house_rules``).
 """
 
 from __future__ import annotations
@@ -48,8 +56,15 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "month_numbers": True,      # month numerals printed in the card corners
     "fullscreen": False,
     "window_size": None,        # [w, h] of the last windowed session, or None
+    "card_scale": 1.0,          # card size on the table: 0.85 small, 1.0 normal, 1.15 large
+    "name_style": "both",       # names of cards and yaku: "both" (English + romaji), "english", "romaji"
+    # the new-match defaults: the last choice, with its house rules (knob -> value)
+    # ("house" is present only when some house rule differs from the preset)
     "last_new_match": {"opponent": "medium", "rules": "casual", "months": 6},
 }
+
+CARD_SCALES = (0.85, 1.0, 1.15)
+NAME_STYLES = ("both", "english", "romaji")
 
 
 # ------------------------------------------------------------------ folders
@@ -145,11 +160,57 @@ def _valid_new_match(v) -> Optional[dict]:
     preset = RULESETS[rules]
     if not (isinstance(months, int) and not isinstance(months, bool) and months in preset.months_offered):
         months = preset.months if preset.months in preset.months_offered else preset.months_offered[-1]
-    return {"opponent": opponent, "rules": rules, "months": months}
+    out = {"opponent": opponent, "rules": rules, "months": months}
+    house = valid_house_rules(rules, v.get("house"))
+    if house:
+        out["house"] = house
+    return out
+
+
+# Knobs a player may change on top of a preset (RULES.md section 5, house rules);
+# name and months_offered are the preset's own, months is chosen in the dialog.
+HOUSE_EXCLUDED = ("name", "months_offered")   # and "months" may only become None (no limit)
+
+
+def valid_house_rules(preset_name: str, house: Any) -> dict:
+    """The house-rule changes ``house`` (knob -> value) that the preset accepts:
+    unknown knobs, wrong types and combinations the Rules refuse are dropped
+    (one at a time, so one bad knob does not lose the others)."""
+    from dataclasses import fields, replace
+    from .engine import RULESETS
+    if not isinstance(house, dict) or preset_name not in RULESETS:
+        return {}
+    preset = RULESETS[preset_name]
+    known = {f.name for f in fields(preset)} - set(HOUSE_EXCLUDED)
+    out: dict = {}
+    todo = [(k, v) for k, v in house.items()
+            if k in known and not isinstance(v, (list, dict)) and not (k == "months" and v is not None)
+            and not (getattr(preset, k) == v and type(getattr(preset, k)) is type(v))]
+    progress = True
+    while todo and progress:      # a knob may only be valid beside another (months=None with a target)
+        progress = False
+        for item in list(todo):
+            trial = dict(out)
+            trial[item[0]] = item[1]
+            try:
+                replace(preset, **trial)
+            except (ValueError, TypeError):
+                continue
+            out[item[0]] = item[1]
+            todo.remove(item)
+            progress = True
+    if todo:
+        try:                      # the rest only together
+            replace(preset, **{**out, **dict(todo)})
+            out.update(todo)
+        except (ValueError, TypeError):
+            pass
+    return out
 
 
 def validate_settings(data: Any) -> tuple[dict, list[str]]:
-    """(clean settings, names of values that were reset). Unknown keys are dropped."""
+    """(clean settings, names of values that were reset). Unknown keys are dropped
+    (``Storage.load_settings`` keeps a copy of a file that had any)."""
     out = json.loads(json.dumps(DEFAULT_SETTINGS))
     reset: list[str] = []
     if not isinstance(data, dict):
@@ -162,6 +223,16 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
             lo, hi = ranges[key]
             if _is_number(value) and lo <= value <= hi:
                 out[key] = float(value)
+            else:
+                reset.append(key)
+        elif key == "card_scale":
+            if _is_number(value) and any(abs(value - c) < 1e-6 for c in CARD_SCALES):
+                out[key] = min(CARD_SCALES, key=lambda c: abs(value - c))
+            else:
+                reset.append(key)
+        elif key == "name_style":
+            if value in NAME_STYLES:
+                out[key] = value
             else:
                 reset.append(key)
         elif key in ("muted", "month_numbers", "fullscreen"):
@@ -184,6 +255,30 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
             else:
                 out[key] = clean
     return out, reset
+
+
+def unknown_settings(data: Any) -> list[str]:
+    """Keys of a settings file this version does not know (e.g. from a newer one)."""
+    return sorted(k for k in data if k not in DEFAULT_SETTINGS) if isinstance(data, dict) else []
+
+
+def keep_copy(path) -> Optional[Path]:
+    """Copy ``path`` to ``<name>.backup-YYYYmmdd-HHMMSS`` (the original stays);
+    returns the copy's path, or None if it could not be written."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.backup-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.backup-{stamp}-{n}")
+    try:
+        atomic_write_text(target, path.read_text(encoding="utf-8"))
+        log.warning("kept a copy of %s as %s", path, target)
+        return target
+    except (OSError, UnicodeDecodeError) as exc:
+        log.error("could not keep a copy of %s: %s", path, exc)
+        return None
 
 
 # ------------------------------------------------------------------ matches
@@ -245,6 +340,7 @@ class FinishedMatch:
     rounds: int
     scores: tuple
     winner: Optional[int]       # seat, None for a draw
+    conceded: Optional[int] = None   # the seat that conceded an unfinished match, else None
 
 
 def _summary(session: "MatchSession") -> dict:
@@ -309,10 +405,19 @@ class Storage:
             where = f" (kept as {moved.name})" if moved else ""
             return defaults, f"Your settings file could not be read{where}; the defaults are in use."
         settings, reset = validate_settings(data)
-        if reset:
-            log.warning("settings reset to defaults: %s", ", ".join(reset))
-            nice = ", ".join(k.replace("_", " ") for k in reset)
-            return settings, f"Some settings were invalid and were reset: {nice}."
+        unknown = unknown_settings(data)
+        if reset or unknown:
+            # the file as it was is kept beside the new one: nothing the player set is lost,
+            # even entries only a newer version of the game understands
+            copy = keep_copy(p)
+            kept = f" The old file was kept as {copy.name}." if copy else ""
+            if unknown:
+                log.warning("settings this version does not know: %s", ", ".join(unknown))
+            if reset:
+                log.warning("settings reset to defaults: %s", ", ".join(reset))
+                nice = ", ".join(k.replace("_", " ") for k in reset)
+                return settings, f"Some settings were invalid and were reset: {nice}.{kept}"
+            return settings, f"Your settings file is from a newer version; unknown entries were set aside.{kept}"
         return settings, None
 
     def save_settings(self, settings: dict) -> bool:
@@ -369,10 +474,21 @@ class Storage:
             log.error("could not remove %s: %s", self.autosave_path, exc)
 
     # ---------------------------------------------------------- history
-    def save_finished(self, session: "MatchSession") -> Optional[Path]:
+    def save_conceded(self, session: "MatchSession", seat: int) -> Optional[Path]:
+        """File an unfinished match that ``seat`` conceded: its log as played so far,
+        the other seat the winner. The autosave is removed."""
+        path = self.save_finished(session, conceded=seat)
+        if path is not None:
+            self.clear_autosave()
+        return path
+
+    def save_finished(self, session: "MatchSession", *, conceded: Optional[int] = None) -> Optional[Path]:
         """File a finished match in the history folder (one JSON per match)."""
         data = json.loads(session.to_json())
         data["summary"] = _summary(session)
+        if conceded is not None:
+            data["summary"]["conceded"] = conceded
+            data["summary"]["winner"] = 1 - conceded
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = self.history_dir / f"match-{stamp}.json"
         n = 1
@@ -398,11 +514,13 @@ class Storage:
                 players = tuple(str(x) for x in s["players"])
                 scores = tuple(int(x) for x in s["scores"])
                 winner = s.get("winner")
-                if len(players) != 2 or len(scores) != 2 or winner not in (None, 0, 1):
+                conceded = s.get("conceded")
+                if (len(players) != 2 or len(scores) != 2 or winner not in (None, 0, 1)
+                        or conceded not in (None, 0, 1)):
                     raise ValueError("malformed summary")
                 out.append(FinishedMatch(p, str(s["finished_at"]), players, str(s["opponent"]),
                                          str(s["rules"]), s.get("months"), int(s["rounds"]),
-                                         scores, winner))
+                                         scores, winner, conceded))
             except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
                 log.warning("skipping unreadable history file %s: %s", p, exc)
         out.sort(key=lambda m: (m.finished_at, m.path.name), reverse=True)
@@ -422,6 +540,7 @@ def _short(exc: BaseException, n: int = 90) -> str:
     return msg if len(msg) <= n else msg[: n - 1] + "…"
 
 
-__all__ = ["Storage", "FinishedMatch", "DEFAULT_SETTINGS", "atomic_write_text", "move_aside",
+__all__ = ["Storage", "FinishedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES", "HOUSE_EXCLUDED",
+           "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text", "move_aside",
            "validate_settings", "level_available", "session_from_json", "config_dir", "data_dir",
            "log_dir", "ENV_HOME"]

@@ -237,3 +237,108 @@ def test_no_pickle_anywhere():
     src = Path(S.__file__).read_text()
     assert "pickle" not in src.replace("never pickle", "")
     assert os.path.basename(S.__file__) == "storage.py"
+
+
+# ---------------------------------------------------------------- new settings keys, backups, house rules
+
+
+def test_new_settings_keys_round_trip():
+    st = Storage()
+    s, _ = st.load_settings()
+    assert s["card_scale"] == 1.0 and s["name_style"] == "both"
+    s.update(card_scale=0.85, name_style="english", music_volume=0.3,
+             last_new_match={"opponent": "easy", "rules": "yakuza", "months": 3,
+                             "house": {"weather": True, "oya_ken": 6}})
+    assert st.save_settings(s)
+    back, warning = Storage().load_settings()
+    assert warning is None and back == s
+
+
+@pytest.mark.parametrize("key,bad", [("card_scale", 2.0), ("card_scale", "big"), ("card_scale", True),
+                                     ("name_style", "klingon"), ("name_style", 3)])
+def test_wrong_new_values_reset_key_by_key(key, bad):
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    st.settings_path.write_text(json.dumps({key: bad, "volume": 0.3}))
+    s, warning = st.load_settings()
+    assert s[key] == DEFAULT_SETTINGS[key]
+    assert s["volume"] == 0.3                      # the good value next to it is kept
+    assert warning and key.replace("_", " ") in warning
+    # the file as it was is kept beside it
+    copies = list(st.settings_path.parent.glob("settings.json.backup-*"))
+    assert len(copies) == 1 and json.loads(copies[0].read_text())[key] == bad
+
+
+def test_settings_from_a_newer_version_keep_unknown_keys_in_a_backup():
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    data = {"volume": 0.4, "card_scale": 1.15, "hologram_mode": {"on": True}, "version": 9}
+    st.settings_path.write_text(json.dumps(data))
+    s, warning = st.load_settings()
+    assert s["volume"] == 0.4 and s["card_scale"] == 1.15
+    assert "hologram_mode" not in s and "version" not in s
+    assert warning and "newer version" in warning
+    [copy] = st.settings_path.parent.glob("settings.json.backup-*")
+    assert json.loads(copy.read_text()) == data
+    # saving writes only what this version knows; the backup is untouched
+    assert st.save_settings(s)
+    assert "hologram_mode" not in json.loads(st.settings_path.read_text())
+    assert json.loads(copy.read_text()) == data
+    assert Storage().load_settings()[1] is None
+
+
+def test_unreadable_settings_file_is_moved_aside(monkeypatch):
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    st.settings_path.write_text("{}")
+    real = Path.read_text
+
+    def boom(self, *a, **k):
+        if self.name == "settings.json":
+            raise PermissionError("denied")
+        return real(self, *a, **k)
+    monkeypatch.setattr(Path, "read_text", boom)
+    s, warning = st.load_settings()
+    assert s == DEFAULT_SETTINGS and warning and "could not be read" in warning
+    assert list(st.settings_path.parent.glob("settings.json.corrupt-*"))
+
+
+def test_house_rules_in_the_settings_are_validated_knob_by_knob():
+    house = {"weather": True, "oya_ken": -1, "nonsense": 3, "months": 5, "lucky_points": 12,
+             "name": "evil", "koikoi_multiplier": "galaxy", "target_points": 50, "months_offered": [1]}
+    assert S.valid_house_rules("casual", house) == {"weather": True, "lucky_points": 12, "target_points": 50}
+    assert S.valid_house_rules("casual", {"months": None}) == {}      # refused: a match that never ends
+    assert S.valid_house_rules("casual", {"months": None, "target_points": 50}) == {
+        "months": None, "target_points": 50}
+    assert S.valid_house_rules("nope", {"weather": True}) == {}
+    assert S.valid_house_rules("casual", "weather") == {}
+    clean, reset = validate_settings({"last_new_match": {"opponent": "easy", "rules": "casual", "months": 6,
+                                                         "house": {"weather": "yes"}}})
+    assert clean["last_new_match"] == {"opponent": "easy", "rules": "casual", "months": 6}
+    assert reset == []
+
+
+def test_corrupt_autosave_moved_aside_with_a_timestamp():
+    st = Storage()
+    st.autosave_path.parent.mkdir(parents=True)
+    st.autosave_path.write_text('{"format": 1, "seats": [], "log": 7}')
+    session, warning = st.load_autosave_checked()
+    assert session is None and warning and "could not be restored" in warning
+    assert not st.autosave_path.exists()
+    [aside] = st.autosave_path.parent.glob("autosave.json.corrupt-*")
+    assert aside.name.split("corrupt-")[1][:8].isdigit()
+
+
+def test_a_conceded_match_is_filed_and_listed():
+    st = Storage()
+    s = _play(_session(seed=4, months=3), 10)
+    st.save_autosave(s)
+    path = st.save_conceded(s, 0)
+    assert path is not None and not st.has_autosave()
+    [m] = st.list_finished()
+    assert m.conceded == 0 and m.winner == 1 and m.rounds == len(s.state.ledger)
+    back = st.load_finished(m.path)
+    assert not back.state.is_over and back.state.events == s.state.events
+    # a finished match is listed without a concession
+    st.save_finished(_play(_session(seed=5, months=1)))
+    assert sorted(str(m.conceded) for m in st.list_finished()) == ["0", "None"]

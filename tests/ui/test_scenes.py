@@ -370,3 +370,30 @@ def test_screenshot_tool_renders(tmp_path, scene):
                       "--frames", "5", "--home", str(tmp_path / "home")]) == 0
     img = pygame.image.load(str(out))
     assert img.get_size() == (960, 540)
+
+
+# ---------------------------------------------------------------- practise and review screens
+
+
+def test_review_screens_at_every_size(app):
+    from koikoi.ui.scenes.replay import ReplayScene
+    from koikoi.ui.scenes.rules_panel import HouseRulesScene, RulesPanelScene, build_rules
+    from koikoi.ui.scenes.settings import ConfirmScene
+    from koikoi.ui.scenes.stats import StatsScene
+    s = finish(cpu_session(seed=4, months=2))
+    app.storage.save_finished(s)
+
+    def exercise(app, scene):   # fewer sizes than the others: these screens are many
+        app.push(scene)
+        for size in ((1280, 720), (1920, 1080), (640, 360)):
+            resize(app, size)
+            app.step(1 / 60)
+            app.step(1 / 60)
+            assert scene.size == app.size
+    exercise(app, StatsScene(app))
+    exercise(app, HouseRulesScene(app, "kk-add-10", {"weather": True}))
+    exercise(app, RulesPanelScene(app, build_rules("classic", {"oya_ken": 6}), 3))
+    replay = ReplayScene(app, s, 2)
+    replay.last()
+    exercise(app, replay)
+    exercise(app, ConfirmScene(app, "Sure?", "A question.", "Yes", lambda: None))

@@ -1,15 +1,20 @@
 """The game's screens, one module each (imported lazily by whoever opens them):
 
-    title.py     TitleScene, HowToPlayScene
-    newmatch.py  NewMatchScene: opponent, rules, months
-    oyagime.py   OyagimeScene: drawing cards for the first dealer
-    round.py     RoundScene: the table where a round is played
-    prompt.py    KoiKoiPromptScene: stop or play on (an overlay)
-    curtain.py   transitions between rounds
-    results.py   RoundResultsScene: the score of one round (an overlay)
-    ledger.py    MatchResultsScene: the winner and the ledger of every round
-    history.py   HistoryScene: finished matches
-    settings.py  SettingsScene
+    title.py       TitleScene
+    newmatch.py    NewMatchScene: opponent, rules, months, house rules
+    oyagime.py     OyagimeScene: drawing cards for the first dealer
+    round.py       RoundScene: the table where a round is played
+    prompt.py      KoiKoiPromptScene: stop or play on, with the Easy coach (an overlay)
+    inspector.py   InspectorScene: one side's combos, near misses and award preview (an overlay)
+    curtain.py     CurtainScene: "pass the device" between turns of a friend match
+    results.py     RoundResultsScene: the score of one round (an overlay)
+    ledger.py      MatchResultsScene: the winner and the ledger of every round
+    replay.py      ReplayScene: a played round step by step, both hands face up
+    history.py     HistoryScene: finished matches
+    stats.py       StatsScene: statistics across finished matches
+    howto.py       How to play: card gallery, turns, yaku per rule set, the decision
+    rules_panel.py RulesPanelScene: the rules of this match
+    settings.py    SettingsScene, PauseMenuScene
 """
 
 from __future__ import annotations

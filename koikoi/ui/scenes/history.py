@@ -1,4 +1,5 @@
-"""Match history: every finished match, newest first; open one to see its ledger."""
+"""Match history: every finished (or conceded) match, newest first; open one to
+see its ledger, and from there replay any round."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def nice_date(iso: str) -> str:
 
 def result_text(m) -> tuple[str, tuple]:
     """('Won', colour) from the first seat's point of view ('Player 1 won' for friends)."""
+    conceded = getattr(m, "conceded", None)
+    if conceded is not None:
+        if m.opponent == "Friend":
+            return f"{m.players[conceded]} conceded", theme.SEAT_COLORS[1 - conceded]
+        return ("Conceded", theme.BAD) if conceded == 0 else ("Won (conceded)", theme.GOOD)
     if m.winner is None:
         return "Draw", theme.CREAM_DIM
     if m.opponent == "Friend":
@@ -105,7 +111,8 @@ class HistoryScene(MenuScene):
             self.app.toast(f"That match could not be opened: {exc}", 6.0, "warning")
             return
         from .ledger import MatchResultsScene
-        self.app.push(MatchResultsScene(self.app, session, from_history=True))
+        self.app.push(MatchResultsScene(self.app, session, from_history=True,
+                                        conceded=getattr(m, "conceded", None)))
 
     # ---------------------------------------------------------- input
     def _row_at(self, pos) -> Optional[int]:

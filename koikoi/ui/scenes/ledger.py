@@ -4,7 +4,9 @@
 live session of a finished match it makes sure the match is filed in the
 history and the autosave cleared (``app.finish_match``). Click a row (or
 select it with the arrow keys and press Enter) to see that round's score in
-detail.
+detail, or on its "Replay" to step through it (``replay.ReplayScene``); "Rules"
+shows the rules the match was played with (``rules_panel.RulesPanelScene``).
+A match from the history that was conceded says so.
 """
 
 from __future__ import annotations
@@ -88,12 +90,13 @@ COLUMNS = (  # key, header, weight, align
     ("round", "Round", 0.10, "left"),
     ("dealer", "Dealer", 0.13, "left"),
     ("winner", "Winner", 0.14, "left"),
-    ("yaku", "Yaku", 0.24, "left"),
+    ("yaku", "Yaku", 0.22, "left"),
     ("base", "Base", 0.06, "right"),
     ("mult", "Mult.", 0.08, "right"),
     ("award", "Award", 0.07, "right"),
     ("s0", "", 0.09, "right"),
     ("s1", "", 0.09, "right"),
+    ("replay", "", 0.10, "right"),
 )
 
 
@@ -127,13 +130,16 @@ def ledger_cells(row, names: tuple) -> dict:
 class MatchResultsScene(MenuScene):
     intro_time = 0.6
 
-    def __init__(self, app, session_or_state, *, from_history: bool = False):
+    def __init__(self, app, session_or_state, *, from_history: bool = False,
+                 conceded: Optional[int] = None):
+        self.conceded = conceded
         self.session = _as_session(session_or_state)
         self.state = self.session.state
         self.from_history = from_history
         self.names = tuple(s.name for s in self.session.seats)
         self.scroller = W.Scroller(line=48)
         self.hover_row: Optional[int] = None
+        self.hover_replay = False
         self.key_row: Optional[int] = None
         super().__init__(app)
         if not from_history and hasattr(session_or_state, "to_json"):
@@ -197,9 +203,15 @@ class MatchResultsScene(MenuScene):
                                 hotkeys=(pygame.K_n,))
         second = self.button((0, by, bw, bh), "Title screen", self.to_title, style="secondary",
                              hotkeys=(pygame.K_t,))
-        first.rect.right = w // 2 - gap // 2
-        second.rect.left = w // 2 + gap // 2
-        self.widgets = [first, second]
+        rules_b = self.button((0, by, bw, bh), "Rules of this match", self.show_rules, style="ghost",
+                              hotkeys=(pygame.K_r,))
+        row = [first, second, rules_b]
+        total = sum(b.rect.w for b in row) + gap * (len(row) - 1)
+        x = w // 2 - total // 2
+        for b in row:
+            b.rect.x = x
+            x += b.rect.w + gap
+        self.widgets = row
         self.focus.set(self.widgets)
         self.focus.vertical_keys = False   # Up/Down walk the rows
 
@@ -219,6 +231,25 @@ class MatchResultsScene(MenuScene):
             self.app.pop()
         else:
             self.to_title()
+
+    def show_rules(self) -> None:
+        from .rules_panel import RulesPanelScene
+        self.app.push(RulesPanelScene(self.app, self.state.rules, self.state.months))
+
+    def replay_row(self, i: int) -> None:
+        from .replay import ReplayScene
+        try:
+            scene = ReplayScene(self.app, self.session, self.state.ledger[i].round)
+        except ValueError as exc:
+            self.app.toast(f"That round cannot be replayed: {exc}", 5.0, "warning")
+            return
+        self.app.push(scene)
+
+    def _in_replay_cell(self, pos) -> bool:
+        for key, _h, x, cw, _a in self.cols:
+            if key == "replay":
+                return x <= pos[0] <= x + cw + self.px(12)
+        return False
 
     def open_row(self, i: int) -> None:
         row = self.state.ledger[i]
@@ -242,7 +273,10 @@ class MatchResultsScene(MenuScene):
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             i = self._row_at(event.pos)
             if i is not None:
-                self.open_row(i)
+                if self._in_replay_cell(event.pos):
+                    self.replay_row(i)
+                else:
+                    self.open_row(i)
                 return True
         elif event.type == pygame.KEYDOWN and self.state.ledger:
             n = len(self.state.ledger)
@@ -259,6 +293,11 @@ class MatchResultsScene(MenuScene):
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
                 self.open_row(self.key_row)
                 return True
+            if event.key == pygame.K_p and self.key_row is not None:
+                self.replay_row(self.key_row)
+                return True
+        if event.type == pygame.MOUSEMOTION:
+            self.hover_replay = self._in_replay_cell(event.pos)
         return self.scroller.handle(event)
 
     def update(self, dt: float) -> None:
@@ -286,7 +325,10 @@ class MatchResultsScene(MenuScene):
         cx = w // 2
         sub = "MATCH RESULTS" if not self.from_history else "FROM THE MATCH HISTORY"
         W.draw_text(surface, sub, self.font("small", True), theme.GOLD, (cx, self.y_label), "midtop")
-        if st.winner is None:
+        if self.conceded is not None:
+            name = self.names[self.conceded]
+            big = "You conceded the match" if name.lower() == "you" else f"{name} conceded the match"
+        elif st.winner is None:
             big = "A draw"
         else:
             name = self.names[st.winner]
@@ -312,7 +354,9 @@ class MatchResultsScene(MenuScene):
         W.draw_panel(surface, self.panel, s=self.s)
         head = self.font("tiny", True)
         for key, header, x, cw, align in self.cols:
-            text = header or (self.names[0] if key == "s0" else self.names[1])
+            text = header or (self.names[0] if key == "s0" else self.names[1] if key == "s1" else "")
+            if not text:
+                continue
             text = W.ellipsize(text, head, cw - self.px(8))
             color = theme.SEAT_COLORS[0] if key == "s0" else theme.SEAT_COLORS[1] if key == "s1" else theme.GOLD
             if align == "right":
@@ -340,6 +384,17 @@ class MatchResultsScene(MenuScene):
                 surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
             cells = ledger_cells(row, self.names)
             for key, header, x, cw, align in self.cols:
+                if key == "replay":
+                    hot = i == self.hover_row and self.hover_replay
+                    pill = pygame.Rect(0, 0, min(cw, self.px(130)), int(self.row_h * 0.62))
+                    pill.midright = (x + cw, y + self.row_h // 2)
+                    surface.blit(W.rounded_surface(pill.size, pill.h // 2,
+                                                   theme.LACQUER if hot else (255, 255, 255, 16),
+                                                   border=theme.GOLD if hot else theme.GOLD_DARK, border_width=1),
+                                 pill.topleft)
+                    W.draw_text(surface, "▶ Replay", small, theme.CREAM if hot else theme.GOLD,
+                                pill.center, "center", shadow=False)
+                    continue
                 text = cells[key]
                 font = bold if key in ("award", "s0", "s1") else body
                 if key == "award":
@@ -368,6 +423,6 @@ class MatchResultsScene(MenuScene):
                                 "topleft", shadow=False)
         surface.set_clip(prev)
         self.scroller.draw_bar(surface)
-        hint = "Click a round for its details"
+        hint = "Click a round for its details, or Replay to step through it"
         W.draw_text(surface, hint, self.font("tiny"), theme.CREAM_DIM,
                     (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")

@@ -1,6 +1,10 @@
 """The new-match dialog: opponent, rule set and length, then Start.
 
-The last choice is remembered in the settings (``last_new_match``). A CPU
+After the preset, "House rules…" opens an editor of the house-rule knobs
+(``rules_panel.HouseRulesScene``); the match starts with
+``dataclasses.replace(preset, **changes)``, and a combination the Rules refuse
+is shown, never started. The last choice, house rules included, is remembered
+in the settings (``last_new_match``). A CPU
 level that is not built into this copy of the game can still be chosen: it
 is marked unavailable and its seat plays random legal moves.
 """
@@ -14,7 +18,7 @@ from typing import Optional
 import pygame
 
 from ...engine import PRESET_LABELS, RULESETS
-from ...storage import level_available
+from ...storage import level_available, valid_house_rules
 from .. import theme
 from .. import widgets as W
 from ..session import MatchSession, SeatConfig
@@ -51,9 +55,13 @@ def make_seats(opponent: str) -> tuple[tuple, str]:
 
 
 def new_session(app, opponent: str, rules_name: str, months: Optional[int],
-                seed: Optional[int] = None) -> MatchSession:
-    """A fresh MatchSession for the dialog's choices, autosaving after every action."""
-    rules = RULESETS[rules_name]
+                seed: Optional[int] = None, house: Optional[dict] = None) -> MatchSession:
+    """A fresh MatchSession for the dialog's choices, autosaving after every action.
+    ``house``: house-rule changes on top of the preset (ValueError if the Rules refuse them)."""
+    from .rules_panel import build_rules
+    rules = build_rules(rules_name, house or {})
+    if house and "months" in house and house["months"] is None:
+        months = None   # no limit: played to a target or to bankruptcy
     seats, _ = make_seats(opponent)
     if seed is None:
         seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2 ** 31)
@@ -77,6 +85,8 @@ class NewMatchScene(MenuScene):
         self.months = last.get("months", preset.months)
         if self.months not in preset.months_offered:
             self.months = preset.months
+        self.house: dict = valid_house_rules(self.rules_name, last.get("house"))
+        self.error: Optional[str] = None
         self.available = {lvl: level_available(lvl) for lvl, _, _ in OPPONENTS if lvl != "friend"}
         super().__init__(app)
 
@@ -109,6 +119,9 @@ class NewMatchScene(MenuScene):
                                      self.set_rules, columns=3, assets=a, font_size=fs)
         y += self.px(132) + self.px(14)
         self.detail_y = y
+        hb_w, hb_h = self.px(250), self.px(50)
+        self.house_b = self.button((x + inner_w - hb_w, y - self.px(4), hb_w, hb_h), "House rules…",
+                                   self.open_house_rules, style="ghost", hotkeys=(pygame.K_r,))
         y += self.px(52)
         self.labels.append(("Length", y))
         y += self.px(44)
@@ -137,13 +150,15 @@ class NewMatchScene(MenuScene):
         self.months = self.months_row.selected
 
     def _collect(self) -> None:
-        self.widgets = [self.opp_row, self.rules_row, self.months_row, self.cancel, self.start]
+        self.widgets = [self.opp_row, self.rules_row, self.house_b, self.months_row, self.cancel, self.start]
         self.focus.set(self.widgets)
 
     # ---------------------------------------------------------- choices
     def _remember(self) -> None:
-        self.app.settings["last_new_match"] = {"opponent": self.opponent, "rules": self.rules_name,
-                                               "months": self.months}
+        last = {"opponent": self.opponent, "rules": self.rules_name, "months": self.months}
+        if self.house:
+            last["house"] = dict(self.house)
+        self.app.settings["last_new_match"] = last
         self.app.save_settings()
 
     def set_opponent(self, value: str) -> None:
@@ -151,6 +166,9 @@ class NewMatchScene(MenuScene):
         self._remember()
 
     def set_rules(self, name: str) -> None:
+        if name != self.rules_name:
+            self.house = {}    # house rules belong to the preset they were set on
+            self.error = None
         self.rules_name = name
         preset = RULESETS[name]
         if self.months not in preset.months_offered:
@@ -163,9 +181,30 @@ class NewMatchScene(MenuScene):
         self.months = m
         self._remember()
 
-    def start_match(self) -> None:
+    # ---------------------------------------------------------- house rules
+    def open_house_rules(self) -> None:
+        from .rules_panel import HouseRulesScene
+        self.app.push(HouseRulesScene(self.app, self.rules_name, self.house, on_done=self.set_house))
+
+    def set_house(self, changes: dict) -> None:
+        self.house = dict(changes)
+        self.error = None
         self._remember()
-        session = new_session(self.app, self.opponent, self.rules_name, self.months)
+
+    def chosen_rules(self):
+        """The Rules the match would start with (ValueError if they are refused)."""
+        from .rules_panel import build_rules
+        return build_rules(self.rules_name, self.house)
+
+    def start_match(self) -> None:
+        try:
+            self.chosen_rules()
+        except ValueError as exc:
+            self.error = str(exc).replace("invalid rules: ", "")
+            self.app.toast(f"These house rules cannot be played: {self.error}", 6.0, "warning")
+            return
+        self._remember()
+        session = new_session(self.app, self.opponent, self.rules_name, self.months, house=self.house)
         self.app.autosave(session)   # Continue works from the very first moment
         from .oyagime import OyagimeScene
         self.app.reset(OyagimeScene(self.app, session))
@@ -180,8 +219,16 @@ class NewMatchScene(MenuScene):
             W.draw_text(surface, text.upper(), head, theme.GOLD, (self.opp_row.rect.x, y))
         # the chosen preset in a sentence, and a note on an unbuilt level
         detail = preset_detail(self.rules_name)
-        W.draw_text(surface, f"{short_label(self.rules_name)}: {detail}", self.font("small"), theme.CREAM_DIM,
-                    (self.rules_row.rect.x, self.detail_y))
+        from .rules_panel import changed_text, count_changes
+        dr = W.draw_text(surface, f"{short_label(self.rules_name)}: {detail}", self.font("small"), theme.CREAM_DIM,
+                         (self.rules_row.rect.x, self.detail_y))
+        n = count_changes(self.house)
+        if n or self.error:
+            text = f"·  {changed_text(n)}" if not self.error else "·  these house rules cannot be played"
+            room = self.house_b.rect.x - dr.right - self.px(40)
+            font = self.font("small", True)
+            W.draw_text(surface, W.ellipsize(text, font, max(10, room)), font,
+                        theme.BAD if self.error else theme.GOLD_LIGHT, (dr.right + self.px(14), self.detail_y))
         if self.opponent != "friend" and not self.available.get(self.opponent, True):
             W.draw_text(surface, "This CPU level is not available yet: the CPU will play random legal moves.",
                         self.font("small"), theme.BAD, (self.opp_row.rect.right, self.labels[0][1]),
@@ -189,6 +236,8 @@ class NewMatchScene(MenuScene):
         m = self.months_row.rect
         n = self.months
         note = f"{n} round{'s' if n != 1 else ''}, one per month"
+        if self.house.get("months", 0) is None:
+            note = "No limit: house rules play to a target"
         if m.right + self.px(24) + W.text_width(note, self.font("small")) < self.panel.right - self.px(40):
             W.draw_text(surface, note, self.font("small"), theme.CREAM_DIM,
                         (m.right + self.px(24), m.centery), "midleft")
@@ -196,7 +245,7 @@ class NewMatchScene(MenuScene):
 
     def _draw_notes(self, surface: pygame.Surface) -> None:
         """How the chosen rules score, as many lines as the panel has room for."""
-        from .title import rule_notes
+        from .howto import rule_notes
         x = self.opp_row.rect.x
         width = self.opp_row.rect.w
         y = self.notes_top
@@ -208,7 +257,11 @@ class NewMatchScene(MenuScene):
         W.draw_divider(surface, x, x + width, y - self.px(20), theme.GOLD_DARK)
         W.draw_text(surface, "SCORING IN THESE RULES", self.font("small", True), theme.GOLD, (x, y))
         y += self.px(44)
-        notes = [n for n in rule_notes(RULESETS[self.rules_name]) if not n.startswith("A match lasts")]
+        try:
+            rules = self.chosen_rules()
+        except ValueError:
+            rules = RULESETS[self.rules_name]
+        notes = [n for n in rule_notes(rules) if not n.startswith("A match lasts")]
         for note in notes:
             lines = W.wrap_text(note, font, width - self.px(30))
             if y + lh * len(lines) > bottom:

@@ -1,4 +1,5 @@
-"""Settings: animation speed, sound, month numbers on the cards, fullscreen.
+"""Settings: animation speed, sound and music, fullscreen, card size, names, month
+numbers on the cards, the new-match defaults; and the pause menu.
 
 Every change is applied and saved at once (``app.save_settings``); there is
 no Apply button to forget.
@@ -25,55 +26,103 @@ def speed_text(v: float) -> str:
 
 
 class SettingsScene(MenuScene):
+    """Two columns of settings: the table and sound on the left, the cards and the
+    new-match defaults on the right. Each change is saved at once."""
+
     def __init__(self, app):
         self.rows: list[tuple[str, str, W.Widget]] = []
         super().__init__(app)
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
+        from ...engine import RULESETS
+        from ...storage import CARD_SCALES, NAME_STYLES, OPPONENTS
+        from .newmatch import OPPONENTS as OPP_LABELS, short_label
+        from .rules_panel import Stepper
         w, h = self.size
         a = self.app.assets
         st = self.app.settings
-        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1180)), 0)
+        last = st.get("last_new_match") or DEFAULT_SETTINGS["last_new_match"]
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1760)), 0)
         self.panel.centerx = w // 2
         self.panel.y = self.px(150)
-        self.row_h = self.px(96)
-        self.panel.h = self.row_h * 5 + self.px(60)
+        per_col = 5
+        self.row_h = self.px(104)
+        head_h = self.px(64)
+        self.panel.h = head_h + self.row_h * per_col + self.px(40)
         bh = self.px(76)
         space = h - self.panel.y - self.px(40) - bh - self.px(40)
         if self.panel.h > space:   # small window: tighter rows
-            self.row_h = max(self.px(60), (space - self.px(60)) // 5)
-            self.panel.h = self.row_h * 5 + self.px(60)
+            self.row_h = max(self.px(60), (space - head_h - self.px(40)) // per_col)
+            self.panel.h = head_h + self.row_h * per_col + self.px(40)
         total = self.panel.h + self.px(40) + bh
         self.panel.y = max(self.px(150), (h - total) // 2 + self.px(30))
-        x_ctrl = self.panel.x + int(self.panel.w * 0.50)
-        ctrl_w = self.panel.right - self.px(190) - x_ctrl
-        y = self.panel.y + self.px(30)
-        sl_h = self.px(40)
-        tg_h = self.px(44)
+        gap = self.px(70)
+        col_w = (self.panel.w - 2 * self.px(48) - gap) // 2
+        self.col_x = [self.panel.x + self.px(48), self.panel.x + self.px(48) + col_w + gap]
+        self.col_w = col_w
+        self.head_y = self.panel.y + self.px(26)
+        top = self.panel.y + head_h + self.px(10)
+        sl_h, tg_h, ch_h = self.px(40), self.px(44), self.px(52)
+        ctrl_off = int(col_w * 0.47)
+        value_w = self.px(120)
 
-        def ry(i):
-            return y + i * self.row_h + self.row_h // 2
+        def place(col, i):
+            x = self.col_x[col] + ctrl_off
+            cy = top + i * self.row_h + self.row_h // 2
+            return x, cy
 
-        self.speed = W.Slider((x_ctrl, ry(0) - sl_h // 2, ctrl_w, sl_h), st["anim_speed"], self.set_speed,
-                              minimum=0.0, maximum=2.0, step=0.25, marks=(0.0, 1.0, 2.0), assets=a)
-        self.volume = W.Slider((x_ctrl, ry(1) - sl_h // 2, ctrl_w, sl_h), st["volume"], self.set_volume,
-                               minimum=0.0, maximum=1.0, step=0.05, assets=a,
-                               on_release=lambda v: self.app.play("capture"))
-        self.mute = W.Toggle((x_ctrl, ry(2) - tg_h // 2, int(tg_h * 1.9), tg_h), st["muted"], self.set_muted,
-                             assets=a)
-        self.numbers = W.Toggle((x_ctrl, ry(3) - tg_h // 2, int(tg_h * 1.9), tg_h), st["month_numbers"],
-                                self.set_numbers, assets=a)
-        self.full = W.Toggle((x_ctrl, ry(4) - tg_h // 2, int(tg_h * 1.9), tg_h), self.app.fullscreen,
-                             self.set_fullscreen, assets=a)
+        def slider(col, i, value, fn, **kw):
+            x, cy = place(col, i)
+            return W.Slider((x, cy - sl_h // 2, self.col_x[col] + col_w - value_w - x, sl_h), value, fn,
+                            assets=a, **kw)
+
+        def toggle(col, i, value, fn):
+            x, cy = place(col, i)
+            return W.Toggle((x, cy - tg_h // 2, int(tg_h * 1.9), tg_h), value, fn, assets=a)
+
+        def choice(col, i, options, value, fn):
+            x, cy = place(col, i)
+            return W.ChoiceRow((x, cy - ch_h // 2, self.col_x[col] + col_w - x, ch_h), options, value, fn,
+                               assets=a, gap=self.px(8), font_size=theme.font_px("small", self.s))
+
+        def stepper(col, i, values, value, fn, fmt):
+            x, cy = place(col, i)
+            return Stepper((x, cy - ch_h // 2, self.col_x[col] + col_w - x, ch_h), values, value, fn,
+                           fmt=fmt, assets=a)
+
+        self.speed = slider(0, 0, st["anim_speed"], self.set_speed, minimum=0.0, maximum=2.0, step=0.25,
+                            marks=(0.0, 1.0, 2.0))
+        self.volume = slider(0, 1, st["volume"], self.set_volume, minimum=0.0, maximum=1.0, step=0.05,
+                             on_release=lambda v: self.app.play("capture"))
+        self.music = slider(0, 2, st.get("music_volume", 0.5), self.set_music, minimum=0.0, maximum=1.0,
+                            step=0.05)
+        self.mute = toggle(0, 3, st["muted"], self.set_muted)
+        self.full = toggle(0, 4, self.app.fullscreen, self.set_fullscreen)
+        self.card_size = choice(1, 0, [(v, lbl) for v, lbl in zip(CARD_SCALES, ("Small", "Normal", "Large"))],
+                                st.get("card_scale", 1.0), self.set_card_scale)
+        self.names = choice(1, 1, [(v, lbl) for v, lbl in zip(NAME_STYLES, ("Both", "English", "Rōmaji"))],
+                            st.get("name_style", "both"), self.set_name_style)
+        self.numbers = toggle(1, 2, st["month_numbers"], self.set_numbers)
+        opp_names = {k: label for k, label, _ in OPP_LABELS}
+        self.opponent = stepper(1, 3, OPPONENTS, last.get("opponent", "medium"), self.set_default_opponent,
+                                lambda v: opp_names.get(v, v))
+        self.rules = stepper(1, 4, list(RULESETS), last.get("rules", "casual"), self.set_default_rules,
+                             short_label)
         self.rows = [
             ("Animation speed", "How fast the cards move; Instant skips it.", self.speed),
             ("Sound effects", "The volume of card sounds.", self.volume),
+            ("Music", "The volume of the music.", self.music),
             ("Mute", "Silence every sound.", self.mute),
-            ("Month numbers", "Print the month in a corner of every card.", self.numbers),
             ("Fullscreen", "Also F11 at any time.", self.full),
+            ("Card size", "The cards on the table.", self.card_size),
+            ("Names", "Of cards and yaku: English, rōmaji or both.", self.names),
+            ("Month numbers", "The month in a corner of every card.", self.numbers),
+            ("Default opponent", "Who a new match starts against.", self.opponent),
+            ("Default rules", "The rule set a new match starts with.", self.rules),
         ]
-        self.row_y = [ry(i) for i in range(5)]
+        self.row_pos = [(self.col_x[i // per_col], top + (i % per_col) * self.row_h + self.row_h // 2)
+                        for i in range(len(self.rows))]
         bw = self.px(300)
         by = self.panel.bottom + self.px(40)
         gap = self.px(24)
@@ -82,7 +131,7 @@ class SettingsScene(MenuScene):
                                   hotkeys=(pygame.K_BACKSPACE,))
         self.reset_b.rect.right = w // 2 - gap // 2
         self.back_b.rect.left = w // 2 + gap // 2
-        self.widgets = [self.speed, self.volume, self.mute, self.numbers, self.full, self.reset_b, self.back_b]
+        self.widgets = [r[2] for r in self.rows] + [self.reset_b, self.back_b]
         self.focus.set(self.widgets)
 
     # ---------------------------------------------------------- changes
@@ -102,6 +151,10 @@ class SettingsScene(MenuScene):
         if not self.volume.dragging:   # keys and the wheel: preview each step
             self.app.play("snap", 0.8)
 
+    def set_music(self, v: float) -> None:
+        self.app.settings["music_volume"] = float(v)
+        self._save()
+
     def set_muted(self, on: bool) -> None:
         self.app.settings["muted"] = bool(on)
         self._save()
@@ -110,6 +163,35 @@ class SettingsScene(MenuScene):
 
     def set_numbers(self, on: bool) -> None:
         self.app.settings["month_numbers"] = bool(on)
+        self._save()
+
+    def set_card_scale(self, v: float) -> None:
+        self.app.settings["card_scale"] = float(v)
+        self._save()
+
+    def set_name_style(self, v: str) -> None:
+        self.app.settings["name_style"] = v
+        self._save()
+
+    def _last(self) -> dict:
+        last = dict(self.app.settings.get("last_new_match") or DEFAULT_SETTINGS["last_new_match"])
+        return last
+
+    def set_default_opponent(self, v: str) -> None:
+        last = self._last()
+        last["opponent"] = v
+        self.app.settings["last_new_match"] = last
+        self._save()
+
+    def set_default_rules(self, name: str) -> None:
+        from ...engine import RULESETS
+        last = self._last()
+        if last.get("rules") != name:
+            last.pop("house", None)   # house rules belong to their preset
+        last["rules"] = name
+        if last.get("months") not in RULESETS[name].months_offered:
+            last["months"] = RULESETS[name].months
+        self.app.settings["last_new_match"] = last
         self._save()
 
     def set_fullscreen(self, on: bool) -> None:
@@ -137,39 +219,53 @@ class SettingsScene(MenuScene):
         self.draw_title(surface, "Settings", max(self.px(30), self.panel.y - self.px(120)))
         W.draw_panel(surface, self.panel, s=self.s)
         label, hint, value = self.font("body", True), self.font("small"), self.font("small", True)
-        x = self.panel.x + self.px(48)
-        for i, ((name, text, widget), cy) in enumerate(zip(self.rows, self.row_y)):
-            if i:
-                W.draw_divider(surface, self.panel.x + self.px(30), self.panel.right - self.px(30),
-                               cy - self.row_h // 2, theme.with_alpha(theme.GOLD_DARK, 255))
-            two = self.row_h >= self.px(80)
+        head = self.font("small", True)
+        for c, title in enumerate(("TABLE AND SOUND", "CARDS AND NEW MATCHES")):
+            x = self.col_x[c]
+            W.draw_text(surface, title, head, theme.GOLD, (x, self.head_y), shadow=False)
+            W.draw_divider(surface, x, x + self.col_w, self.head_y + head.get_linesize() + self.px(6),
+                           theme.GOLD, max(1, self.px(2)))
+        two = self.row_h >= self.px(80)
+        for i, ((name, text, widget), (x, cy)) in enumerate(zip(self.rows, self.row_pos)):
+            if i % 5:
+                W.draw_divider(surface, x, x + self.col_w, cy - self.row_h // 2,
+                               theme.with_alpha(theme.GOLD_DARK, 200))
+            room = widget.rect.x - x - self.px(16)
             if two:
-                W.draw_text(surface, name, label, theme.CREAM, (x, cy - self.px(2)), "bottomleft")
-                W.draw_text(surface, text, hint, theme.CREAM_DIM, (x, cy + self.px(2)), "topleft", shadow=False)
+                W.draw_text(surface, W.ellipsize(name, label, room), label, theme.CREAM,
+                            (x, cy - self.px(2)), "bottomleft")
+                W.draw_text(surface, W.ellipsize(text, hint, room), hint, theme.CREAM_DIM,
+                            (x, cy + self.px(2)), "topleft", shadow=False)
             else:
-                W.draw_text(surface, name, label, theme.CREAM, (x, cy), "midleft")
-            vx = self.panel.right - self.px(48)
+                W.draw_text(surface, W.ellipsize(name, label, room), label, theme.CREAM, (x, cy), "midleft")
+            vx = x + self.col_w
             if widget is self.speed:
-                W.draw_text(surface, speed_text(self.speed.value), value, theme.GOLD_LIGHT, (vx, cy), "midright")
-            elif widget is self.volume:
-                pct = "Muted" if self.app.settings.get("muted") else f"{int(round(self.volume.value * 100))}%"
+                W.draw_text(surface, speed_text(self.speed.value).split(" (")[0], value, theme.GOLD_LIGHT,
+                            (vx, cy), "midright")
+            elif widget in (self.volume, self.music):
+                pct = ("Muted" if self.app.settings.get("muted")
+                       else f"{int(round(widget.value * 100))}%")
                 W.draw_text(surface, pct, value, theme.GOLD_LIGHT, (vx, cy), "midright")
             elif isinstance(widget, W.Toggle):
                 W.draw_text(surface, "On" if widget.value else "Off", value,
                             theme.GOLD_LIGHT if widget.value else theme.CREAM_DIM,
                             (widget.rect.right + self.px(22), cy), "midleft")
-        # a preview card for the month-number setting
-        ch = min(self.px(170), self.row_h * 2)
+        # a preview card beside the month-number switch, at the chosen card size
+        ch = int(min(self.px(150), self.row_h * 1.5) * float(self.app.settings.get("card_scale", 1.0)))
         img = self.app.assets.card("08-B", ch, month_number=bool(self.app.settings.get("month_numbers", True)))
-        cx = self.panel.right - self.px(48) - img.get_width()
-        W.draw_card(surface, img, (cx, self.row_y[3] - ch // 2 - self.px(10)), angle=-6)
+        x, cy = self.row_pos[7]
+        cx = x + self.col_w - img.get_width() - self.px(10)
+        W.draw_card(surface, img, (cx, cy - ch // 2), angle=-6)
 
 
 class PauseMenuScene(MenuScene):
-    """The in-game menu (Escape on the table): resume, rules, settings, or leave.
+    """The in-game menu (Escape on the table): resume, the rules of this match,
+    how to play, settings, concede, or leave.
 
     The match is saved after every action, so leaving loses nothing: the
-    title screen offers Continue.
+    title screen offers Continue. Conceding (after a confirmation) files the
+    match as played so far in the history, marked conceded, as a loss for the
+    conceding seat, and removes the autosave.
     """
 
     opaque = False
@@ -178,13 +274,22 @@ class PauseMenuScene(MenuScene):
     def layout(self) -> None:
         w, h = self.size
         bw, bh, gap = self.px(420), self.px(74), self.px(18)
-        labels = (("Resume", self.back, "primary", (pygame.K_ESCAPE,)),
+        labels = [("Resume", self.back, "primary", (pygame.K_ESCAPE,)),
+                  ("Rules of this match", self.rules_panel, "secondary", (pygame.K_r,)),
                   ("How to play", self.how_to, "secondary", (pygame.K_F1,)),
                   ("Settings", self.settings, "secondary", ()),
                   ("Save and leave to title", self.to_title, "secondary", ()),
-                  ("Quit the game", self.app.quit, "danger", ()))
-        total = len(labels) * bh + (len(labels) - 1) * gap
+                  ("Concede the match", self.concede, "danger", ()),
+                  ("Quit the game", self.app.quit, "danger", ())]
+        session = self._session()
+        if session is None or session.state.is_over:
+            labels = [lb for lb in labels if lb[0] not in ("Rules of this match", "Concede the match")]
+        n = len(labels)
         top = self.px(150)
+        room = h - self.px(40) - top - self.px(50)
+        if n * bh + (n - 1) * gap > room:   # a short window: tighter buttons
+            bh = max(self.px(48), (room - (n - 1) * gap) // n)
+        total = n * bh + (n - 1) * gap
         self.panel = pygame.Rect(0, 0, bw + 2 * self.px(60), total + top + self.px(60))
         self.panel.center = (w // 2, h // 2)
         y = self.panel.y + top
@@ -196,14 +301,54 @@ class PauseMenuScene(MenuScene):
             y += bh + gap
         self.focus.set(self.widgets)
 
+    def enter(self) -> None:
+        self.layout()   # the buttons depend on the match below (none: no rules, no concede)
+        super().enter()
+
     def how_to(self) -> None:
-        from .title import HowToPlayScene
+        from .howto import HowToPlayScene
         session = self._session()
         name = session.rules.name if session is not None else None
         self.app.push(HowToPlayScene(self.app, name))
 
     def settings(self) -> None:
         self.app.push(SettingsScene(self.app))
+
+    def rules_panel(self) -> None:
+        from .rules_panel import RulesPanelScene
+        session = self._session()
+        if session is not None:
+            self.app.push(RulesPanelScene(self.app, session.rules, session.state.months))
+
+    def conceding_seat(self, session) -> int:
+        """The human conceding: the only human seat, or (two people) the one to move."""
+        humans = session.human_seats
+        if len(humans) == 1:
+            return humans[0]
+        to_move = session.state.to_move
+        return to_move if to_move in (0, 1) else 0
+
+    def concede(self) -> None:
+        session = self._session()
+        if session is None or session.state.is_over:
+            return
+        seat = self.conceding_seat(session)
+        name = session.seats[seat].name
+        who = "you" if name.lower() == "you" else name
+        self.app.push(ConfirmScene(
+            self.app, "Concede the match?",
+            f"The match ends now as a loss for {who}. It is kept in the match history, marked conceded.",
+            "Concede", lambda: self.do_concede(seat)))
+
+    def do_concede(self, seat: int) -> None:
+        session = self._session()
+        if session is None:
+            return
+        session.on_change = None          # nothing more is autosaved
+        if self.app.storage.save_conceded(session, seat) is None:
+            self.app.toast("The conceded match could not be saved to the history.", 5.0, "warning")
+        from .title import TitleScene
+        self.app.reset(TitleScene(self.app))
 
     def _session(self):
         for scene in reversed(self.app.scenes):
@@ -228,5 +373,55 @@ class PauseMenuScene(MenuScene):
         W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, s=self.s)
         W.draw_text(surface, "Paused", self.font("h1", True), theme.GOLD_LIGHT,
                     (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
+        for wdg in self.widgets:
+            wdg.draw(surface)
+
+
+class ConfirmScene(MenuScene):
+    """A yes / no question over the scene below: ``on_yes()`` runs after it closes."""
+
+    opaque = False
+    intro_time = 0.15
+
+    def __init__(self, app, title: str, text: str, yes_label: str, on_yes, *, no_label: str = "Cancel"):
+        self.title, self.text, self.yes_label, self.no_label = title, text, yes_label, no_label
+        self.on_yes = on_yes
+        super().__init__(app)
+
+    def layout(self) -> None:
+        w, h = self.size
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(860)), self.px(380))
+        self.panel.center = (w // 2, h // 2)
+        bw, bh, gap = self.px(300), self.px(72), self.px(24)
+        by = self.panel.bottom - self.px(36) - bh
+        self.no_b = self.button((0, by, bw, bh), self.no_label, self.back, style="secondary",
+                                hotkeys=(pygame.K_n,))
+        self.yes_b = self.button((0, by, bw, bh), self.yes_label, self.yes, style="danger",
+                                 hotkeys=(pygame.K_y,))
+        self.no_b.rect.right = w // 2 - gap // 2
+        self.yes_b.rect.left = w // 2 + gap // 2
+        self.widgets = [self.no_b, self.yes_b]
+        self.focus.set(self.widgets)
+        self.focus.focus(self.no_b)
+
+    def yes(self) -> None:
+        self.app.pop()
+        self.on_yes()
+
+    def handle(self, event) -> bool:
+        super().handle(event)
+        return True   # modal
+
+    def draw(self, surface: pygame.Surface) -> None:
+        W.draw_scrim(surface, (0, 0, 0, int(120 * self.intro)))
+        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=theme.LACQUER_LIGHT, s=self.s)
+        cx = self.panel.centerx
+        r = W.draw_text(surface, self.title, self.font("h2", True), theme.GOLD_LIGHT,
+                        (cx, self.panel.y + self.px(34)), "midtop")
+        font = self.font("body")
+        y = r.bottom + self.px(22)
+        for line in W.wrap_text(self.text, font, self.panel.w - self.px(100)):
+            W.draw_text(surface, line, font, theme.CREAM, (cx, y), "midtop")
+            y += font.get_linesize()
         for wdg in self.widgets:
             wdg.draw(surface)

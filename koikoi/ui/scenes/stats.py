@@ -1,0 +1,292 @@
+"""Statistics: folded from the finished matches of the history (``koikoi.stats``).
+
+Tiles for the totals (matches and wins, points per round, the best round,
+Koi-Koi calls and how often they paid off), a table by opponent and rule set,
+and the yaku made most often, drawn with their cards. With no finished match
+yet, an empty state offers a new match.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+import pygame
+
+from ... import stats as S
+from ...engine import PRESET_LABELS, YAKU_NAMES
+from .. import theme
+from .. import widgets as W
+from . import MenuScene
+
+log = logging.getLogger("koikoi.stats_scene")
+
+OPPONENT_LABELS = {"easy": "CPU · Easy", "medium": "CPU · Medium", "hard": "CPU · Hard",
+                   "random": "CPU · Random", "friend": "Friend", "cpu": "CPU"}
+OPPONENT_ORDER = ("easy", "medium", "hard", "random", "cpu", "friend")
+
+TABLE_COLUMNS = (  # key, header, weight, align
+    ("opponent", "Opponent", 0.22, "left"),
+    ("rules", "Rules", 0.19, "left"),
+    ("played", "Played", 0.10, "right"),
+    ("won", "Won", 0.08, "right"),
+    ("drawn", "Drawn", 0.09, "right"),
+    ("lost", "Lost", 0.08, "right"),
+    ("rate", "Win %", 0.10, "right"),
+    ("ppr", "Per round", 0.14, "right"),
+)
+
+
+def percent(x: Optional[float]) -> str:
+    return "—" if x is None else f"{round(100 * x)}%"
+
+
+def signed(x: Optional[float]) -> str:
+    return "—" if x is None else f"{x:+.1f}"
+
+
+def table_rows(stats: "S.Stats") -> list[dict]:
+    """One dict of cell texts per (opponent, rule set), by opponent then rules."""
+    order = {o: i for i, o in enumerate(OPPONENT_ORDER)}
+    rules_order = {n: i for i, n in enumerate(PRESET_LABELS)}
+    keys = sorted(stats.by, key=lambda k: (order.get(k[0], 99), rules_order.get(k[1], 99), k))
+    out = []
+    for opp, rules in keys:
+        rec = stats.by[(opp, rules)]
+        out.append({
+            "opponent": OPPONENT_LABELS.get(opp, opp.title()),
+            "rules": PRESET_LABELS.get(rules, rules).split(" (")[0],
+            "played": str(rec.matches), "won": str(rec.wins), "drawn": str(rec.draws),
+            "lost": str(rec.losses), "rate": percent(rec.win_rate), "ppr": signed(rec.points_per_round),
+        })
+    return out
+
+
+def yaku_text(name: str, style: str = "both") -> str:
+    en, romaji, _ = YAKU_NAMES.get(name, (name.title(), name.title(), ""))
+    return {"english": en, "romaji": romaji}.get(style, f"{romaji} · {en}")
+
+
+class StatsScene(MenuScene):
+    def __init__(self, app):
+        self.stats, self.problems = S.from_history(app.storage)
+        try:
+            self.conceded = sum(1 for m in app.storage.list_finished() if getattr(m, "conceded", None) is not None)
+        except Exception:  # the count is a footnote; never fail the screen for it
+            log.exception("could not count conceded matches")
+            self.conceded = 0
+        self.rows = table_rows(self.stats)
+        self.scroller = W.Scroller(line=40)
+        super().__init__(app)
+        if self.problems:
+            n = len(self.problems)
+            app.toast(f"{n} match file{'s' if n != 1 else ''} could not be read and {'are' if n != 1 else 'is'} "
+                      f"left out of the statistics.", 6.0, "warning")
+
+    @property
+    def empty(self) -> bool:
+        return self.stats.overall.matches == 0
+
+    # ---------------------------------------------------------- layout
+    def layout(self) -> None:
+        w, h = self.size
+        pad = self.px(48)
+        self.content = pygame.Rect(0, 0, min(w - 2 * pad, self.px(1680)), 0)
+        self.content.centerx = w // 2
+        self.content.y = self.px(196)
+        bh = self.px(76)
+        by = h - self.px(36) - bh
+        self.content.h = by - self.px(36) - self.content.y
+        self.tiles_h = self.px(150)
+        below = self.content.y + self.tiles_h + self.px(28)
+        left_w = int(self.content.w * 0.58)
+        self.table_panel = pygame.Rect(self.content.x, below, left_w, self.content.bottom - below)
+        self.yaku_panel = pygame.Rect(self.table_panel.right + self.px(28), below,
+                                      self.content.right - self.table_panel.right - self.px(28),
+                                      self.content.bottom - below)
+        self.back_b = self.button((0, by, self.px(300), bh), "Back", self.back, style="primary",
+                                  hotkeys=(pygame.K_BACKSPACE,))
+        self.back_b.rect.centerx = w // 2
+        self.widgets = [self.back_b]
+        if self.empty:
+            self.panel = pygame.Rect(0, 0, min(w - 2 * pad, self.px(1100)), self.px(470))
+            self.panel.center = (w // 2, (self.content.y + by) // 2)
+            self.new_b = self.button((0, 0, self.px(340), bh), "New match", self.new_match, style="secondary")
+            self.new_b.rect.midbottom = (w // 2, self.panel.bottom - self.px(34))
+            self.widgets.insert(0, self.new_b)
+        # the table scrolls when there are many pairs
+        self.row_h = self.px(56)
+        inner = self.table_panel.inflate(-2 * self.px(30), 0)
+        inner.y = self.table_panel.y + self.px(70) + self.px(44)
+        inner.h = self.table_panel.bottom - inner.y - self.px(16)
+        self.scroller.viewport = inner
+        self.scroller.content_height = len(self.rows) * self.row_h
+        self.scroller.line = self.row_h
+        total = sum(c[2] for c in TABLE_COLUMNS)
+        x = inner.x
+        self.cols = []
+        for key, header, weight, align in TABLE_COLUMNS:
+            cw = int(inner.w * weight / total)
+            self.cols.append((key, header, x, cw, align))
+            x += cw
+        self.focus.set(self.widgets)
+
+    def new_match(self) -> None:
+        from .newmatch import NewMatchScene
+        self.app.replace(NewMatchScene(self.app))
+
+    # ---------------------------------------------------------- scene
+    def handle(self, event) -> bool:
+        if super().handle(event):
+            return True
+        return self.scroller.handle(event)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.scroller.animating
+
+    # ---------------------------------------------------------- drawing
+    def tiles(self) -> list[tuple[str, str, str]]:
+        """(label, big value, small line) of the summary tiles."""
+        o = self.stats.overall
+        calls = o.koikoi_calls
+        return [
+            ("Matches", str(o.matches), f"{o.wins} won · {o.draws} drawn · {o.losses} lost"),
+            ("Win rate", percent(o.win_rate), f"{o.rounds_won} of {o.rounds} rounds won"),
+            ("Points per round", signed(o.points_per_round), f"{o.points_for} won · {o.points_against} lost"),
+            ("Best round", str(o.best_round) if o.best_round else "—", "points in one round"),
+            ("Koi-Koi calls", str(calls),
+             f"{o.koikoi_paid} paid off ({percent(o.koikoi_success)})" if calls else "none called yet"),
+        ]
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        w, h = self.size
+        y = self.draw_title(surface, "Statistics", self.px(36))
+        if self.empty:
+            W.draw_text(surface, "From every match you finish", self.font("small"), theme.CREAM_DIM,
+                        (w // 2, y + self.px(4)), "midtop")
+            W.draw_panel(surface, self.panel, s=self.s)
+            cx = self.panel.centerx
+            for j, cid in enumerate(("01-B", "03-B", "08-B")):
+                img = self.app.assets.card(cid, self.px(120), month_number=False)
+                W.draw_card(surface, img, (cx + (j - 1) * self.px(70), self.panel.y + self.px(110)),
+                            anchor="center", angle=(1 - j) * 10)
+            W.draw_text(surface, "No finished matches yet", self.font("h3", True), theme.CREAM,
+                        (cx, self.panel.y + self.px(210)), "midtop")
+            W.draw_text(surface, "Win rates, points per round, your favourite yaku and how your Koi-Koi calls "
+                        "pay off will appear here.", self.font("small"), theme.CREAM_DIM,
+                        (cx, self.panel.y + self.px(262)), "midtop")
+            return
+        o = self.stats.overall
+        sub = f"Your results in {o.matches} finished match{'es' if o.matches != 1 else ''}"
+        if self.conceded:
+            sub += f"  ·  {self.conceded} conceded match{'es are' if self.conceded != 1 else ' is'} not counted"
+        W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(4)), "midtop")
+        self._draw_tiles(surface)
+        self._draw_table(surface)
+        self._draw_yaku(surface)
+
+    def _draw_tiles(self, surface) -> None:
+        tiles = self.tiles()
+        gap = self.px(20)
+        n = len(tiles)
+        tw = (self.content.w - gap * (n - 1)) // n
+        for i, (label, big, small) in enumerate(tiles):
+            r = pygame.Rect(self.content.x + i * (tw + gap), self.content.y, tw, self.tiles_h)
+            W.draw_panel(surface, r, s=self.s)
+            W.draw_text(surface, label.upper(), self.font("tiny", True), theme.GOLD, (r.centerx, r.y + self.px(16)),
+                        "midtop", shadow=False)
+            font = W.fit_font(self.app.assets, big, tw - self.px(20), theme.font_px("h1", self.s), bold=True)
+            W.draw_text(surface, big, font, theme.GOLD_LIGHT, (r.centerx, r.centery + self.px(4)), "center")
+            tf = self.font("tiny")
+            W.draw_text(surface, W.ellipsize(small, tf, tw - self.px(16)), tf, theme.CREAM_DIM,
+                        (r.centerx, r.bottom - self.px(14)), "midbottom", shadow=False)
+
+    def _draw_table(self, surface) -> None:
+        p = self.table_panel
+        W.draw_panel(surface, p, s=self.s)
+        W.draw_text(surface, "By opponent and rules", self.font("h3", True), theme.GOLD_LIGHT,
+                    (p.x + self.px(30), p.y + self.px(20)))
+        head = self.font("tiny", True)
+        hy = p.y + self.px(78)
+        for key, header, x, cw, align in self.cols:
+            if align == "right":
+                W.draw_text(surface, header.upper(), head, theme.GOLD, (x + cw - self.px(6), hy), "topright", shadow=False)
+            else:
+                W.draw_text(surface, header.upper(), head, theme.GOLD, (x, hy), shadow=False)
+        vp = self.scroller.viewport
+        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(8), theme.GOLD_DARK, max(1, self.px(2)))
+        prev = surface.get_clip()
+        surface.set_clip(vp.inflate(self.px(16), 0))
+        body, bold = self.font("small"), self.font("small", True)
+        for i, row in enumerate(self.rows):
+            y = vp.y + i * self.row_h - int(self.scroller.offset)
+            if y + self.row_h < vp.y or y > vp.bottom:
+                continue
+            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
+            if i % 2 == 0:
+                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
+            cy = y + self.row_h // 2
+            for key, header, x, cw, align in self.cols:
+                text = row[key]
+                font = bold if key in ("won", "rate", "ppr") else body
+                color = theme.CREAM
+                if key == "won":
+                    color = theme.GOOD
+                elif key == "lost":
+                    color = theme.BAD if row[key] != "0" else theme.CREAM_DIM
+                elif key == "ppr":
+                    color = theme.GOLD_LIGHT if not text.startswith("-") else theme.BAD
+                text = W.ellipsize(text, font, cw - self.px(10))
+                if align == "right":
+                    W.draw_text(surface, text, font, color, (x + cw - self.px(6), cy), "midright", shadow=False)
+                else:
+                    W.draw_text(surface, text, font, color, (x, cy), "midleft", shadow=False)
+        surface.set_clip(prev)
+        self.scroller.draw_bar(surface)
+
+    def _draw_yaku(self, surface) -> None:
+        from .howto import YAKU_CARDS
+        p = self.yaku_panel
+        W.draw_panel(surface, p, s=self.s)
+        W.draw_text(surface, "Yaku you made most", self.font("h3", True), theme.GOLD_LIGHT,
+                    (p.x + self.px(30), p.y + self.px(20)))
+        common = self.stats.overall.yaku.most_common()
+        common = [(n, c) for n, c in common if n in YAKU_CARDS]
+        y = p.y + self.px(80)
+        if not common:
+            W.draw_text(surface, "No yaku scored yet.", self.font("small"), theme.CREAM_DIM,
+                        (p.centerx, p.centery), "center")
+            return
+        style = self.app.settings.get("name_style", "both")
+        row_h = self.px(78)
+        n = max(1, min(len(common), (p.bottom - self.px(16) - y) // row_h))
+        top = common[0][1]
+        ch = self.px(64)
+        cw = int(ch * 216 / 348)
+        small, bold = self.font("small"), self.font("small", True)
+        numbers = bool(self.app.settings.get("month_numbers", True))
+        for i, (name, count) in enumerate(common[:n]):
+            ry = y + i * row_h
+            ids = YAKU_CARDS[name][:3]
+            for j, cid in enumerate(ids):
+                W.draw_card(surface, self.app.assets.card(cid, ch, month_number=numbers),
+                            (p.x + self.px(30) + j * int(cw * 0.6), ry + (row_h - ch) // 2), shadow=False)
+            tx = p.x + self.px(30) + int(cw * 0.6) * 2 + cw + self.px(20)
+            bar_w = p.right - self.px(110) - tx
+            W.draw_text(surface, W.ellipsize(yaku_text(name, style), bold, p.right - self.px(40) - tx), bold,
+                        theme.CREAM, (tx, ry + self.px(12)), shadow=False)
+            bar = pygame.Rect(tx, ry + self.px(46), max(self.px(8), int(bar_w * count / top)), self.px(12))
+            track = pygame.Rect(tx, bar.y, bar_w, bar.h)
+            surface.blit(W.rounded_surface(track.size, track.h // 2, (255, 255, 255, 20)), track.topleft)
+            surface.blit(W.rounded_surface(bar.size, bar.h // 2, theme.GOLD, bottom=theme.GOLD_DARK), bar.topleft)
+            W.draw_text(surface, f"{count}×", bold, theme.GOLD_LIGHT, (p.right - self.px(30), bar.centery),
+                        "midright", shadow=False)
+        del small
+
+
+__all__ = ["StatsScene", "table_rows", "percent", "signed"]
