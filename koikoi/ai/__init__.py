@@ -3,6 +3,24 @@
 
 Players see only a seat's ``View`` (its hand, the field, both capture piles,
 counts), never the other hand or the stock order.
+
+Levels (modules):
+
+* ``random`` (players.py): uniformly random legal moves, the floor.
+* ``easy`` (easy.py): greedy on card values, 20% random moves, calls Koi-Koi
+  too readily. Microseconds a decision.
+* ``medium`` (medium.py): yaku closeness for both sides from the unseen cards
+  (knowledge.py), denial, no feeding the field, one-step look-ahead over its
+  play and every possible stock card; Koi-Koi by expected value shifted by
+  the match score and months left. A few ms a decision.
+* ``hard`` (hard.py): determinized Monte-Carlo search in the lean simulator
+  (sim.py) with the greedy playout policy (playout.py), successive halving
+  over Medium's top candidates, maximising the chance of winning the match
+  through the table in data/winprob.json (tools/fit_winprob.py).
+  ``think_time`` (default 0.5 s) or ``simulations`` (deterministic).
+
+Every player keeps its own state (RNG, per-rules tables): one instance per
+seat, callable from a worker thread.
 """
 
 from __future__ import annotations

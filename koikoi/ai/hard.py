@@ -1,0 +1,328 @@
+"""Hard: determinized Monte-Carlo search that maximises the chance of winning the match.
+
+For each decision it samples the hidden cards (the unseen set split into an
+opponent hand of the right size and a stock order), applies every candidate
+action to the same samples, and plays each to the end of the round in the
+lean simulator with the cheap greedy policy for both seats. Each finished
+round is scored by the probability of winning the MATCH from the resulting
+scores, rounds left and dealer (the table fitted by tools/fit_winprob.py,
+shipped as koikoi/ai/data/winprob.json), exact in the last round. Weak
+candidates are dropped early (successive halving). Stop is valued exactly
+(its award is certain); Koi-Koi by the playouts that follow the call.
+
+``simulations=N`` fixes the number of playouts (deterministic for a seed);
+otherwise ``think_time`` seconds (default 0.5) bound the search.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ..engine.actions import ChooseMatch, KoiKoi, Play, Stop
+from ..engine.cards import ID_TO_INDEX
+from .base import KnowledgeCache, kind
+from .playout import Policy
+from .sim import CHOOSE, DECIDE, PLAY, Round, bits
+
+DEFAULT_THINK = 0.5
+POINTS_TIEBREAK = 0.002   # match win probability per point of the round, added to the goal
+_DATA = Path(__file__).resolve().parent / "data" / "winprob.json"
+
+
+def load_winprob() -> dict:
+    try:
+        with open(_DATA) as fh:
+            return json.load(fh).get("presets", {})
+    except (OSError, ValueError):
+        return {}
+
+
+class WinProb:
+    """P(win the match) from the lead, rounds left and who deals next."""
+
+    def __init__(self, rules, table: dict):
+        p = table.get(rules.name) or table.get("nintendo")
+        if p:
+            self.a = list(p["a"])
+            self.b = list(p["b"])
+        else:   # no data shipped: a plain guess of the same shape
+            self.a = [0.25 / math.sqrt(m) for m in range(1, 13)]
+            self.b = [0.05] * 12
+        # Rule sets with bigger awards than their preset (house rules) spread the scores more:
+        # the fitted scale is kept; an error there only shifts how bold Hard plays.
+
+    def __call__(self, lead: float, left: Optional[int], dealer: bool) -> float:
+        if left is not None and left <= 0:
+            return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+        m = 6 if left is None else left
+        if m <= 12:
+            a, b = self.a[m - 1], self.b[m - 1]
+        else:
+            a, b = self.a[11] * math.sqrt(12 / m), self.b[11]
+        z = a * lead + (b if dealer else -b)
+        if z > 40:
+            return 1.0
+        if z < -40:
+            return 0.0
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+class _Outcome:
+    """Scores a finished round for the deciding seat, with a cache per decision."""
+
+    def __init__(self, view, wp: WinProb):
+        rules = view.rules
+        self.me = view.seat
+        self.rules = rules
+        self.scores = view.scores
+        self.left = None if view.months is None else max(0, view.months - view.round)
+        self.dealer = view.dealer
+        self.wp = wp
+        self.cache = {}
+
+    def value(self, winner, points: int, last_yaku_seat: int = -1) -> float:
+        key = (winner, points, last_yaku_seat)
+        v = self.cache.get(key)
+        if v is None:
+            v = self.cache[key] = self._value(winner, points, last_yaku_seat)
+        return v
+
+    def _value(self, winner, points, last_yaku_seat) -> float:
+        rules = self.rules
+        me = self.me
+        scores = list(self.scores)
+        dealer = self.dealer
+        if winner is None and rules.oya_ken:
+            winner, points = dealer, rules.oya_ken
+        if winner is not None:
+            if rules.scoring_mode == "zero_sum":
+                pay = min(points, scores[1 - winner])
+                scores[winner] += pay
+                scores[1 - winner] -= pay
+            else:
+                scores[winner] += points
+            dealer = winner
+        else:
+            mode = rules.exhausted_dealer
+            if mode == "passes":
+                dealer = 1 - dealer
+            elif mode == "last_yaku" and last_yaku_seat >= 0:
+                dealer = last_yaku_seat
+        lead = scores[me] - scores[1 - me]
+        # A small pull towards points, so that a decided match is still played well.
+        gained = (lead - (self.scores[me] - self.scores[1 - me])) * POINTS_TIEBREAK
+        return gained + self._wp_of(scores, lead, dealer)
+
+    def _wp_of(self, scores, lead, dealer) -> float:
+        rules = self.rules
+        me = self.me
+        over = ((self.left is not None and self.left <= 0)
+                or (rules.target_points is not None and max(scores) >= rules.target_points)
+                or (rules.scoring_mode == "zero_sum" and min(scores) <= 0))
+        if over:
+            return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+        left = self.left
+        if left is None and rules.target_points is not None:
+            # Play to a target: the rounds still needed, roughly 4 points a round.
+            left = max(1, int((rules.target_points - max(scores)) / 4))
+        return self.wp(lead, left, dealer == me)
+
+
+class HardPlayer:
+    level = "hard"
+
+    def __init__(self, seed: int = 0, think_time: Optional[float] = None,
+                 simulations: Optional[int] = None, noise: float = 0.35,
+                 kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5):
+        self.prior_keep = prior_keep
+        self._medium = None
+        self.kk_mode = kk_mode
+        self.kk_bias = kk_bias
+        self.seed = seed
+        self.think_time = DEFAULT_THINK if think_time is None else float(think_time)
+        self.simulations = simulations
+        self._kc = KnowledgeCache()
+        self._policy = None
+        self._wp = None
+        self._wp_rules = None
+        self._noise = noise
+        self._table = load_winprob()
+        self.last_stats = {}
+
+    # ------------------------------------------------------------ setup
+
+    def _setup(self, rules):
+        know = self._kc.get(rules)
+        if self._policy is None or self._policy.know is not know:
+            self._policy = Policy(know, noise=self._noise)
+        if self._wp_rules is not rules:
+            self._wp = WinProb(rules, self._table)
+            self._wp_rules = rules
+        return self._policy
+
+    def _rng(self, view) -> random.Random:
+        """A generator fixed by the seed and what the view shows (never the hidden cards)."""
+        key = (f"{self.seed}|{view.round}|{view.phase}|{view.hand_mask}|{view.field_mask}|"
+               f"{view.captured_masks}|{view.calls}|{view.scores}|{view.pending}")
+        return random.Random(key)
+
+    # ------------------------------------------------------------ choosing
+
+    def choose(self, view, legal: Sequence):
+        k = kind(legal)
+        if k == "oyagime":
+            return legal[0]
+        if len(legal) == 1:
+            return legal[0]
+        policy = self._setup(view.rules)
+        outcome = _Outcome(view, self._wp)
+        me = view.seat
+        rng = self._rng(view)
+        t0 = time.perf_counter()
+        best = 0
+
+        stop_value = None
+        if k == "decide":
+            stop_value = outcome.value(me, view.award(me).total)
+            if self.kk_mode != "sim":
+                from .base import seen
+                from .medium import koikoi_wanted
+                heur = koikoi_wanted(self._kc.get(view.rules), view, seen(view))
+                if self.kk_mode == "medium":
+                    return next(a for a in legal if isinstance(a, KoiKoi if heur else Stop))
+            cands = [a for a in legal if isinstance(a, KoiKoi)]
+            if not cands:
+                return next(a for a in legal if isinstance(a, Stop))
+        else:
+            cands = list(legal)
+            if self.prior_keep and len(cands) > self.prior_keep:
+                cands = self._prefilter(view, cands)
+        moves = [self._move_of(a) for a in cands]
+
+        template = self._template(view)
+        unseen = view.unseen_mask
+        if view.pending is not None:
+            unseen &= ~(1 << view.pending.index)
+        best, mean, total = search(template, list(bits(unseen)), view.opponent_hand_count, me,
+                                   moves, outcome.value, policy, rng, self.simulations,
+                                   self.think_time, t0)
+        self.last_stats = {"playouts": total, "seconds": time.perf_counter() - t0,
+                           "value": mean, "candidates": len(cands)}
+        if stop_value is not None:
+            self.last_stats["stop_value"] = stop_value
+            bias = self.kk_bias
+            if self.kk_mode == "either" and heur:
+                bias += 0.01
+            return cands[best] if mean + bias > stop_value else next(a for a in legal if isinstance(a, Stop))
+        return cands[best]
+
+    def _prefilter(self, view, cands: list) -> list:
+        """Keep the ``prior_keep`` candidates Medium's evaluation likes best: the playouts
+        then share their budget among moves worth comparing."""
+        from .base import play_key, seen
+        from .medium import MediumPlayer
+        if self._medium is None:
+            self._medium = MediumPlayer(seed=self.seed)
+        ev = self._medium._evaluator(view.rules)
+        s = seen(view)
+        if isinstance(cands[0], Play):
+            scores = [self._medium._play_score(ev, s, *play_key(a)) for a in cands]
+        else:
+            scores = [self._medium._choose_score(ev, s, ID_TO_INDEX[a.target]) for a in cands]
+        order = sorted(range(len(cands)), key=lambda i: (-scores[i], i))[:self.prior_keep]
+        return [cands[i] for i in sorted(order)]
+
+    @staticmethod
+    def _move_of(a) -> tuple:
+        if isinstance(a, Play):
+            return (0, ID_TO_INDEX[a.card], ID_TO_INDEX[a.target] if a.target else -1)
+        if isinstance(a, ChooseMatch):
+            return (1, ID_TO_INDEX[a.target], -1)
+        return (2, -1, -1)
+
+    @staticmethod
+    def _template(view) -> Round:
+        me = view.seat
+        phase = {"play": PLAY, "choose_match": CHOOSE, "decide": DECIDE}[view.phase]
+        hands = [0, 0]
+        hands[me] = view.hand_mask
+        pending = view.pending.index if view.pending is not None else -1
+        return Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
+                     view.koikoi_refs, view.to_move, phase, pending, view.field_brights,
+                     view.dealer)
+
+
+def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,
+           rng: random.Random, sims: Optional[int], budget: float, t0: float):
+    """Determinized Monte-Carlo with successive halving.
+
+    ``template`` is the round as the deciding seat ``me`` sees it (the opponent's hand and
+    the stock empty); ``pool`` the unseen cards; ``moves`` the candidates as (0, card,
+    target) plays, (1, target) stock choices or (2,) Koi-Koi. ``value(winner, points,
+    last_yaku_seat)`` scores a finished round. Returns (best index, its mean, playouts).
+    """
+    opp = 1 - me
+    rand = rng.random
+    pool = list(pool)
+    bit = [1 << i for i in range(48)]
+
+    def sample() -> Round:
+        rng.shuffle(pool)
+        r = template.copy()
+        r.hands[opp] = sum(bit[c] for c in pool[:opp_n])
+        r.stock = pool[opp_n:]
+        r.sp = 0
+        return r
+
+    run = policy.run
+
+    def evaluate(i: int, base: Round) -> float:
+        r = base.copy()
+        m = moves[i]
+        if m[0] == 0:
+            r.play(m[1], m[2])
+        elif m[0] == 1:
+            r.choose(m[1])
+        else:
+            r.koikoi()
+        run(r, rand)
+        return value(r.winner, r.points, r.last_yaku_seat)
+
+    n = len(moves)
+    alive = list(range(n))
+    sums = [0.0] * n
+    cnt = [0] * n
+    phases = max(1, math.ceil(math.log2(n))) if n > 1 else 1
+    total = 0
+    clock = time.perf_counter
+    for p in range(phases):
+        if sims is not None:
+            per = max(2, (sims // phases) // len(alive))
+            for _ in range(per):
+                base = sample()
+                for i in alive:
+                    sums[i] += evaluate(i, base)
+                    cnt[i] += 1
+                total += len(alive)
+        else:
+            end = t0 + budget * (p + 1) / phases
+            done = 0
+            while done < 2 or clock() < end:
+                base = sample()
+                for i in alive:
+                    sums[i] += evaluate(i, base)
+                    cnt[i] += 1
+                total += len(alive)
+                done += 1
+                if clock() > t0 + 1.8 * budget:   # a hard ceiling whatever happens
+                    break
+        if p < phases - 1 and len(alive) > 1:
+            alive.sort(key=lambda i: (-sums[i] / cnt[i], i))
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+    best = max(alive, key=lambda i: (sums[i] / cnt[i], -i))
+    return best, sums[best] / cnt[best], total

@@ -1,0 +1,159 @@
+"""What the CPU levels know about a rule set: card values, yaku closeness, risks.
+
+Everything here is a pure function of the ``Rules`` and card masks. A
+``Knowledge`` is built once per Rules value (players keep their own; nothing
+here is shared mutable state).
+"""
+
+from __future__ import annotations
+
+from math import erf, sqrt
+
+from ..engine import cards as C
+from ..engine.rules import Rules
+from ..engine.scoring import multipliers
+from .sim import _CM, bits, points_fn
+
+ALL = C.ALL
+BR, RAIN = C.BRIGHTS, C.RAIN_MAN
+BR_NR = BR & ~RAIN
+RB = C.RIBBONS
+INO, AKA, AO = C.INOSHIKACHO, C.AKATAN, C.AOTAN
+CUP, CURTAIN, MOON = C.SAKE_CUP, C.CURTAIN, C.MOON
+MONTHS = C.MONTH_MASK
+
+RATE = 1.8   # cards a turn that end in one's own pile, roughly
+
+# The chance that a yaku still ``need`` cards away gets completed, roughly (need 0: held).
+REACH = (1.0, 0.5, 0.24, 0.11, 0.05, 0.022, 0.01, 0.004, 0.002, 0.001, 0.0005, 0.0) + (0.0,) * 40
+
+
+class Knowledge:
+    """Compiled facts about one rule set."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.points = points_fn(rules)
+        r = rules
+        self.an = C.ANIMALS if r.sake_cup_is_animal else C.ANIMALS & ~CUP
+        self.ch = C.CHAFF | CUP if r.sake_cup_is_chaff else C.CHAFF
+        self.sanko = r.sanko
+        self.shiko_gain = max(0, max(r.shiko, r.ame_shiko) - r.sanko)
+        self.goko_gain = max(0, r.goko - max(r.shiko, r.ame_shiko))
+        sets = []
+        if r.inoshikacho:
+            sets.append((INO, r.inoshikacho))
+        if r.akatan:
+            sets.append((AKA, r.akatan))
+        if r.aotan:
+            sets.append((AO, r.aotan))
+        if r.viewing != "off":
+            w = 1.0 if r.viewing == "on" else 0.6
+            if r.hanami_zake:
+                sets.append((CURTAIN | CUP, r.hanami_zake * w))
+            if r.tsukimi_zake:
+                sets.append((MOON | CUP, r.tsukimi_zake * w))
+        self.sets = tuple(sets)
+        self.counts = tuple((m, t, p) for m, t, p in ((self.an, 5, r.tane), (RB, 5, r.tanzaku),
+                                                       (self.ch, 10, r.kasu)) if p)
+        # Static card values (Easy, and the fast playout policy): what a card adds to an
+        # empty pile's yaku chances, plus a little for its kind.
+        self.value = tuple(self._static_value(c) for c in range(48))
+        self.ko_mult = r.koikoi_multiplier
+
+    def _static_value(self, c: int) -> float:
+        bit = 1 << c
+        v = 0.3
+        if bit & BR:
+            v += 3.0 if not bit & RAIN else 1.5
+        if bit & self.an:
+            v += 0.8
+        if bit & RB:
+            v += 0.8
+        if bit & self.ch:
+            v += 0.3
+        for m, p in self.sets:
+            if bit & m:
+                v += p * (0.35 if m.bit_count() == 3 else 0.45)
+        return v
+
+    # ------------------------------------------------------------ yaku closeness
+
+    def potential(self, mine: int, avail: int, turns: int = 8) -> float:
+        """Expected-ish yaku points for a pile ``mine`` that can still gain cards from
+        ``avail`` (cards in nobody's pile), with ``turns`` own turns left."""
+        reach = REACH if turns >= 4 else _REACH_LATE[turns]
+        have = mine | avail
+        v = 0.0
+        if self.sanko:
+            nb = (mine & BR_NR).bit_count()
+            if (have & BR_NR).bit_count() >= 3:
+                v += self.sanko * reach[3 - nb if nb < 3 else 0]
+            nb = (mine & BR).bit_count()
+            hb = (have & BR).bit_count()
+            if hb >= 4 and self.shiko_gain:
+                v += self.shiko_gain * reach[4 - nb if nb < 4 else 0]
+                if hb == 5 and self.goko_gain:
+                    v += self.goko_gain * reach[5 - nb]
+        for m, p in self.sets:
+            if have & m == m:
+                v += p * reach[(m & ~mine).bit_count()]
+        if self.counts:
+            # Counting yaku: about RATE cards a turn join the pile, the category's share of
+            # what is left; the chance to reach the threshold from a normal approximation.
+            na = avail.bit_count() or 1
+            flow = RATE * turns / na
+            for m, t, p in self.counts:
+                n = (mine & m).bit_count()
+                a = (avail & m).bit_count()
+                e = flow * a
+                if n >= t:
+                    v += p + n - t + 0.8 * e
+                elif n + a >= t:
+                    need = t - n
+                    z = (e - need + 0.5) / (0.6 + 0.8 * sqrt(e))
+                    pr = 0.5 * (1.0 + erf(z * 0.7071))
+                    v += pr * (p + 0.5 * max(0.0, e - need))
+        return v
+
+    def award(self, base: int, own_calls: int, opp_calls: int, field_brights: int) -> int:
+        total = base
+        if base:
+            for _, f in multipliers(base, self.rules, own_calls, opp_calls, field_brights):
+                total *= f
+        return total
+
+    def outs(self, mine: int, pool: int, field: int = 0) -> int:
+        """The cards of ``pool`` that would each, added alone, raise ``mine``'s yaku total."""
+        pts = self.points
+        now = pts(mine, field)
+        out = 0
+        for c in bits(pool):
+            if pts(mine | 1 << c, field) > now:
+                out |= 1 << c
+        return out
+
+
+_REACH_LATE = tuple(
+    tuple(r * (0.35 + 0.65 * t / 4) if i else r for i, r in enumerate(REACH)) for t in range(4)
+)
+
+
+def p_holds(k: int, unseen: int, hand: int) -> float:
+    """P(a random ``hand`` cards out of ``unseen`` include at least one of ``k`` given cards)."""
+    if k <= 0 or hand <= 0 or unseen <= 0:
+        return 0.0
+    if hand >= unseen:
+        return 1.0
+    p = 1.0
+    for i in range(hand):
+        if unseen - i <= 0:
+            return 1.0
+        p *= max(0, unseen - k - i) / (unseen - i)
+        if p == 0.0:
+            break
+    return 1.0 - p
+
+
+def month_of(c: int) -> int:
+    return _CM[c]

@@ -1,0 +1,203 @@
+"""A cheap greedy policy for both seats, and playouts of a sim.Round to its end.
+
+Used by Hard's search (thousands of times per decision) and by
+tools/fit_winprob.py's self-play. Greedy on static card values, with a bonus
+for captures that raise a yaku, a cost for feeding the field, a little noise,
+and a simple Koi-Koi rule.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.cards import BRIGHTS as _BR, CARD_MONTH_MASK, RIBBONS as _RB
+from .knowledge import Knowledge, p_holds
+from .sim import CHOOSE, DECIDE, DONE, PLAY, Round, _T0, _T1, _T2, _T3, maybe_yaku
+
+_CM = CARD_MONTH_MASK
+_ALL = (1 << 48) - 1
+# _PH[unseen][hand][k]: P(a hand of ``hand`` cards out of ``unseen`` holds one of k given cards).
+_PH = tuple(tuple(tuple(p_holds(k, u, h) for k in range(5)) for h in range(9)) for u in range(49))
+
+
+class Policy:
+    """The playout policy for one rule set."""
+
+    def __init__(self, know: Knowledge, noise: float = 0.35, koikoi_hand: int = 9,
+                 koikoi_max: int = 3, deny: float = 0.0, deny_dump: float = 1.5,
+                 feed: float = 0.8):
+        self.know = know
+        self.deny = deny
+        self.deny_dump = deny_dump
+        self.sets = tuple(m for m, _ in know.sets)
+        self.an, self.ch = know.an, know.ch
+        self.value = know.value
+        self.points = know.points
+        self.noise = noise
+        self.koikoi_hand = koikoi_hand
+        self.koikoi_max = koikoi_max
+        # Dumping a card on the field: roughly what it is worth to whoever takes it.
+        self.dump = tuple(0.45 * v for v in know.value)
+        self.feed = feed
+        self.dump_p = tuple(feed * v for v in know.value)
+        self.must_match = know.rules.must_play_match
+
+    def near(self, cap: int, other: int) -> int:
+        """Cards that would complete or nearly complete a yaku for the pile ``cap``."""
+        m = 0
+        for s in self.sets:
+            if not other & s:
+                miss = s & ~cap
+                if miss & (miss - 1) == 0:
+                    m |= miss
+        if (cap & _BR).bit_count() >= 2:
+            m |= _BR
+        if (cap & self.an).bit_count() >= 4:
+            m |= self.an
+        if (cap & _RB).bit_count() >= 4:
+            m |= _RB
+        if (cap & self.ch).bit_count() >= 8:
+            m |= self.ch
+        return m & ~(cap | other)
+
+    def play(self, r: Round, rand) -> tuple:
+        seat = r.to_move
+        hand = r.hands[seat]
+        field = r.field
+        value = self.value
+        cap = r.cap[seat]
+        if self.feed:
+            # What the mover cannot see: the other hand and the stock. A dumped card is
+            # taken next turn if the opponent holds its month.
+            other = r.cap[1 - seat]
+            unseen = _ALL & ~(hand | field | cap | other)
+            ph = _PH[unseen.bit_count()][r.hands[1 - seat].bit_count()]
+        deny = self.deny
+        threat = self.near(r.cap[1 - seat], cap) if deny else 0
+        pts = self.points
+        base = -1
+        best_c, best_t, best = -1, -1, -1e9
+        noise = self.noise
+        cards = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
+        any_match = self.must_match and any(field & _CM[c] for c in cards)
+        for c in cards:
+            m = field & _CM[c]
+            t = -1
+            if m:
+                if m.bit_count() == 2:
+                    a = m & -m
+                    b = m ^ a
+                    ia, ib = a.bit_length() - 1, b.bit_length() - 1
+                    if value[ia] >= value[ib]:
+                        m, t = a, ia
+                    else:
+                        m, t = b, ib
+                    sc = value[c] + value[t]
+                else:
+                    sc = value[c]
+                    mm = m
+                    while mm:
+                        low = mm & -mm
+                        sc += value[low.bit_length() - 1]
+                        mm ^= low
+                new = cap | (1 << c) | m
+                if threat & m:
+                    sc += deny * (threat & m).bit_count()
+                if maybe_yaku(new):
+                    if base < 0:
+                        base = pts(cap, field)
+                    gain = pts(new, field ^ m) - base
+                    if gain > 0:
+                        sc += 3.0 + gain
+            elif any_match:
+                continue
+            else:
+                if self.feed:
+                    sc = -self.dump_p[c] * (ph[(unseen & _CM[c]).bit_count()] + 0.15)
+                else:
+                    sc = -self.dump[c]
+                if threat >> c & 1:
+                    sc -= self.deny_dump
+            sc += noise * rand()
+            if sc > best:
+                best, best_c, best_t = sc, c, t
+        return best_c, best_t
+
+    def choose(self, r: Round) -> int:
+        m = r.field & _CM[r.pending]
+        a = m & -m
+        ia, ib = a.bit_length() - 1, (m ^ a).bit_length() - 1
+        return ia if self.value[ia] >= self.value[ib] else ib
+
+    def koikoi(self, r: Round) -> bool:
+        seat = r.to_move
+        if r.hands[seat].bit_count() < self.koikoi_hand:
+            return False
+        if r.calls[seat]:
+            return False
+        return self.points(r.cap[seat], r.field) <= self.koikoi_max
+
+    def run(self, r: Round, rand) -> Round:
+        """Play ``r`` to the end of the round (in place) and return it."""
+        while True:
+            ph = r.phase
+            if ph == PLAY:
+                c, t = self.play(r, rand)
+                r.play(c, t)
+            elif ph == CHOOSE:
+                r.choose(self.choose(r))
+            elif ph == DECIDE:
+                if self.koikoi(r):
+                    r.koikoi()
+                else:
+                    r.stop()
+            else:
+                return r
+
+
+def selfplay_round(policy: Policy, rules, rng: random.Random, dealer: int) -> Round:
+    from .sim import deal
+    r = deal(rules, rng, dealer)
+    return policy.run(r, rng.random)
+
+
+__all__ = ["Policy", "selfplay_round", "DONE"]
+
+
+class GreedyPlayer:
+    """The playout policy as a player (for experiments: ``tools/arena.py greedy ...``)."""
+
+    level = "greedy"
+
+    def __init__(self, seed: int = 0, **params):
+        import random as _random
+        from .base import KnowledgeCache
+        self._rng = _random.Random(seed)
+        self._kc = KnowledgeCache()
+        self._params = params
+        self._pol = None
+
+    def choose(self, view, legal):
+        from ..engine.actions import ChooseMatch, KoiKoi, PickOyagime, Play, Stop
+        from ..engine.cards import IDS
+        from .sim import CHOOSE as S_CHOOSE, DECIDE as S_DECIDE, PLAY as S_PLAY
+        if len(legal) == 1 or isinstance(legal[0], PickOyagime):
+            return legal[0]
+        know = self._kc.get(view.rules)
+        if self._pol is None or self._pol.know is not know:
+            self._pol = Policy(know, **self._params)
+        me = view.seat
+        hands = [0, 0]
+        hands[me] = view.hand_mask
+        phase = {"play": S_PLAY, "choose_match": S_CHOOSE, "decide": S_DECIDE}[view.phase]
+        r = Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
+                  view.koikoi_refs, me, phase, view.pending.index if view.pending else -1,
+                  view.field_brights, view.dealer)
+        if phase == S_PLAY:
+            c, t = self._pol.play(r, self._rng.random)
+            want = Play(IDS[c], IDS[t] if t >= 0 else None)
+        elif phase == S_CHOOSE:
+            want = ChooseMatch(IDS[self._pol.choose(r)])
+        else:
+            want = KoiKoi() if self._pol.koikoi(r) else Stop()
+        return want if want in legal else legal[0]

@@ -1,0 +1,487 @@
+"""A lean, mutable simulator of one Koi-Koi round, for the CPU's look-ahead.
+
+Same rules as ``koikoi.engine.match`` within a round (matching, the stock
+choice, ``prompt_when``, ``max_koikoi_calls``, ``last_turn_auto_stop``,
+weather, settlement via the engine's own scoring functions), but on plain
+ints and lists, with no event log and no copying per step.
+
+    python -m koikoi.ai.sim --bench [--preset nintendo] [--seconds 3]
+
+prints how many random full rounds (deal to settlement) it plays per second.
+A test (tests/ai/test_sim.py) checks it against the engine move by move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from ..engine import cards as _C
+from ..engine.cards import BRIGHTS, CARD_MONTH_MASK
+from ..engine.rules import Rules
+from ..engine.scoring import multipliers, yaku_points
+
+PLAY, CHOOSE, DECIDE, DONE = 0, 1, 2, 3
+
+_CM = CARD_MONTH_MASK
+_BIT = tuple(1 << i for i in range(48))
+_LOW = sum(1 << (4 * m) for m in range(12))
+
+
+_T12 = tuple(tuple(tuple(12 * k + j for j in range(12) if x >> j & 1) for x in range(4096))
+             for k in range(4))
+_T0, _T1, _T2, _T3 = _T12
+
+
+def bits(mask: int) -> tuple:
+    """The card indices of a mask, lowest first (four table lookups)."""
+    return _T0[mask & 4095] + _T1[mask >> 12 & 4095] + _T2[mask >> 24 & 4095] + _T3[mask >> 36]
+
+
+_BR = _C.BRIGHTS
+_SETS = _C.INOSHIKACHO | _C.AKATAN | _C.AOTAN
+_AN = _C.ANIMALS
+_RB = _C.RIBBONS
+_CH = _C.CHAFF | _C.SAKE_CUP
+_CUP = _C.SAKE_CUP
+_CM_V = _C.CURTAIN | _C.MOON
+
+
+def maybe_yaku(cap: int) -> bool:
+    """False only when ``cap`` holds no yaku under any rules (a cheap pre-check)."""
+    return bool((cap & _BR).bit_count() >= 3 or (cap & _SETS).bit_count() >= 3
+                or (cap & _AN).bit_count() >= 5 or (cap & _RB).bit_count() >= 5
+                or (cap & _CH).bit_count() >= 10 or (cap & _CUP and cap & _CM_V))
+
+
+_PTS_CACHE: dict = {}   # id(rules) -> (rules, fn): pure functions only, safe to share
+
+
+def points_fn(rules: Rules):
+    """``(capture mask, field mask) -> total yaku points`` for these rules (cached)."""
+    hit = _PTS_CACHE.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    fn = _compile_points(rules)
+    if len(_PTS_CACHE) > 256:
+        _PTS_CACHE.clear()
+    _PTS_CACHE[id(rules)] = (rules, fn)
+    return fn
+
+
+def _compile_points(rules: Rules):
+    """A function ``(capture mask, field mask) -> total yaku points``, equal to
+    ``sum(p for _, p in yaku_points(mask, rules, field))`` but without building tuples."""
+    goko, shiko, ame, sanko = rules.goko, rules.shiko, rules.ame_shiko, rules.sanko
+    ino_p, aka_p, ao_p, akao_p = rules.inoshikacho, rules.akatan, rules.aotan, rules.akatan_aotan
+    hanami, tsukimi = rules.hanami_zake, rules.tsukimi_zake
+    tane, tanzaku, kasu = rules.tane, rules.tanzaku, rules.kasu
+    graded = rules.combo_grading == "graded"
+    view_mode = rules.viewing
+    viewing = view_mode != "off" and (hanami or tsukimi)
+    view_on = view_mode == "on"
+    weather = rules.weather
+    BR, RAIN = _C.BRIGHTS, _C.RAIN_MAN
+    AN = _C.ANIMALS if rules.sake_cup_is_animal else _C.ANIMALS & ~_C.SAKE_CUP
+    RB = _C.RIBBONS
+    CH = _C.CHAFF | _C.SAKE_CUP if rules.sake_cup_is_chaff else _C.CHAFF
+    INO, AKA, AO = _C.INOSHIKACHO, _C.AKATAN, _C.AOTAN
+    CUP, CURTAIN, MOON, WILLOW, PAUL = _C.SAKE_CUP, _C.CURTAIN, _C.MOON, _C.WILLOW, _C.PAULOWNIA
+
+    def points(mask: int, field: int = 0) -> int:
+        t = 0
+        nb = (mask & BR).bit_count()
+        if nb >= 3:
+            if nb == 5:
+                t = goko
+            elif nb == 4:
+                t = ame if mask & RAIN else shiko
+            elif not mask & RAIN:
+                t = sanko
+        na = (mask & AN).bit_count()
+        nr = (mask & RB).bit_count()
+        ino = ino_p and (mask & INO) == INO
+        if ino:
+            t += ino_p + na - 3 if graded else ino_p
+        aka = aka_p and (mask & AKA) == AKA
+        ao = ao_p and (mask & AO) == AO
+        if graded and aka and ao and akao_p:
+            t += akao_p + nr - 6
+        else:
+            if aka:
+                t += aka_p + nr - 3 if graded else aka_p
+            if ao:
+                t += ao_p + nr - 3 if graded else ao_p
+        if na >= 5 and tane and not (graded and ino):
+            t += tane + na - 5
+        if nr >= 5 and tanzaku and not (graded and (aka or ao)):
+            t += tanzaku + nr - 5
+        if kasu:
+            nc = (mask & CH).bit_count()
+            if nc >= 10:
+                t += kasu + nc - 10
+        if viewing and mask & CUP and (view_on or t):
+            if hanami and mask & CURTAIN and not (weather and field & WILLOW):
+                t += hanami
+            if tsukimi and mask & MOON and not (weather and field & PAUL):
+                t += tsukimi
+        return t
+
+    return points
+
+
+def improved(rules: Rules, now: tuple, ref: tuple) -> bool:
+    """The engine's prompt test (``match._improved``)."""
+    if rules.prompt_when == "total_rises":
+        return sum(p for _, p in now) > sum(p for _, p in ref)
+    before = dict(ref)
+    return any(p > before.get(name, 0) for name, p in now)
+
+
+def award(rules: Rules, cap: int, own_calls: int, opp_calls: int, field_brights: int,
+          field: int) -> int:
+    """What a capture pile earns by stopping (the engine's ``award_from_mask(...).total``)."""
+    base = sum(p for _, p in yaku_points(cap, rules, field))
+    if not base:
+        return 0
+    total = base
+    for _, f in multipliers(base, rules, own_calls, opp_calls, field_brights):
+        total *= f
+    return total
+
+
+class Round:
+    """One round in play. Seats 0 and 1; ``stock`` lists the cards still face down, top first.
+
+    After ``play`` the stock card is turned at once; if it matches two field cards
+    the phase becomes CHOOSE (``pending`` holds it) until ``choose``. A yaku
+    improvement puts the mover in DECIDE (``koikoi`` or ``stop``) unless the rules
+    stop the round automatically. When the round is over, phase is DONE and
+    ``winner`` (None: exhausted), ``points`` and ``reason`` say how it ended.
+    """
+
+    __slots__ = ("rules", "hands", "field", "stock", "sp", "cap", "calls", "refs", "to_move",
+                 "phase", "pending", "field_brights", "dealer", "winner", "points", "reason",
+                 "last_yaku_seat", "reft", "_auto_both", "_limit", "_weather", "_pts", "_total_mode")
+
+    def __init__(self, rules: Rules, hands, field: int, stock, cap=(0, 0), calls=(0, 0),
+                 refs=((), ()), to_move: int = 0, phase: int = PLAY, pending: int = -1,
+                 field_brights: Optional[int] = None, dealer: int = 0):
+        self.rules = rules
+        self.hands = list(hands)
+        self.field = field
+        self.stock = list(stock)
+        self.sp = 0
+        self.cap = list(cap)
+        self.calls = list(calls)
+        self.refs = list(refs)
+        self.to_move = to_move
+        self.phase = phase
+        self.pending = pending
+        self.field_brights = (field & BRIGHTS).bit_count() if field_brights is None else field_brights
+        self.dealer = dealer
+        self.winner = None
+        self.points = 0
+        self.reason = ""
+        self.last_yaku_seat = -1
+        self.reft = [sum(p for _, p in ref) for ref in self.refs] if any(self.refs) else [0, 0]
+        self._auto_both = rules.last_turn_auto_stop == "both_hands_empty"
+        self._limit = rules.max_koikoi_calls
+        self._weather = rules.weather
+        self._pts = points_fn(rules)
+        self._total_mode = rules.prompt_when == "total_rises"
+
+    def copy(self) -> "Round":
+        r = Round.__new__(Round)
+        r.rules = self.rules
+        r.hands = self.hands[:]
+        r.field = self.field
+        r.stock = self.stock          # never mutated: ``sp`` walks it
+        r.sp = self.sp
+        r.cap = self.cap[:]
+        r.calls = self.calls[:]
+        r.refs = self.refs[:]
+        r.to_move = self.to_move
+        r.phase = self.phase
+        r.pending = self.pending
+        r.field_brights = self.field_brights
+        r.dealer = self.dealer
+        r.winner = self.winner
+        r.points = self.points
+        r.reason = self.reason
+        r.last_yaku_seat = self.last_yaku_seat
+        r.reft = self.reft[:]
+        r._pts = self._pts
+        r._total_mode = self._total_mode
+        r._auto_both = self._auto_both
+        r._limit = self._limit
+        r._weather = self._weather
+        return r
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock) - self.sp
+
+    # ------------------------------------------------------------ actions
+
+    def play(self, c: int, target: int = -1) -> None:
+        """Play hand card ``c`` (taking ``target`` when two field cards match), then turn the stock."""
+        seat = self.to_move
+        bit = _BIT[c]
+        self.hands[seat] ^= bit
+        field = self.field
+        m = field & _CM[c]
+        cap = self.cap
+        took = False
+        if m:
+            if target >= 0 and m.bit_count() == 2:
+                m = _BIT[target]
+            field ^= m
+            cap[seat] |= bit | m
+            took = True
+        else:
+            field |= bit
+        s = self.stock[self.sp]
+        self.sp += 1
+        sm = field & _CM[s]
+        if sm:
+            if sm.bit_count() == 2:
+                self.field = field
+                self.pending = s
+                self.phase = CHOOSE
+                return
+            field ^= sm
+            cap[seat] |= _BIT[s] | sm
+            took = True
+        else:
+            field |= _BIT[s]
+        self.field = field
+        if took or self._weather:
+            self._end_turn(seat, True)
+        else:
+            hands = self.hands
+            if hands[1 - seat]:
+                self.to_move = 1 - seat
+            elif not hands[seat]:
+                self._next_turn(seat)
+
+    def choose(self, target: int) -> None:
+        """Take ``target`` with the pending stock card."""
+        seat = self.to_move
+        s = self.pending
+        self.field ^= _BIT[target]
+        self.cap[seat] |= _BIT[s] | _BIT[target]
+        self.pending = -1
+        self.phase = PLAY
+        self._end_turn(seat, True)
+
+    def koikoi(self) -> None:
+        seat = self.to_move
+        self.calls[seat] += 1
+        self.refs[seat] = ref = yaku_points(self.cap[seat], self.rules, self.field)
+        self.reft[seat] = sum(p for _, p in ref)
+        self._next_turn(seat)
+
+    def stop(self) -> None:
+        self._settle(self.to_move, "stop")
+
+    # ------------------------------------------------------------ turn logic
+
+    def _end_turn(self, seat: int, took: bool) -> None:
+        cap = self.cap[seat]
+        if (took or self._weather) and maybe_yaku(cap):
+            t = self._pts(cap, self.field)
+            up = t > self.reft[seat]
+            if not up and t and not self._total_mode and self.refs[seat]:
+                # A rise in total is always a new or grown combo; without one, ask the
+                # engine's test (a combo can grow while another is replaced or rained off).
+                up = improved(self.rules, yaku_points(cap, self.rules, self.field), self.refs[seat])
+            if up:
+                self.last_yaku_seat = seat
+                hands = self.hands
+                last = not (hands[0] | hands[1]) if self._auto_both else not hands[seat]
+                limit = self._limit
+                if last or (limit is not None and self.calls[0] + self.calls[1] >= limit):
+                    self._settle(seat, "auto_stop")
+                else:
+                    self.phase = DECIDE
+                    self.to_move = seat
+                return
+        self._next_turn(seat)
+
+    def _next_turn(self, seat: int) -> None:
+        hands = self.hands
+        if not (hands[0] | hands[1]):
+            self.phase = DONE
+            self.winner = None
+            self.points = 0
+            self.reason = "exhausted"
+            return
+        self.phase = PLAY
+        self.to_move = 1 - seat if hands[1 - seat] else seat
+
+    def _settle(self, seat: int, reason: str) -> None:
+        base = self._pts(self.cap[seat], self.field)
+        total = base
+        if base:
+            for _, f in multipliers(base, self.rules, self.calls[seat], self.calls[1 - seat],
+                                    self.field_brights):
+                total *= f
+        self.points = total
+        self.winner = seat
+        self.reason = reason
+        self.phase = DONE
+
+    # ------------------------------------------------------------ queries
+
+    def plays(self) -> list:
+        """Legal (card, target) pairs for the mover (target -1 unless two field cards match)."""
+        hand = self.hands[self.to_move]
+        field = self.field
+        out = []
+        matching = []
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            c = low.bit_length() - 1
+            m = field & _CM[c]
+            if m:
+                if m.bit_count() == 2:
+                    t1 = m & -m
+                    pair = [(c, t1.bit_length() - 1), (c, (m ^ t1).bit_length() - 1)]
+                    out += pair
+                    matching += pair
+                else:
+                    out.append((c, -1))
+                    matching.append((c, -1))
+            else:
+                out.append((c, -1))
+        if matching and self.rules.must_play_match:
+            return matching
+        return out
+
+    def choices(self) -> list:
+        return bits(self.field & _CM[self.pending])
+
+
+# ---------------------------------------------------------------- conversions
+
+def from_state(state) -> Round:
+    """A Round from an engine State mid-round (full knowledge: for tests and tools)."""
+    from ..engine.match import CHOOSE as E_CHOOSE, DECIDE as E_DECIDE, PLAY as E_PLAY
+    phase = {E_PLAY: PLAY, E_CHOOSE: CHOOSE, E_DECIDE: DECIDE}.get(state.phase)
+    if phase is None:
+        raise ValueError(f"not a state inside a round: {state!r}")
+    r = Round(state.rules, state.hands, state.field, state.stock[state.stock_pos:],
+              state.captured, state.calls, state.refs, state.to_move, phase, state.pending,
+              state.field_brights, state.dealer)
+    r.last_yaku_seat = state.last_yaku_seat
+    return r
+
+
+def shuffled(rng: random.Random) -> list:
+    """The 48 cards in a uniformly random order."""
+    rand = rng.random
+    return sorted(_DECK, key=lambda _: rand())
+
+
+_DECK = tuple(range(48))
+
+
+def deal(rules: Rules, rng: random.Random, dealer: int = 0) -> Round:
+    """A random deal (redealt while the field holds four of a month; lucky hands not checked)."""
+    while True:
+        deck = shuffled(rng)
+        field = sum(map(_BIT.__getitem__, deck[16:24]))
+        if not (field & field >> 1 & field >> 2 & field >> 3 & _LOW):
+            break
+    hands = [0, 0]
+    hands[dealer] = sum(map(_BIT.__getitem__, deck[0:8]))
+    hands[1 - dealer] = sum(map(_BIT.__getitem__, deck[8:16]))
+    proto = _PROTO.get(id(rules))
+    if proto is None or proto.rules is not rules:
+        proto = Round(rules, (0, 0), 0, [])
+        if len(_PROTO) > 64:
+            _PROTO.clear()
+        _PROTO[id(rules)] = proto
+    r = proto.copy()
+    r.hands = hands
+    r.field = field
+    r.stock = deck[24:]
+    r.field_brights = (field & BRIGHTS).bit_count()
+    r.to_move = r.dealer = dealer
+    return r
+
+
+_PROTO: dict = {}   # id(rules) -> an empty Round to copy (never mutated itself)
+
+
+def random_round(rules: Rules, rng: random.Random) -> Round:
+    """Deal and play one round with uniformly random choices (a random hand card,
+    a random target when two match; a fair coin for Koi-Koi)."""
+    r = deal(rules, rng, rng.getrandbits(1))
+    rand = rng.random
+    free = not rules.must_play_match
+    hands = r.hands
+    while True:
+        ph = r.phase
+        if ph == PLAY:
+            if free:
+                hand = hands[r.to_move]
+                hand = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
+                c = hand[int(rand() * len(hand))]
+                m = r.field & _CM[c]
+                if m.bit_count() == 2:
+                    r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
+                else:
+                    r.play(c, -1)
+            else:
+                p = r.plays()
+                c, t = p[int(rand() * len(p))]
+                r.play(c, t)
+        elif ph == CHOOSE:
+            ch = r.choices()
+            r.choose(ch[int(rand() * 2)])
+        elif ph == DECIDE:
+            if rand() < 0.5:
+                r.stop()
+            else:
+                r.koikoi()
+        else:
+            return r
+
+
+def bench(preset: str = "nintendo", seconds: float = 3.0) -> float:
+    """Random full rounds per second of CPU time on one core."""
+    import time
+    from ..engine.rules import RULESETS
+    rules = RULESETS[preset]
+    rng = random.Random(1)
+    n = 0
+    t0 = time.process_time()
+    while True:
+        for _ in range(200):
+            random_round(rules, rng)
+        n += 200
+        dt = time.process_time() - t0
+        if dt >= seconds:
+            return n / dt
+
+
+def main(argv=None) -> None:
+    import argparse
+    from ..engine.rules import RULESETS
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bench", action="store_true", help="random full rounds per second")
+    ap.add_argument("--preset", default=None, help="one preset (default: all)")
+    ap.add_argument("--seconds", type=float, default=2.0)
+    a = ap.parse_args(argv)
+    if a.bench:
+        for name in ([a.preset] if a.preset else list(RULESETS)):
+            print(f"{name:12s} {bench(name, a.seconds):10,.0f} random full rounds/s (one core, CPU time)")
+    else:
+        ap.print_help()
+
+
+if __name__ == "__main__":
+    main()
