@@ -3,13 +3,18 @@
     python -m koikoi --size 1920x1080
     python -m koikoi --fullscreen
     python -m koikoi --frames 30        # run 30 frames and exit 0 (a smoke test)
+    python -m koikoi --install-shortcut # a menu / desktop icon (no window opens)
+    python -m koikoi --uninstall-shortcut
+
+Logging goes to the rotating log file (koikoi.logsetup), the game runs under
+the crash guard (koikoi.crash), and a second copy started while one is open
+plays without saving (koikoi.instance_lock).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import logging.handlers
 import os
 import sys
 from typing import Optional, Sequence
@@ -51,72 +56,86 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p.add_argument("--seed", type=_nonneg, metavar="N", help="deal every new match from this seed")
     p.add_argument("--frames", type=_nonneg, metavar="N", help="run N frames, then exit (a smoke test)")
     p.add_argument("--reset-settings", action="store_true", help="forget saved settings before starting")
+    sc = p.add_mutually_exclusive_group()
+    sc.add_argument("--install-shortcut", action="store_true",
+                    help="add Koi-Koi to the applications menu and the desktop, then exit")
+    sc.add_argument("--uninstall-shortcut", action="store_true",
+                    help="remove the shortcuts --install-shortcut made, then exit")
     p.add_argument("--version", action="version", version=f"koikoi {__version__}")
     return p.parse_args(argv)
 
 
-def _setup_logging(log_dir):
-    """The shared log set-up (koikoi.logsetup); a plain rotating file if it is missing."""
+def _shortcut(install: bool) -> int:
+    """--install-shortcut / --uninstall-shortcut: no window, no pygame."""
+    from . import launcher
     try:
-        from .logsetup import setup_logging
-        return setup_logging(log_dir)
-    except ImportError:
-        pass
-    root = logging.getLogger()
-    if not root.handlers:
-        root.setLevel(logging.INFO)
-        try:
-            log_dir.mkdir(parents=True, exist_ok=True)
-            fh = logging.handlers.RotatingFileHandler(log_dir / "koikoi.log", maxBytes=512_000,
-                                                      backupCount=2, encoding="utf-8")
-            fh.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-            root.addHandler(fh)
-        except OSError:
-            pass
-    return log_dir / "koikoi.log"
-
-
-def _guarded(fn, log_path) -> int:
-    """Run the game under the crash guard (koikoi.crash) when it is available."""
-    try:
-        from .crash import run_guarded
-    except ImportError:
-        return int(fn() or 0)
-    return run_guarded(fn, log_path=log_path)
+        if install:
+            launcher.install_shortcut()
+        else:
+            launcher.uninstall_shortcut()
+    except OSError as exc:
+        verb = "install" if install else "remove"
+        print(f"koikoi: could not {verb} the shortcut: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
+    if args.install_shortcut or args.uninstall_shortcut:
+        return _shortcut(bool(args.install_shortcut))
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from .crash import install_excepthook, run_guarded
+    from .instance_lock import InstanceLock
+    from .logsetup import setup_logging
     from .storage import Storage
     storage = Storage()
-    log_path = _setup_logging(storage.log_dir)
+    log_path = setup_logging(storage.log_dir)
+    install_excepthook(log_path)
     log = logging.getLogger("koikoi")
+
+    # One writer at a time: a second window plays but never saves.
+    lock = InstanceLock(storage.data_dir)
+    read_only = not lock.acquire()
+    if read_only:
+        log.warning("another Koi-Koi (PID %s) is running: this window will not save",
+                    lock.holder_pid)
     if args.reset_settings:
-        try:
-            storage.settings_path.unlink()
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            print(f"koikoi: cannot remove {storage.settings_path}: {exc}", file=sys.stderr)
+        if read_only:
+            print("koikoi: Koi-Koi is open in another window; the settings were not reset",
+                  file=sys.stderr)
+        else:
+            try:
+                storage.settings_path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                print(f"koikoi: cannot remove {storage.settings_path}: {exc}", file=sys.stderr)
 
     def play() -> int:
+        from .launcher import set_window_class
+        set_window_class()          # the window groups under the menu shortcut
         import pygame
         from .ui.app import App
         from .ui.scenes.title import TitleScene
         try:
-            app = App(args.size, fullscreen=args.fullscreen, storage=storage, seed=args.seed)
+            app = App(args.size, fullscreen=args.fullscreen, storage=storage, seed=args.seed,
+                      read_only=read_only)
         except pygame.error as exc:
             print(f"koikoi: cannot open a window: {exc}", file=sys.stderr)
             return 1
-        log.info("window %dx%d%s", *app.size, " (fullscreen)" if app.fullscreen else "")
+        log.info("window %dx%d%s%s", *app.size, " (fullscreen)" if app.fullscreen else "",
+                 " (read-only)" if read_only else "")
         app.push(TitleScene(app))
         try:
             return app.run(max_frames=args.frames)
         finally:
             pygame.quit()
 
-    return _guarded(play, log_path)
+    try:
+        return run_guarded(play, log_path=log_path)
+    finally:
+        lock.release()
 
 
 if __name__ == "__main__":

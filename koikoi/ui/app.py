@@ -10,15 +10,24 @@ Only a window smaller than ``theme.MIN_LAYOUT_SIZE`` is drawn at that minimum
 size on a back buffer and scaled into the window (mouse positions mapped
 back), so layouts never have to squeeze below it and nothing crashes.
 
-The loop runs at 60 fps while any scene is ``animating`` or input arrived in
-the last second, and at 15 fps otherwise so an idle game lets the CPU sleep.
-Input goes to the top scene first; an overlay that does not ``pauses_below``
-passes on what it does not consume. F11 (or Alt+Enter) toggles fullscreen.
+The loop runs at 60 fps while any scene is ``animating``, a toast shows or
+input arrived in the last second. Otherwise it is idle: it blocks in
+``pygame.event.wait`` for up to a quarter of a second (so an idle game uses
+next to no CPU) and redraws at that slow pace; a minimised window is not
+drawn at all and steps at most twice a second (a CPU-vs-CPU game there runs
+slower until the window is back). Input goes to the top scene first; an overlay that does not
+``pauses_below`` passes on what it does not consume. F11 (or Alt+Enter)
+toggles fullscreen.
+
+``App(read_only=True)`` (a second window while another copy of the game holds
+the lock, see koikoi.instance_lock) reads the player's files but never writes
+them: the storage it sees is a ``ReadOnlyStorage`` whose writes do nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
 import warnings
 from typing import Optional
@@ -34,8 +43,93 @@ from .scene import Scene
 log = logging.getLogger("koikoi.app")
 
 FPS_ACTIVE = 60
-FPS_IDLE = 15
+FPS_IDLE = 15              # kept for tools that read it; the idle loop waits instead
+IDLE_WAIT_MS = 250         # idle: wait this long for an event before the next frame
+MINIMISED_WAIT_MS = 500
 IDLE_AFTER = 1.0           # seconds without input before the loop slows down
+MAX_BUFFER_RATIO = 4.0     # a back buffer (tiny windows) is at most 4:1 either way...
+MAX_BUFFER_SIDE = 8192     # ...and at most this many pixels on a side
+
+READ_ONLY_MESSAGE = "Koi-Koi is already open in another window: this one will not save"
+
+_WINDOW_SHOWN = tuple(getattr(pygame, n) for n in (
+    "WINDOWRESTORED", "WINDOWMAXIMIZED", "WINDOWSHOWN", "WINDOWEXPOSED", "WINDOWFOCUSGAINED")
+    if hasattr(pygame, n))
+_WINDOW_HIDDEN = tuple(getattr(pygame, n) for n in ("WINDOWMINIMIZED", "WINDOWHIDDEN")
+                       if hasattr(pygame, n))
+
+
+class ReadOnlyStorage:
+    """A Storage that reads but never writes (the second window of the game).
+
+    Writes do nothing (``save_settings``/``save_autosave`` report success so no
+    "could not save" warning follows the one read-only notice; any other
+    ``save_*``/``clear_*``... method, including ones added to Storage later,
+    returns None); reads never move a bad file aside, keep a copy of it, or
+    file a finished match. Anything else is the wrapped Storage's.
+    """
+
+    read_only = True
+
+    def __init__(self, inner: Storage):
+        self._inner = inner
+
+    _WRITERS = ("save_", "clear_", "delete_", "remove_", "write_", "move_", "keep_", "store_")
+
+    def __getattr__(self, name):
+        value = getattr(self._inner, name)
+        if callable(value) and name.startswith(self._WRITERS):
+            def skipped(*args, **kwargs):       # a writer added to Storage later: skipped too
+                log.info("read-only: %s skipped", name)
+                return None
+            return skipped
+        return value
+
+    def save_settings(self, settings) -> bool:
+        log.info("read-only: settings not saved")
+        return True
+
+    def save_autosave(self, session) -> bool:
+        return True
+
+    def save_finished(self, session, **kwargs):
+        log.info("read-only: finished match not filed")
+        return None
+
+    def clear_autosave(self) -> None:
+        return None
+
+    def load_settings(self):
+        import json
+        from ..storage import validate_settings
+        p = self._inner.settings_path
+        defaults, _ = validate_settings({})
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return defaults, None
+        except (OSError, UnicodeDecodeError, ValueError):
+            return defaults, "Your settings file could not be read; the defaults are in use."
+        settings, _ = validate_settings(data)
+        return settings, None
+
+    def load_autosave_checked(self, **kwargs):
+        from ..storage import session_from_json
+        p = self._inner.autosave_path
+        if not p.is_file():
+            return None, None
+        try:
+            session = session_from_json(p.read_text(encoding="utf-8"), **kwargs)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            log.warning("read-only: autosave %s not restored: %s", p, exc)
+            return None, "The saved match could not be restored."
+        if session.state.is_over:
+            return None, None
+        return session, None
+
+    def load_autosave(self, **kwargs):
+        session, self.last_warning = self.load_autosave_checked(**kwargs)
+        return session
 
 
 class Toast:
@@ -50,9 +144,12 @@ class Toast:
 
 class App:
     def __init__(self, size=(1280, 720), *, fullscreen: bool = False,
-                 storage: Optional[Storage] = None, seed: Optional[int] = None):
+                 storage: Optional[Storage] = None, seed: Optional[int] = None,
+                 read_only: bool = False):
         pygame.init()
-        self.storage = storage if storage is not None else Storage()
+        self.read_only = bool(read_only)
+        storage = storage if storage is not None else Storage()
+        self.storage = ReadOnlyStorage(storage) if self.read_only else storage
         self.settings, warning = self.storage.load_settings()
         self.seed = seed
         self.scenes: list[Scene] = []
@@ -63,6 +160,11 @@ class App:
         self._last_input = time.monotonic()
         self._stack_version = 0
         self._saved_sessions: set[int] = set()
+        self._held: list = []            # events taken by the idle wait, handled first
+        self._failing: set[str] = set()  # writes that failed and were reported once
+        self.emptied: list[str] = []     # scenes that popped the last scene (see _refill)
+        self.minimised = False
+        self.idle_frames = 0             # frames drawn in the slow idle mode (tests, bench)
         self._buffer: Optional[pygame.Surface] = None      # only for windows below the minimum
         if size is None:  # the last windowed size, else 1280x720
             size = self.settings.get("window_size") or (1280, 720)
@@ -83,6 +185,8 @@ class App:
         pygame.key.set_repeat(350, 40)
         if warning:
             self.toast(warning, 7.0, "warning")
+        if self.read_only:
+            self.toast(READ_ONLY_MESSAGE, 8.0, "warning")
 
     # ------------------------------------------------------------ window
     def _set_mode(self) -> pygame.Surface:
@@ -113,13 +217,17 @@ class App:
             self.screen = self.window
         else:
             bw, bh = max(ww, mw), max(wh, mh)
-            # keep the window's shape so the scaled picture is not distorted
+            # keep the window's shape so the scaled picture is not distorted, up to
+            # 4:1 either way: a 3x447 window would otherwise ask for a 960x143040
+            # buffer (550 MB), and pygame-ce's smoothscale corrupts the heap when it
+            # shrinks a source that tall (a "double free" abort, found by tools/fuzz.py)
             if ww > 0 and wh > 0:
-                ratio = ww / wh
+                ratio = min(MAX_BUFFER_RATIO, max(1 / MAX_BUFFER_RATIO, ww / wh))
                 if bw / bh < ratio:
                     bw = int(bh * ratio)
                 else:
                     bh = int(bw / ratio)
+            bw, bh = min(bw, MAX_BUFFER_SIDE), min(bh, MAX_BUFFER_SIDE)
             self._buffer = pygame.Surface((bw, bh)).convert()
             self.screen = self._buffer
         self.size = self.screen.get_size()
@@ -177,8 +285,10 @@ class App:
         if not self.fullscreen:
             w, h = self._window_size
             self.settings["window_size"] = [int(w), int(h)] if w >= 200 and h >= 200 else None
-        if not self.storage.save_settings(self.settings):
-            self.toast("Settings could not be saved (see the log).", 5.0, "warning")
+        if self.read_only:
+            return
+        ok = self.storage.save_settings(self.settings)
+        self._report("settings", ok, "Settings could not be saved (see the log).")
 
     def play(self, name: str, volume: float = 1.0) -> None:
         """Play a sound effect (honours volume and mute through the Assets)."""
@@ -187,6 +297,15 @@ class App:
         except Exception:
             log.exception("sound %r failed", name)
 
+    def _report(self, what: str, ok: bool, message: str) -> None:
+        """Toast a failed write once, not on every attempt (a full disk would
+        otherwise warn after every card); a later success re-arms the warning."""
+        if ok:
+            self._failing.discard(what)
+        elif what not in self._failing:
+            self._failing.add(what)
+            self.toast(message, 6.0, "warning")
+
     def toast(self, text: str, seconds: float = 5.0, kind: str = "info") -> None:
         self.toasts.append(Toast(text, seconds, kind))
         log.info("toast: %s", text)
@@ -194,15 +313,19 @@ class App:
     # ------------------------------------------------------------ matches
     def autosave(self, session) -> None:
         """The MatchSession ``on_change`` hook: save after every action; a
-        finished match is filed in the history and the autosave removed."""
+        finished match is filed in the history and the autosave removed.
+        Nothing is written by a read-only window."""
+        if self.read_only:
+            return
         if session.state.is_over:
             if id(session) not in self._saved_sessions:
                 self._saved_sessions.add(id(session))
-                if self.storage.save_finished(session) is None:
-                    self.toast("The finished match could not be saved to the history.", 5, "warning")
+                self._report("history", self.storage.save_finished(session) is not None,
+                             "The finished match could not be saved to the history.")
             self.storage.clear_autosave()
-        elif not self.storage.save_autosave(session):
-            self.toast("The match could not be autosaved (see the log).", 5.0, "warning")
+        else:
+            self._report("autosave", bool(self.storage.save_autosave(session)),
+                         "The match could not be autosaved (see the log).")
 
     def finish_match(self, session) -> None:
         """Make sure a finished ``session`` is filed (idempotent)."""
@@ -230,7 +353,21 @@ class App:
         scene.exit()
         if self.scenes:
             self.scenes[-1].enter()
+        elif self.running:
+            self._refill(scene)
         return scene
+
+    def _refill(self, closed: Scene) -> None:
+        """The last scene closed itself while the game runs: show the title
+        rather than end the game with no window content (a scene bug, logged)."""
+        name = type(closed).__name__
+        self.emptied.append(name)
+        log.warning("%s closed the last scene on the stack; showing the title screen", name)
+        try:
+            from .scenes.title import TitleScene
+            self.push(TitleScene(self))
+        except Exception:
+            log.exception("the title screen could not be shown")
 
     def replace(self, scene: Scene) -> Scene:
         if self.scenes:
@@ -276,7 +413,11 @@ class App:
         frames = 0
         try:
             while self.running and self.scenes:
-                dt = self.clock.tick(FPS_ACTIVE if self.busy else FPS_IDLE) / 1000.0
+                if self.busy and not self.minimised:
+                    dt = self.clock.tick(FPS_ACTIVE) / 1000.0
+                else:
+                    self.wait_idle()
+                    dt = self.clock.tick() / 1000.0
                 self.step(min(dt, 0.1))
                 frames += 1
                 if max_frames is not None and frames >= max_frames:
@@ -284,6 +425,22 @@ class App:
         finally:
             self.shutdown()
         return 0
+
+    def wait_idle(self, timeout_ms: Optional[int] = None) -> bool:
+        """Sleep until an event arrives or ``timeout_ms`` passes (idle frames).
+        The event is kept for the next ``step``; True if one arrived."""
+        if timeout_ms is None:
+            timeout_ms = MINIMISED_WAIT_MS if self.minimised else IDLE_WAIT_MS
+        self.idle_frames += 1
+        try:
+            event = pygame.event.wait(int(timeout_ms))
+        except pygame.error:
+            time.sleep(timeout_ms / 1000.0)
+            return False
+        if event.type == pygame.NOEVENT:
+            return False
+        self._held.append(event)
+        return True
 
     def shutdown(self) -> None:
         for scene in reversed(self.scenes):
@@ -298,12 +455,28 @@ class App:
 
     def step(self, dt: float = 1 / 60) -> None:
         """One frame: every queued event, then update, then draw and flip."""
-        for event in pygame.event.get():
+        held, self._held = self._held, []
+        for event in held + pygame.event.get():
             self.dispatch(event)
         self.update(dt)
-        self.draw()
-        pygame.display.flip()
+        if not self.minimised:
+            self.draw()
+            pygame.display.flip()
         self.frame += 1
+        if self.frame == 1:
+            self._first_frame()
+
+    @staticmethod
+    def _first_frame() -> None:
+        """tools/bench.py times the cold start up to here: the first frame is on
+        screen and takes input. It names a file in KOIKOI_FIRST_FRAME_FILE."""
+        target = os.environ.get("KOIKOI_FIRST_FRAME_FILE")
+        if target:
+            try:
+                with open(target, "w", encoding="ascii") as f:
+                    f.write(repr(time.time()))
+            except OSError:
+                pass
 
     def dispatch(self, event: pygame.event.Event) -> bool:
         """Send one event down the stack; True if something consumed it."""
@@ -314,9 +487,15 @@ class App:
         if t in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED):
             self.on_window_resized()
             return True
+        if t in _WINDOW_HIDDEN:
+            self.minimised = True
+        elif t in _WINDOW_SHOWN:
+            self.minimised = False
+            self._mark_input()
         if t in (pygame.KEYDOWN, pygame.KEYUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP,
                  pygame.MOUSEMOTION, pygame.MOUSEWHEEL, pygame.TEXTINPUT):
             self._mark_input()
+            self.minimised = False
         if t == pygame.KEYDOWN and (event.key == pygame.K_F11 or (
                 event.key == pygame.K_RETURN and event.mod & pygame.KMOD_ALT)):
             self.toggle_fullscreen()
@@ -407,4 +586,4 @@ class App:
             y += h + theme.px(12, s)
 
 
-__all__ = ["App", "Toast"]
+__all__ = ["App", "Toast", "ReadOnlyStorage", "READ_ONLY_MESSAGE"]
