@@ -370,10 +370,10 @@ class MatchSummaryScene(Scene):
 
     def handle(self, event) -> bool:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            try:
-                self.app.pop()
-            except Exception:
-                pass
+            # This scene replaced the table and is alone on the stack: go to the title,
+            # never pop the last scene.
+            from .title import TitleScene
+            self.app.replace(TitleScene(self.app))
             return True
         return False
 
