@@ -75,7 +75,7 @@ class _Cache(OrderedDict):
             self.pixels -= _pixels(old)
 
 
-_TEXT = _Cache(1500, 16_000_000)
+_TEXT = _Cache(1500, 4_000_000)
 # Pixel budgets: the shapes cache at 24M pixels (96 MB) filled within three matches
 # and held long sessions at 250-270 MB; 6M keeps a whole table's shapes.
 _SHAPES = _Cache(600, 6_000_000)
