@@ -1042,6 +1042,19 @@ class FocusGroup:
 # ------------------------------------------------------------------ scrolling
 
 
+def layout_columns(columns, inner: pygame.Rect) -> list:
+    """Table columns ``(key, header, weight, align)`` laid across ``inner`` by weight:
+    ``[(key, header, x, width, align), ...]``."""
+    total = sum(c[2] for c in columns)
+    x = inner.x
+    out = []
+    for key, header, weight, align in columns:
+        cw = int(inner.w * weight / total)
+        out.append((key, header, x, cw, align))
+        x += cw
+    return out
+
+
 class Scroller:
     """Vertical scrolling for a list or text taller than its viewport.
 
@@ -1079,6 +1092,13 @@ class Scroller:
 
     def scroll_by(self, d: float) -> None:
         self.scroll_to(self.target + d)
+
+    def reveal(self, top: float, height: float) -> None:
+        """Scroll just enough that content from ``top`` to ``top + height`` is in view."""
+        if top < self.target:
+            self.scroll_to(top)
+        elif top + height > self.target + self.viewport.h:
+            self.scroll_to(top + height - self.viewport.h)
 
     def update(self, dt: float) -> None:
         self.target = max(0.0, min(self.max_offset, self.target))

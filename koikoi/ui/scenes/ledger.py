@@ -185,13 +185,7 @@ class MatchResultsScene(MenuScene):
         self.scroller.content_height = len(self.state.ledger) * self.row_h
         self.scroller.line = self.row_h
         # column x positions
-        total = sum(c[2] for c in COLUMNS)
-        x = inner.x
-        self.cols = []
-        for key, header, weight, align in COLUMNS:
-            cw = int(inner.w * weight / total)
-            self.cols.append((key, header, x, cw, align))
-            x += cw
+        self.cols = W.layout_columns(COLUMNS, inner)
         bw = self.px(320)
         gap = self.px(24)
         by = min(h - bh - self.px(36), self.panel.bottom + self.px(56))
@@ -283,12 +277,7 @@ class MatchResultsScene(MenuScene):
             if event.key in (pygame.K_DOWN, pygame.K_UP) and self.focus.current is None:
                 cur = self.key_row if self.key_row is not None else (-1 if event.key == pygame.K_DOWN else n)
                 self.key_row = max(0, min(n - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
-                top = self.key_row * self.row_h
-                vp = self.scroller.viewport
-                if top < self.scroller.target:
-                    self.scroller.scroll_to(top)
-                elif top + self.row_h > self.scroller.target + vp.h:
-                    self.scroller.scroll_to(top + self.row_h - vp.h)
+                self.scroller.reveal(self.key_row * self.row_h, self.row_h)
                 return True
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
                 self.open_row(self.key_row)

@@ -122,13 +122,7 @@ class StatsScene(MenuScene):
         self.scroller.viewport = inner
         self.scroller.content_height = len(self.rows) * self.row_h
         self.scroller.line = self.row_h
-        total = sum(c[2] for c in TABLE_COLUMNS)
-        x = inner.x
-        self.cols = []
-        for key, header, weight, align in TABLE_COLUMNS:
-            cw = int(inner.w * weight / total)
-            self.cols.append((key, header, x, cw, align))
-            x += cw
+        self.cols = W.layout_columns(TABLE_COLUMNS, inner)
         self.focus.set(self.widgets)
 
     def new_match(self) -> None:
