@@ -475,6 +475,58 @@ SOUNDS: dict[str, tuple] = {
 
 
 # --------------------------------------------------------------------------
+# Background music: a quiet koto loop
+# --------------------------------------------------------------------------
+
+# (beat, note, length in beats, gain): a slow phrase in the yo pentatonic scale
+# (D E G A B) over a low drone, four bars of four beats, played twice with a variation.
+MUSIC_BPM = 66
+_PHRASE = (
+    (0.0, "A4", 2.0, 0.55), (2.0, "B4", 1.0, 0.45), (3.0, "D5", 1.0, 0.5),
+    (4.0, "E5", 2.5, 0.55), (6.5, "D5", 0.5, 0.4), (7.0, "B4", 1.0, 0.45),
+    (8.0, "A4", 2.0, 0.5), (10.0, "G4", 1.0, 0.42), (11.0, "A4", 1.0, 0.45),
+    (12.0, "E4", 3.0, 0.5), (15.0, "G4", 1.0, 0.38),
+)
+_ANSWER = (
+    (0.0, "D5", 1.5, 0.5), (1.5, "E5", 0.5, 0.4), (2.0, "G5", 2.0, 0.5),
+    (4.0, "E5", 1.0, 0.45), (5.0, "D5", 1.0, 0.45), (6.0, "B4", 2.0, 0.48),
+    (8.0, "A4", 1.5, 0.48), (9.5, "B4", 0.5, 0.38), (10.0, "D5", 2.0, 0.48),
+    (12.0, "A4", 4.0, 0.52),
+)
+_DRONE = (("D3", 0.0), ("A2", 8.0), ("D3", 16.0), ("G2", 24.0))
+
+
+def music(rng: random.Random) -> Signal:
+    """32 beats at MUSIC_BPM; every note's tail is wrapped to the start so it loops cleanly."""
+    beat = 60.0 / MUSIC_BPM
+    length = 32 * beat
+    out = silence(length + 4.0)
+    for offset, phrase in ((0.0, _PHRASE), (16.0, _ANSWER)):
+        for at, name, beats, gain in phrase:
+            t60 = 1.4 + 0.5 * beats
+            mix_into(out, pluck(note(name), min(3.5, beats * beat + 1.6), rng, t60=t60,
+                                brightness=0.45, body=0.3), (offset + at) * beat, gain)
+    for name, at in _DRONE:
+        mix_into(out, pluck(note(name), 5.0, rng, t60=4.0, brightness=0.25, body=0.45),
+                 at * beat, 0.35)
+    n = int(length * SR)
+    loop = out[:n]
+    for i, v in enumerate(out[n:]):  # wrap the ringing tails around
+        loop[i % n] += v
+    return loop
+
+
+def synth_music() -> bytes:
+    """The background loop as WAV bytes (deterministic). No fades: it loops end to start."""
+    x = biquad(music(random.Random(2024)), "hp", 30.0, 0.6)
+    mean = sum(x) / len(x)
+    x = [v - mean for v in x]
+    peak = max(abs(v) for v in x) or 1.0
+    g = 10 ** (-6.0 / 20.0) / peak   # quiet under the effects
+    return to_wav_bytes([v * g for v in x])
+
+
+# --------------------------------------------------------------------------
 # Mastering and output
 # --------------------------------------------------------------------------
 
@@ -537,10 +589,10 @@ def stats(data: bytes) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(SOUNDS)
+    names = argv or list(SOUNDS) + ["music"]
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     for name in names:
-        data = synth(name)
+        data = synth_music() if name == "music" else synth(name)
         (OUT_DIR / f"{name}.wav").write_bytes(data)
         st = stats(data)
         print(f"{name + '.wav':13s} {st['seconds']*1000:6.0f} ms  peak {st['peak_dbfs']:6.2f} dBFS"

@@ -279,6 +279,8 @@ class App:
     def apply_audio(self) -> None:
         self.assets.volume = float(self.settings.get("volume", 0.8))
         self.assets.muted = bool(self.settings.get("muted", False))
+        music = 0.0 if self.assets.muted else float(self.settings.get("music_volume", 0.5))
+        self.assets.set_music(music)
 
     def save_settings(self) -> None:
         self.apply_audio()

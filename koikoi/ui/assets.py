@@ -135,6 +135,7 @@ class Assets:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._sounds: dict[str, pygame.mixer.Sound | None] = {}
         self._mixer_ok: bool | None = None
+        self.music_playing: bool = False
         self._warned: set[str] = set()
 
     # ------------------------------------------------------------ helpers
@@ -346,6 +347,35 @@ class Assets:
                                 f"regenerate it with {_REGEN['sounds']}")
         self._sounds[name] = snd
         return snd
+
+    def set_music(self, volume: float) -> bool:
+        """Loop the background music (sounds/music.wav) at ``volume``; 0 stops it.
+
+        Returns whether music is playing. Without a mixer or the file it stays
+        silent (the file's absence is logged once with the command that makes it).
+        """
+        if not self._mixer_ready():
+            return False
+        try:
+            if volume <= 0:
+                if self.music_playing:
+                    pygame.mixer.music.fadeout(400)
+                    self.music_playing = False
+                return False
+            if not self.music_playing:
+                p = self.path("sounds/music.wav")
+                if not p.is_file():
+                    self._warn_once("sounds/music", f"missing music {p}; regenerate it with "
+                                    f"{_REGEN['sounds']}")
+                    return False
+                pygame.mixer.music.load(str(p))
+                pygame.mixer.music.play(-1, fade_ms=1500)
+                self.music_playing = True
+            pygame.mixer.music.set_volume(max(0.0, min(1.0, volume)))
+        except pygame.error as e:
+            self._warn_once("sounds/music", f"cannot play music: {e}")
+            self.music_playing = False
+        return self.music_playing
 
     def play(self, name: str, volume: float = 1.0) -> "pygame.mixer.Channel | None":
         """Play a sound effect at `volume` x self.volume; a no-op when muted or silent."""
