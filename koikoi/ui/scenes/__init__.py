@@ -34,10 +34,13 @@ class MenuScene(Scene):
     to go back, and a short entrance animation.
 
     Subclasses build their widgets in ``layout()`` (called at construction and
-    on every resize) and draw their own content in ``draw_content``.
+    on every resize) and draw their own content in ``draw_content``. A scene
+    with a ``scroller`` (a W.Scroller, set before ``layout`` runs) has it eased
+    by ``update`` and counted in ``animating``; it handles its events itself.
     """
 
     intro_time = 0.35
+    scroller: Optional[W.Scroller] = None
 
     def __init__(self, app):
         super().__init__(app)
@@ -69,6 +72,8 @@ class MenuScene(Scene):
     @property
     def animating(self) -> bool:
         if self.intro < 1.0:
+            return True
+        if self.scroller is not None and self.scroller.animating:
             return True
         return any(getattr(w, "animating", False) for w in self.widgets)
 
@@ -106,6 +111,8 @@ class MenuScene(Scene):
             upd = getattr(w, "update", None)
             if upd is not None:
                 upd(dt)
+        if self.scroller is not None:
+            self.scroller.update(dt if self.app.anim_speed > 0 else 0)
 
     def draw_background(self, surface: pygame.Surface) -> None:
         surface.blit(self.app.assets.table(self.size), (0, 0))

@@ -138,14 +138,6 @@ class HistoryScene(MenuScene):
                 return True
         return self.scroller.handle(event)
 
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or self.scroller.animating
-
     # ---------------------------------------------------------- drawing
     def _summary(self) -> str:
         cpu = [m for m in self.matches if m.opponent != "Friend"]

@@ -502,14 +502,6 @@ class HowToPlayScene(MenuScene):
             return True
         return self.scroller.handle(event)
 
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or self.scroller.animating
-
     def draw_content(self, surface: pygame.Surface) -> None:
         self.draw_title(surface, "How to play", self.px(24))
         W.draw_panel(surface, self.panel, s=self.s)

@@ -291,7 +291,6 @@ class MatchResultsScene(MenuScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
-        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
         if self.petals is not None:
             self.petals.update(dt)
             if not self.petals.alive:
@@ -299,7 +298,7 @@ class MatchResultsScene(MenuScene):
 
     @property
     def animating(self) -> bool:
-        return super().animating or self.scroller.animating or self.petals is not None
+        return super().animating or self.petals is not None
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)

@@ -423,10 +423,6 @@ class RulesPanelScene(_Overlay):
             return True
         return super().handle(event)
 
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
-
     def draw_content(self, surface: pygame.Surface) -> None:
         cx = self.panel.centerx
         y = self.panel.y + self.px(28)

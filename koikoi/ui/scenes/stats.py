@@ -135,14 +135,6 @@ class StatsScene(MenuScene):
             return True
         return self.scroller.handle(event)
 
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.scroller.update(dt if self.app.anim_speed > 0 else 0)
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or self.scroller.animating
-
     # ---------------------------------------------------------- drawing
     def tiles(self) -> list[tuple[str, str, str]]:
         """(label, big value, small line) of the summary tiles."""
