@@ -124,16 +124,22 @@ def atomic_write_text(path, text: str) -> None:
             pass
 
 
+def _stamped_sibling(path: Path, tag: str) -> Path:
+    """``<name>.<tag>-YYYYmmdd-HHMMSS`` beside ``path``, with -2, -3... if that exists."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{tag}-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.{tag}-{stamp}-{n}")
+    return target
+
+
 def move_aside(path) -> Optional[Path]:
     """Rename an unreadable file to ``<name>.corrupt-YYYYmmdd-HHMMSS``; returns the
     new path (None if it could not be moved)."""
     path = Path(path)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    target = _stamped_sibling(path, "corrupt")
     try:
         os.replace(path, target)
         log.warning("moved unreadable %s aside to %s", path, target)
@@ -266,12 +272,7 @@ def keep_copy(path) -> Optional[Path]:
     """Copy ``path`` to ``<name>.backup-YYYYmmdd-HHMMSS`` (the original stays);
     returns the copy's path, or None if it could not be written."""
     path = Path(path)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.backup-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.backup-{stamp}-{n}")
+    target = _stamped_sibling(path, "backup")
     try:
         atomic_write_text(target, path.read_text(encoding="utf-8"))
         log.warning("kept a copy of %s as %s", path, target)
