@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import sys
 import tempfile
 from pathlib import Path
 

@@ -8,7 +8,7 @@ rules it was played with.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Optional
 
 # The allowed values of the enumerated knobs (the first is not a default,

@@ -480,8 +480,6 @@ def paint_curtain(img, d, rng):
     top = 560
     bottom = 1330
     x0, x1 = 30, W - 30
-    # a rope along the top
-    rope = wave(x0 - 20, x1 + 20, top, ((18, 1.5, 0.0),), 40)
     # curtain body with sagging top scallops and vertical stripes
     n_panels = 6
     pw = (x1 - x0) / n_panels
