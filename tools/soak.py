@@ -10,9 +10,11 @@ ledger, which files the match in the history), with anim_speed 0 and both
 seats played by CPUs (level random or easy). Only the acknowledgements a
 match waits for are given (Deal the cards, Continue), as clicks. For every
 match it prints the frames, the median and p99 frame time (update + draw +
-flip) and the resident memory afterwards (VmRSS from /proc/self/status, else
-the peak from resource.getrusage), then the growth: first to last, and the
-slope over the second half (MB per match) -- a leak shows as a steady slope.
+flip), the highest resident memory seen after any of its frames ("peak MB",
+read outside the timed part) and the resident memory afterwards, back at the
+title (VmRSS from /proc/self/status, else the peak from resource.getrusage),
+then the growth: first to last, and the slope over the second half (MB per
+match) -- a leak shows as a steady slope -- and the process's peak (VmHWM).
 """
 
 from __future__ import annotations
@@ -64,6 +66,19 @@ class MatchStats:
     p99_ms: float
     seconds: float
     rss_mb: float
+    peak_mb: float = 0.0
+
+
+def hwm_mb() -> float | None:
+    """The process's peak resident memory (VmHWM, MB); None without /proc."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return None
 
 
 def _click(app, rect) -> None:
@@ -103,6 +118,7 @@ def play_one(app, index: int, rng: random.Random, *, full: bool, levels, max_fra
     app.autosave(session)
     app.reset(OyagimeScene(app, session))
     times = []
+    peak = rss_mb()
     t0 = time.perf_counter()
     for i in range(max_frames):
         top = app.top
@@ -120,12 +136,14 @@ def play_one(app, index: int, rng: random.Random, *, full: bool, levels, max_fra
         f0 = time.perf_counter()
         app.step(1 / 60)
         times.append((time.perf_counter() - f0) * 1000.0)
+        peak = max(peak, rss_mb())
     else:
         raise RuntimeError(f"match {index} did not end in {max_frames} frames "
                            f"(top {type(app.top).__name__}, phase {session.state.phase_name})")
     seconds = time.perf_counter() - t0
     for _ in range(3):                      # the ledger, then back to the title
         app.step(1 / 60)
+        peak = max(peak, rss_mb())
     back = _button(app.top, "Title screen", "Back to title", "Title")
     if back is not None:
         _click(app, back.rect)
@@ -134,7 +152,7 @@ def play_one(app, index: int, rng: random.Random, *, full: bool, levels, max_fra
     gc.collect()
     return MatchStats(index, rules, months, level, len(session.state.ledger), len(times),
                       statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))],
-                      seconds, rss_mb())
+                      seconds, rss_mb(), peak)
 
 
 def soak(matches: int = 50, *, seed: int = 1, full: bool = False, size=(1280, 720),
@@ -153,13 +171,13 @@ def soak(matches: int = 50, *, seed: int = 1, full: bool = False, size=(1280, 72
     out(f"soak: {matches} CPU-vs-CPU matches ({'full length' if full else 'short'}), levels "
         f"{', '.join(levels)}, {size[0]}x{size[1]}, anim_speed 0; RSS at start {base:.1f} MB")
     out(f"{'#':>3} {'rules':<11} {'months':>6} {'level':<7} {'rounds':>6} {'frames':>7} "
-        f"{'median ms':>9} {'p99 ms':>7} {'secs':>6} {'RSS MB':>7}")
+        f"{'median ms':>9} {'p99 ms':>7} {'secs':>6} {'peak MB':>7} {'RSS MB':>7}")
     stats = []
     for i in range(1, matches + 1):
         st = play_one(app, i, rng, full=full, levels=levels, max_frames=max_frames)
         stats.append(st)
         out(f"{st.index:>3} {st.rules:<11} {str(st.months):>6} {st.level:<7} {st.rounds:>6} {st.frames:>7} "
-            f"{st.median_ms:>9.2f} {st.p99_ms:>7.2f} {st.seconds:>6.1f} {st.rss_mb:>7.1f}")
+            f"{st.median_ms:>9.2f} {st.p99_ms:>7.2f} {st.seconds:>6.1f} {st.peak_mb:>7.1f} {st.rss_mb:>7.1f}")
     out(growth_text(stats, base))
     pygame.display.quit()
     return stats
@@ -181,9 +199,13 @@ def growth_text(stats, base: float) -> str:
     rss = [s.rss_mb for s in stats]
     half = rss[len(rss) // 2:]
     med = [s.median_ms for s in stats]
+    hwm = hwm_mb()
     return (f"RSS: start {base:.1f} MB, after match 1 {rss[0]:.1f} MB, last {rss[-1]:.1f} MB, "
             f"max {max(rss):.1f} MB; growth after the first match {rss[-1] - rss[0]:+.1f} MB, "
             f"second-half slope {slope(half):+.3f} MB/match\n"
+            f"RSS during matches: peak {max(s.peak_mb for s in stats):.1f} MB (match "
+            f"{max(stats, key=lambda s: s.peak_mb).index}); process peak (VmHWM) "
+            + (f"{hwm:.1f} MB\n" if hwm is not None else "unknown\n") +
             f"frame time: median of medians {statistics.median(med):.2f} ms, first {med[0]:.2f} ms, "
             f"last {med[-1]:.2f} ms, worst p99 {max(s.p99_ms for s in stats):.2f} ms")
 

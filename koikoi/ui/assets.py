@@ -51,6 +51,8 @@ _REGEN = {
     "fonts": "python tools/make_font.py",
 }
 
+FONT_LIMIT = 64                    # fonts kept open (least recently used closed first)
+
 _CREAM = (246, 238, 220)
 _INK = (28, 22, 20)
 _FRAME = (60, 40, 30)
@@ -100,12 +102,40 @@ def _prepare(surf: pygame.Surface, alpha: bool = True) -> pygame.Surface:
     return surf
 
 
-class _LRU(OrderedDict):
-    """A small bounded cache (window resizes must not grow memory forever)."""
+def _pixels(value) -> int:
+    return value.get_width() * value.get_height() if isinstance(value, pygame.Surface) else 0
 
-    def __init__(self, limit: int):
+
+# The scaled images may hold this many pixels, or twice the window's if that is more
+# (4 bytes each): every scene at 1920x1080 uses 2.7M pixels of scaled cards, at
+# 3840x2160 10.7M, so the cards of the sizes on screen stay and those of the sizes
+# a resize left behind go. The count limit alone let 800 large faces pile up.
+SCALED_MIN_PIXELS = 4_000_000
+SCALED_WINDOWS = 2.0
+
+
+def _scaled_budget() -> int:
+    surf = pygame.display.get_surface() if pygame.display.get_init() else None
+    if surf is None:
+        return SCALED_MIN_PIXELS
+    w, h = surf.get_size()
+    return max(SCALED_MIN_PIXELS, int(SCALED_WINDOWS * w * h))
+
+
+class _LRU(OrderedDict):
+    """A small bounded cache (window resizes must not grow memory forever):
+    at most ``limit`` entries and, with ``max_pixels`` (a number, or a function
+    giving one), at most that many pixels of surfaces; the least recently used
+    go first, though the newest entry always stays."""
+
+    def __init__(self, limit: int, max_pixels: int | Callable[[], int] | None = None):
         super().__init__()
         self.limit = limit
+        self.max_pixels = max_pixels
+        self.pixels = 0
+
+    def budget(self) -> int | None:
+        return self.max_pixels() if callable(self.max_pixels) else self.max_pixels
 
     def get_or(self, key, make: Callable):
         if key in self:
@@ -113,9 +143,16 @@ class _LRU(OrderedDict):
             return self[key]
         value = make()
         self[key] = value
-        if len(self) > self.limit:
-            self.popitem(last=False)
+        self.pixels += _pixels(value)
+        budget = self.budget() if self.max_pixels is not None else None
+        while len(self) > 1 and (len(self) > self.limit or (budget is not None and self.pixels > budget)):
+            _, old = self.popitem(last=False)
+            self.pixels -= _pixels(old)
         return value
+
+    def clear(self) -> None:
+        super().clear()
+        self.pixels = 0
 
 
 class Assets:
@@ -130,9 +167,13 @@ class Assets:
         self.volume: float = 1.0
         self.muted: bool = False
         self._images: dict[str, pygame.Surface | None] = {}     # raw loads, by relative path
-        self._scaled = _LRU(800)                                # (kind, key..., size) -> Surface
-        self._tables = _LRU(4)
-        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._scaled = _LRU(800, _scaled_budget)                # (kind, key..., size) -> Surface
+        # The felt of the current window size only: 8 MB at 1920x1080, and every
+        # scene draws at one size (after a resize the old one is never asked for).
+        self._tables = _LRU(1)
+        # (size, bold) -> Font, ~260 KB each (the face and its glyphs); a session at
+        # one window size uses 20-50, every resize asks for new sizes.
+        self._fonts = _LRU(FONT_LIMIT)
         self._sounds: dict[str, pygame.mixer.Sound | None] = {}
         self._mixer_ok: bool | None = None
         self.music_playing: bool = False
@@ -162,8 +203,10 @@ class Assets:
     def _regen(self, rel: str) -> str:
         return _REGEN.get(rel.split("/", 1)[0], "the tools/ generators")
 
-    def _load(self, rel: str, *, quiet: bool = False) -> pygame.Surface | None:
-        """Load an image once (unscaled); None (after one warning) if missing/bad."""
+    def _load(self, rel: str, *, quiet: bool = False, keep: bool = True) -> pygame.Surface | None:
+        """Load an image once (unscaled); None (after one warning) if missing/bad.
+        ``keep=False``: read it afresh each time and do not hold on to it (an image
+        used only to build something that is cached itself)."""
         if rel in self._images:
             return self._images[rel]
         p = self.path(rel)
@@ -180,7 +223,8 @@ class Assets:
                                      f"{self._regen(rel)}")
         elif not quiet:
             self._warn_once(rel, f"missing image {p}; regenerate it with {self._regen(rel)}")
-        self._images[rel] = surf
+        if keep:
+            self._images[rel] = surf
         return surf
 
     def _scaled_image(self, rel: str, size: tuple[int, int],
@@ -254,7 +298,8 @@ class Assets:
                 for y in range(0, size[1], fh):
                     for x in range(0, size[0], fw):
                         surf.blit(felt, (x, y))
-            vig = self._load("table/vignette.png")
+            # 1920x1080 RGBA (8 MB) read for each new window size (~30 ms), not kept
+            vig = self._load("table/vignette.png", keep=False)
             if vig is not None:
                 surf.blit(pygame.transform.smoothscale(vig, size), (0, 0))
             return _prepare(surf, alpha=False)
@@ -290,8 +335,9 @@ class Assets:
         """KoiKoi Sans (kana, kanji and Latin) at `size` px (cached per size/weight)."""
         size = max(1, int(round(size)))
         key = (size, bool(bold))
-        if key in self._fonts:
-            return self._fonts[key]
+        return self._fonts.get_or(key, lambda: self._open_font(size, bool(bold)))
+
+    def _open_font(self, size: int, bold: bool) -> pygame.font.Font:
         if not pygame.font.get_init():
             pygame.font.init()
         rel = f"fonts/KoiKoiSans-{'Bold' if bold else 'Regular'}.otf"
@@ -310,7 +356,6 @@ class Assets:
             font = pygame.font.Font(None, size)   # pygame's bundled default font
             if bold:
                 font.set_bold(True)
-        self._fonts[key] = font
         return font
 
     # ------------------------------------------------------------ sounds

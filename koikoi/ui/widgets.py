@@ -74,6 +74,10 @@ class _Cache(OrderedDict):
             _, old = self.popitem(last=False)
             self.pixels -= _pixels(old)
 
+    def clear(self) -> None:
+        super().clear()
+        self.pixels = 0     # else a cleared cache would count the old pixels and keep one entry
+
 
 _TEXT = _Cache(1500, 4_000_000)
 # Pixel budgets: the shapes cache at 24M pixels (96 MB) filled within three matches
@@ -244,14 +248,44 @@ def ellipsize(text: str, font: pygame.font.Font, width: int) -> str:
 # ------------------------------------------------------------------ shapes
 
 
+# Masks are a step in making a rounded surface, which is cached itself; one this big
+# (a 400x250 panel) is made for one or two surfaces, so it is not kept: a results
+# panel's two masks held 7 MB of the shapes budget at 1920x1080.
+MASK_CACHE_PIXELS = 100_000
+
+
+def _supersampled_mask(size: tuple[int, int], radius: int, ss: int) -> pygame.Surface:
+    w, h = size
+    big = pygame.Surface((w * ss, h * ss), pygame.SRCALPHA)
+    pygame.draw.rect(big, (255, 255, 255, 255), big.get_rect(), border_radius=radius * ss)
+    return pygame.transform.smoothscale(big, size) if ss > 1 else big
+
+
 def _rounded_alpha(size: tuple[int, int], radius: int, ss: int = 2) -> pygame.Surface:
-    """A white rounded-rectangle alpha mask, anti-aliased by supersampling."""
+    """A white rounded-rectangle alpha mask, anti-aliased by supersampling.
+
+    Only the corners differ from plain white, so a big mask takes them from a
+    small one made the same way (the arcs are drawn from each corner and an
+    exact halving averages each 2x2 block alone, so every pixel is the same as
+    the whole mask's): supersampling a 1220x795 panel whole took a 15 MB
+    surface and, with the rest, 37 MB for a moment."""
     def make():
         w, h = size
-        big = pygame.Surface((w * ss, h * ss), pygame.SRCALPHA)
-        pygame.draw.rect(big, (255, 255, 255, 255), big.get_rect(), border_radius=radius * ss)
-        return pygame.transform.smoothscale(big, size) if ss > 1 else big
-    return _SHAPES.get_or(("mask", size, radius, ss), make)
+        c = radius + 2                    # a corner block, with a margin
+        if ss <= 1 or w <= 2 * c or h <= 2 * c:
+            return _supersampled_mask(size, radius, ss)
+        corners = _supersampled_mask((2 * c, 2 * c), radius, ss)
+        out = pygame.Surface(size, pygame.SRCALPHA)
+        out.fill((255, 255, 255, 255))
+        for sx, dx in ((0, 0), (c, w - c)):
+            for sy, dy in ((0, 0), (c, h - c)):
+                # multiplying white copies the corner exactly (alpha and colour)
+                out.blit(corners, (dx, dy), pygame.Rect(sx, sy, c, c), special_flags=pygame.BLEND_RGBA_MULT)
+        return out
+    key = ("mask", size, radius, ss)
+    if size[0] * size[1] > MASK_CACHE_PIXELS and key not in _SHAPES:
+        return make()
+    return _SHAPES.get_or(key, make)
 
 
 def rounded_surface(size, radius: int, fill, *, bottom=None, border=None, border_width: int = 0,
@@ -291,15 +325,14 @@ def rounded_surface(size, radius: int, fill, *, bottom=None, border=None, border
             out.fill(bc)
             out.blit(_rounded_alpha(size, radius), (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
             inner = (max(1, w - 2 * border_width), max(1, h - 2 * border_width))
-            ib = pygame.transform.smoothscale(body, inner) if inner != size else body
-            ib = ib.copy()
-            ib.blit(_rounded_alpha(inner, max(0, radius - border_width)), (0, 0),
-                    special_flags=pygame.BLEND_RGBA_MULT)
+            ib = pygame.transform.smoothscale(body, inner) if inner != size else body.copy()
+            del body
+            inner_mask = _rounded_alpha(inner, max(0, radius - border_width))
+            ib.blit(inner_mask, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
             # replace (not blend) the inside so a translucent fill stays translucent
             inv = pygame.Surface(inner, pygame.SRCALPHA)
             inv.fill((255, 255, 255, 255))
-            inv.blit(_rounded_alpha(inner, max(0, radius - border_width)), (0, 0),
-                     special_flags=pygame.BLEND_RGBA_SUB)
+            inv.blit(inner_mask, (0, 0), special_flags=pygame.BLEND_RGBA_SUB)
             inv.fill((255, 255, 255, 0), special_flags=pygame.BLEND_RGBA_MAX)
             region = out.subsurface(pygame.Rect(border_width, border_width, *inner))
             region.blit(inv, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
@@ -356,15 +389,26 @@ def draw_panel(surface: pygame.Surface, rect, *, fill=theme.PANEL, border=theme.
     return rect
 
 
+SCRIM_ROWS = 32     # the scrim is a strip this tall, blitted down the surface
+
+
 def draw_scrim(surface: pygame.Surface, color=theme.SCRIM) -> None:
-    """Dim everything drawn so far (under an overlay)."""
-    key = ("scrim", surface.get_size(), tuple(color))
+    """Dim everything drawn so far (under an overlay).
+
+    The same translucent colour blended strip by strip: the pixels of one
+    window-sized blit, from a strip of 1/34 of its memory (a window-sized scrim
+    was 8 MB at 1920x1080, one per alpha step of a fading overlay)."""
+    w, h = surface.get_size()
+    rows = max(1, min(h, SCRIM_ROWS))
+    key = ("scrim", (w, rows), tuple(color))
 
     def make():
-        sc = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        sc = pygame.Surface((w, rows), pygame.SRCALPHA)
         sc.fill(color)
         return sc
-    surface.blit(_SHAPES.get_or(key, make), (0, 0))
+    strip = _SHAPES.get_or(key, make)
+    for y in range(0, h, rows):
+        surface.blit(strip, (0, y))
 
 
 def draw_divider(surface: pygame.Surface, x1: int, x2: int, y: int, color=theme.GOLD_DARK,

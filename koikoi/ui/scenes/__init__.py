@@ -41,6 +41,7 @@ class MenuScene(Scene):
 
     intro_time = 0.35
     scroller: Optional[W.Scroller] = None
+    _scratch: Optional[pygame.Surface] = None
 
     def __init__(self, app):
         super().__init__(app)
@@ -57,6 +58,25 @@ class MenuScene(Scene):
 
     def px(self, n: float) -> int:
         return theme.px(n, self.s)
+
+    def scratch_layer(self) -> pygame.Surface:
+        """A clear window-sized layer (per-pixel alpha) to draw on and fade in as one.
+
+        The same surface is cleared and handed out again frame after frame while an
+        entrance runs (8 MB at 1920x1080: a new one each frame would be fresh memory
+        mapped and faulted in every time); ``drop_scratch`` lets it go."""
+        layer = self._scratch
+        if layer is None or layer.get_size() != tuple(self.size):
+            layer = self._scratch = pygame.Surface(self.size, pygame.SRCALPHA)
+        else:
+            layer.fill((0, 0, 0, 0))
+        return layer
+
+    def drop_scratch(self) -> None:
+        self._scratch = None
+
+    def exit(self) -> None:
+        self.drop_scratch()
 
     def button(self, rect, label, on_click, **kw) -> W.Button:
         return W.Button(rect, label, on_click, assets=self.app.assets, **kw)

@@ -207,25 +207,36 @@ class RoundResultsScene(MenuScene):
         self._static = None
         super().resize(size)
 
+    def exit(self) -> None:
+        """Closed: the drawn panel goes now, not when the garbage collector frees the scene."""
+        self._static = None
+        super().exit()
+
     def draw(self, surface: pygame.Surface) -> None:
         k = self.intro
         W.draw_scrim(surface, (0, 0, 0, int(150 * k)))
         if k >= 1 and self.done_revealing:
-            # nothing moves any more: draw the panel once, then only blit it
+            # nothing moves any more: draw the panel once, then only blit it. Only the
+            # part with something on it is kept (the panel and its shadow), not the
+            # whole window: the rest is clear and blitting it changes no pixel.
             if getattr(self, "_static", None) is None:
-                layer = pygame.Surface(self.size, pygame.SRCALPHA)
+                layer = self.scratch_layer()
                 self.draw_content(layer)
-                self._static = layer
-            surface.blit(self._static, (0, 0))
+                box = layer.get_bounding_rect()
+                self._static = (layer.subsurface(box).copy(), box.topleft)
+                self.drop_scratch()
+            img, at = self._static
+            surface.blit(img, at)
             for wdg in self.widgets:
                 wdg.draw(surface)
             return
         if k >= 1:
+            self.drop_scratch()
             self.draw_content(surface)
             for wdg in self.widgets:
                 wdg.draw(surface)
             return
-        layer = pygame.Surface(self.size, pygame.SRCALPHA)
+        layer = self.scratch_layer()
         self.draw_content(layer)
         for wdg in self.widgets:
             wdg.draw(layer)

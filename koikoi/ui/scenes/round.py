@@ -313,6 +313,17 @@ class RoundScene(Scene):
             self._metrics(self.size)
             self._relayout(instant=True)
 
+    def exit(self) -> None:
+        """Off the stack (the next round, the title): the window-sized layers go now,
+        16 MB at 1920x1080. The scene itself is freed only when the garbage collector
+        gets to its reference cycles, which in a long match took several rounds; were
+        it shown again, ``draw`` would make them anew."""
+        self._bg = self._bg_sig = None
+        self._layer = self._layer_sig = None
+        self._shadow_cache.clear()
+        self._squash.clear()
+        self._yaku_cache.clear()
+
     def resize(self, size) -> None:
         self.size = tuple(size)
         self._metrics(self.size)

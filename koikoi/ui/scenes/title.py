@@ -227,11 +227,12 @@ class TitleScene(MenuScene):
         self.draw_content(surface)
         k = self.intro
         if k >= 1:
+            self.drop_scratch()
             for wdg in self.widgets:
                 wdg.draw(surface)
             return
         # buttons rise and fade in after the logo
-        layer = pygame.Surface(self.size, pygame.SRCALPHA)
+        layer = self.scratch_layer()
         for wdg in self.widgets:
             wdg.draw(layer)
         kk = _ease((self.t - 0.3) / 0.6)
