@@ -14,10 +14,12 @@ Levels (modules):
   play and every possible stock card; Koi-Koi by expected value shifted by
   the match score and months left. A few ms a decision.
 * ``hard`` (hard.py): determinized Monte-Carlo search in the lean simulator
-  (sim.py) with the greedy playout policy (playout.py), successive halving
-  over Medium's top candidates, maximising the chance of winning the match
-  through the table in data/winprob.json (tools/fit_winprob.py).
-  ``think_time`` (default 0.5 s) or ``simulations`` (deterministic).
+  (sim.py) with the greedy playout policy (playout.py) and common random
+  numbers, successive halving over Medium's top candidates, keeping Medium's
+  favourite unless the playouts beat it by more than their noise; maximises
+  the chance of winning the match through the table in data/winprob.json
+  (tools/fit_winprob.py). 600 playouts a decision by default (cut short at
+  0.5 s), or ``simulations`` (deterministic) or ``think_time`` seconds.
 
 Every player keeps its own state (RNG, per-rules tables): one instance per
 seat, callable from a worker thread.

@@ -3,15 +3,25 @@
 For each decision it samples the hidden cards (the unseen set split into an
 opponent hand of the right size and a stock order), applies every candidate
 action to the same samples, and plays each to the end of the round in the
-lean simulator with the cheap greedy policy for both seats. Each finished
-round is scored by the probability of winning the MATCH from the resulting
-scores, rounds left and dealer (the table fitted by tools/fit_winprob.py,
-shipped as koikoi/ai/data/winprob.json), exact in the last round. Weak
-candidates are dropped early (successive halving). Stop is valued exactly
-(its award is certain); Koi-Koi by the playouts that follow the call.
+lean simulator with the cheap greedy policy for both seats, with the same
+stream of policy noise for every candidate (common random numbers, so two
+candidates are compared sample by sample). Each finished round is scored by
+the probability of winning the MATCH from the resulting scores, rounds left
+and dealer (the table fitted by tools/fit_winprob.py, shipped as
+koikoi/ai/data/winprob.json), exact in the last round.
 
-``simulations=N`` fixes the number of playouts (deterministic for a seed);
-otherwise ``think_time`` seconds (default 0.5) bound the search.
+Medium's evaluation ranks the candidates first: its best few are searched,
+weak ones are dropped early (successive halving), and Medium's favourite is
+kept unless another candidate beats it by more than one standard error of
+their paired difference. The playouts thus correct Medium where they see a
+clear gain, and noise never replaces a sound move with a random one. Stop is
+valued exactly (its award is certain); Koi-Koi by the playouts that follow
+the call.
+
+Budgets: ``simulations=N`` plays N playouts per decision (deterministic for a
+seed); ``think_time`` alone bounds the search in seconds; with neither, Hard
+plays ``DEFAULT_SIMS`` playouts, cut short at ``DEFAULT_THINK`` seconds on a
+slow machine.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from .playout import Policy
 from .sim import CHOOSE, DECIDE, PLAY, Round, bits
 
 DEFAULT_THINK = 0.5
+DEFAULT_SIMS = 600        # playouts per decision when neither budget is given (the arena's measure)
 POINTS_TIEBREAK = 0.002   # match win probability per point of the round, added to the goal
 _DATA = Path(__file__).resolve().parent / "data" / "winprob.json"
 
@@ -138,14 +149,21 @@ class HardPlayer:
 
     def __init__(self, seed: int = 0, think_time: Optional[float] = None,
                  simulations: Optional[int] = None, noise: float = 0.35,
-                 kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5):
+                 kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5,
+                 anchor_z: Optional[float] = 1.0):
         self.prior_keep = prior_keep
+        self.anchor_z = anchor_z
         self._medium = None
         self.kk_mode = kk_mode
         self.kk_bias = kk_bias
         self.seed = seed
         self.think_time = DEFAULT_THINK if think_time is None else float(think_time)
         self.simulations = simulations
+        # With no budget given, Hard plays the measured number of playouts, cut short only
+        # if a slow machine would need more than ``DEFAULT_THINK`` seconds for them.
+        self._ceiling = simulations is None and think_time is None
+        if self._ceiling:
+            self.simulations = DEFAULT_SIMS
         self._kc = KnowledgeCache()
         self._policy = None
         self._wp = None
@@ -185,6 +203,7 @@ class HardPlayer:
         rng = self._rng(view)
         t0 = time.perf_counter()
         best = 0
+        anchor = None
 
         stop_value = None
         if k == "decide":
@@ -199,9 +218,16 @@ class HardPlayer:
             if not cands:
                 return next(a for a in legal if isinstance(a, Stop))
         else:
+            # Medium's ranking: the best few are searched, and its favourite is kept unless
+            # the playouts show another move better by more than their noise.
             cands = list(legal)
+            scores = self._medium_scores(view, cands)
+            order = sorted(range(len(cands)), key=lambda i: (-scores[i], i))
             if self.prior_keep and len(cands) > self.prior_keep:
-                cands = self._prefilter(view, cands)
+                order = order[:self.prior_keep]
+            keep = sorted(order)
+            anchor = keep.index(order[0]) if self.anchor_z is not None else None
+            cands = [cands[i] for i in keep]
         moves = [self._move_of(a) for a in cands]
 
         template = self._template(view)
@@ -210,7 +236,8 @@ class HardPlayer:
             unseen &= ~(1 << view.pending.index)
         best, mean, total = search(template, list(bits(unseen)), view.opponent_hand_count, me,
                                    moves, outcome.value, policy, rng, self.simulations,
-                                   self.think_time, t0)
+                                   self.think_time, t0, anchor, self.anchor_z or 0.0,
+                                   self._ceiling)
         self.last_stats = {"playouts": total, "seconds": time.perf_counter() - t0,
                            "value": mean, "candidates": len(cands)}
         if stop_value is not None:
@@ -221,9 +248,8 @@ class HardPlayer:
             return cands[best] if mean + bias > stop_value else next(a for a in legal if isinstance(a, Stop))
         return cands[best]
 
-    def _prefilter(self, view, cands: list) -> list:
-        """Keep the ``prior_keep`` candidates Medium's evaluation likes best: the playouts
-        then share their budget among moves worth comparing."""
+    def _medium_scores(self, view, cands: list) -> list:
+        """Medium's evaluation of each candidate play or stock choice."""
         from .base import play_key, seen
         from .medium import MediumPlayer
         if self._medium is None:
@@ -231,11 +257,8 @@ class HardPlayer:
         ev = self._medium._evaluator(view.rules)
         s = seen(view)
         if isinstance(cands[0], Play):
-            scores = [self._medium._play_score(ev, s, *play_key(a)) for a in cands]
-        else:
-            scores = [self._medium._choose_score(ev, s, ID_TO_INDEX[a.target]) for a in cands]
-        order = sorted(range(len(cands)), key=lambda i: (-scores[i], i))[:self.prior_keep]
-        return [cands[i] for i in sorted(order)]
+            return [self._medium._play_score(ev, s, *play_key(a)) for a in cands]
+        return [self._medium._choose_score(ev, s, ID_TO_INDEX[a.target]) for a in cands]
 
     @staticmethod
     def _move_of(a) -> tuple:
@@ -258,18 +281,25 @@ class HardPlayer:
 
 
 def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,
-           rng: random.Random, sims: Optional[int], budget: float, t0: float):
-    """Determinized Monte-Carlo with successive halving.
+           rng: random.Random, sims: Optional[int], budget: float, t0: float,
+           anchor: Optional[int] = None, z: float = 1.0, ceiling: bool = False):
+    """Determinized Monte-Carlo with successive halving and common random numbers.
 
     ``template`` is the round as the deciding seat ``me`` sees it (the opponent's hand and
     the stock empty); ``pool`` the unseen cards; ``moves`` the candidates as (0, card,
     target) plays, (1, target) stock choices or (2,) Koi-Koi. ``value(winner, points,
-    last_yaku_seat)`` scores a finished round. Returns (best index, its mean, playouts).
+    last_yaku_seat)`` scores a finished round. Every candidate is played on the same
+    samples with the same stream of policy noise, so their differences are measured
+    pair by pair. ``anchor`` (a candidate index) is never pruned and is kept unless the
+    best candidate beats it by more than ``z`` standard errors of the paired difference.
+    With ``sims`` the search plays that many playouts (deterministic for ``rng``), or
+    stops early at ``budget`` seconds if ``ceiling``; otherwise ``budget`` alone bounds it.
+    Returns (best index, its mean, playouts).
     """
     opp = 1 - me
-    rand = rng.random
     pool = list(pool)
     bit = [1 << i for i in range(48)]
+    Rand = random.Random
 
     def sample() -> Round:
         rng.shuffle(pool)
@@ -281,7 +311,7 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
 
     run = policy.run
 
-    def evaluate(i: int, base: Round) -> float:
+    def evaluate(i: int, base: Round, noise_seed: int) -> float:
         r = base.copy()
         m = moves[i]
         if m[0] == 0:
@@ -290,13 +320,29 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
             r.choose(m[1])
         else:
             r.koikoi()
-        run(r, rand)
+        run(r, Rand(noise_seed).random)
         return value(r.winner, r.points, r.last_yaku_seat)
 
     n = len(moves)
     alive = list(range(n))
     sums = [0.0] * n
     cnt = [0] * n
+    dsum = [0.0] * n     # paired differences to the anchor: sum, sum of squares
+    dsq = [0.0] * n
+
+    def one_sample() -> int:
+        base = sample()
+        seed = rng.getrandbits(48)
+        va = evaluate(anchor, base, seed) if anchor is not None else 0.0
+        for i in alive:
+            v = va if i == anchor else evaluate(i, base, seed)
+            sums[i] += v
+            cnt[i] += 1
+            d = v - va
+            dsum[i] += d
+            dsq[i] += d * d
+        return len(alive)
+
     phases = max(1, math.ceil(math.log2(n))) if n > 1 else 1
     total = 0
     clock = time.perf_counter
@@ -304,25 +350,28 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
         if sims is not None:
             per = max(2, (sims // phases) // len(alive))
             for _ in range(per):
-                base = sample()
-                for i in alive:
-                    sums[i] += evaluate(i, base)
-                    cnt[i] += 1
-                total += len(alive)
+                total += one_sample()
+                if ceiling and clock() > t0 + budget:
+                    break
         else:
             end = t0 + budget * (p + 1) / phases
             done = 0
             while done < 2 or clock() < end:
-                base = sample()
-                for i in alive:
-                    sums[i] += evaluate(i, base)
-                    cnt[i] += 1
-                total += len(alive)
+                total += one_sample()
                 done += 1
                 if clock() > t0 + 1.8 * budget:   # a hard ceiling whatever happens
                     break
         if p < phases - 1 and len(alive) > 1:
             alive.sort(key=lambda i: (-sums[i] / cnt[i], i))
-            alive = alive[:max(1, (len(alive) + 1) // 2)]
+            keep = alive[:max(1, (len(alive) + 1) // 2)]
+            if anchor is not None and anchor not in keep:
+                keep.append(anchor)
+            alive = sorted(keep)
     best = max(alive, key=lambda i: (sums[i] / cnt[i], -i))
+    if anchor is not None and best != anchor:
+        k = cnt[best]
+        d = dsum[best] / k
+        var = max(0.0, dsq[best] / k - d * d)
+        if d <= z * math.sqrt(var / k):
+            best = anchor
     return best, sums[best] / cnt[best], total
