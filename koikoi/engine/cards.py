@@ -151,35 +151,25 @@ def indices(mask: int) -> list[int]:
     return out
 
 
-# _NIBBLE_IDS[month * 16 + bits]: the ids of that month's cards named by 4 bits;
-# _BYTE_IDS[k][byte]: the ids of cards 8k..8k+7 named by one byte of a mask.
-_NIBBLE_IDS = tuple(
-    tuple(IDS[4 * m + j] for j in range(4) if bits >> j & 1) for m in range(12) for bits in range(16)
+# _SIX_IDS[k][bits]: the ids of cards 6k..6k+5 named by 6 bits of a mask;
+# _TWELVE_IDS[k][bits]: the ids of cards 12k..12k+11 named by 12 bits (built from the sixes).
+_SIX_IDS = tuple(
+    tuple(tuple(IDS[6 * k + j] for j in range(6) if bits >> j & 1) for bits in range(64))
+    for k in range(8)
 )
-_BYTE_IDS = tuple(
-    tuple(tuple(IDS[8 * k + j] for j in range(8) if byte >> j & 1) for byte in range(256))
-    for k in range(6)
+_TWELVE_IDS = tuple(
+    tuple(_SIX_IDS[2 * k][bits & 63] + _SIX_IDS[2 * k + 1][bits >> 6] for bits in range(4096))
+    for k in range(4)
 )
-_LOW_BITS = sum(1 << (4 * m) for m in range(12))
+_T0, _T1, _T2, _T3 = _TWELVE_IDS
 
 
 def ids_of(mask: int) -> tuple[str, ...]:
     """Card ids of a mask, in deck order, by table lookups."""
-    months = (mask | mask >> 1 | mask >> 2 | mask >> 3) & _LOW_BITS
-    if months & (months - 1) == 0:  # one month (or none): the common case of a capture
-        if not months:
-            return ()
-        sh = months.bit_length() - 1
-        return _NIBBLE_IDS[(sh << 2) | (mask >> sh & 15)]
-    out = ()
-    for table in _BYTE_IDS:
-        byte = mask & 255
-        if byte:
-            out += table[byte]
-        mask >>= 8
-        if not mask:
-            break
-    return out
+    # Four lookups whatever the mask (an operation on a 48-bit int costs more than a lookup;
+    # adding an empty tuple is free).
+    return (_T0[mask & 4095] + _T1[mask >> 12 & 4095] + _T2[mask >> 24 & 4095]
+            + _T3[mask >> 36 & 4095])
 
 
 # Masks used by scoring and matching.

@@ -1,9 +1,12 @@
 """The match as a pure reducer: ``apply(state, action) -> state``.
 
-``State`` is an immutable NamedTuple of small ints, bitmasks and tuples. Each
-``apply`` copies it into a mutable draft, runs the turn (and whatever the
-rules then make happen: stock flip, settlement, the next deal, the end of the
-match), records every step as an event, and freezes a new State. Chance comes
+``State`` is an immutable NamedTuple of small ints, bitmasks and tuples. The
+general reducer ``_apply`` copies it into a mutable draft, runs the turn (and
+whatever the rules then make happen: stock flip, settlement, the next deal, the
+end of the match), records every step as an event, and freezes a new State. The
+common turns (a Play, a ChooseMatch, a Koi-Koi call that leave the round going)
+are built directly as a new State instead, and hand over to the draft where the
+round ends; a test checks that ``apply`` and ``_apply`` always agree. Chance comes
 only from a hash of ``f"{seed}/{draw}"``, never the global ``random``;
 the shuffled decks are also written into the events, so a log is readable on
 its own and ``replay`` can check it card by card.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from operator import itemgetter
 from typing import NamedTuple, Optional
 
 from . import cards as C
@@ -125,14 +129,26 @@ def _draw_keys(d: _Draft) -> tuple:
 
 def _shuffled(keys: tuple) -> list:
     """The deck in the order of its random keys: a uniform shuffle."""
-    return sorted(range(48), key=keys.__getitem__)
+    # (A list's bound __getitem__ is a cheaper key function than a tuple's.)
+    return sorted(range(48), key=list(keys).__getitem__)
 
 
-_BIT = tuple(1 << i for i in range(48))
+# Lists, not tuples: ``map(a_list.__getitem__, ...)`` is the faster lookup.
+_BIT = [1 << i for i in range(48)]
+_ID = list(IDS)
+_INDEX = ID_TO_INDEX.get
+_SHIFT = tuple(4 * (c // 4) for c in range(48))   # card index -> the shift of its month's nibble
+# The ids of any cards of one month, by mask: what a capture takes (one lookup, no arithmetic).
+_TAKEN = {bits << (4 * mo): ids_of(bits << (4 * mo)) for mo in range(12) for bits in range(16)}
 
 
 def _mask(idx) -> int:
     return sum(map(_BIT.__getitem__, idx))
+
+
+def _stock_ids(stock: tuple) -> tuple:
+    """The ids of the 24 cards of a freshly dealt stock, in order."""
+    return itemgetter(*stock)(_ID)
 
 
 # ---------------------------------------------------------------- starting
@@ -165,7 +181,7 @@ def _oyagime_spread(d: _Draft) -> None:
 
 
 def ids_of_list(idx) -> tuple:
-    return tuple(map(IDS.__getitem__, idx))
+    return tuple(map(_ID.__getitem__, idx))
 
 
 def _oyagime_pick(d: _Draft, index: int) -> None:
@@ -194,11 +210,13 @@ def _oyagime_pick(d: _Draft, index: int) -> None:
 
 # ---------------------------------------------------------------- dealing
 
-_LOW = sum(1 << (4 * m) for m in range(12))  # the lowest card bit of every month
+_LOW = sum(1 << (4 * m) for m in range(24))  # the lowest card bit of every month (of two masks)
+_ALL = C.ALL
 
 
 def _full_months(mask: int) -> int:
-    """One bit (at the month's lowest card) per month whose four cards are all in ``mask``."""
+    """One bit (at the month's lowest card) per month whose four cards are all in ``mask``
+    (which may also be two masks side by side, ``a | b << 48``)."""
     return mask & mask >> 1 & mask >> 2 & mask >> 3 & _LOW
 
 
@@ -225,24 +243,26 @@ def _four_pairs(field: int) -> bool:
 def _start_round(d: _Draft) -> None:
     rules = d.rules
     round_no = len(d.ledger) + 1
+    new = d.new
+    bit = _BIT.__getitem__
     while True:
         deck = _shuffled(_draw_keys(d))
         dealer = d.dealer
         hands = [0, 0]
-        hands[dealer] = _mask(deck[0:8])
-        hands[1 - dealer] = _mask(deck[8:16])
+        hands[dealer] = sum(map(bit, deck[0:8]))
+        hands[1 - dealer] = sum(map(bit, deck[8:16]))
         d.hands = hands
-        d.field = _mask(deck[16:24])
-        d.stock = tuple(deck[24:])
+        d.field = field = sum(map(bit, deck[16:24]))
+        d.stock = stock = tuple(deck[24:])
         d.stock_pos = 0
         d.captured = [0, 0]
         d.calls = (0, 0)
         d.refs = ((), ())
         d.pending = -1
-        d.field_brights = (d.field & C.BRIGHTS).bit_count()
+        d.field_brights = (field & C.BRIGHTS).bit_count()
         d.last_yaku_seat = -1
-        d.new.append(RoundDealt(round_no, dealer, (ids_of(hands[0]), ids_of(hands[1])),
-                                ids_of(d.field), ids_of_list(d.stock)))
+        new.append(_new(RoundDealt, (round_no, dealer, (ids_of(hands[0]), ids_of(hands[1])),
+                                     ids_of(field), _stock_ids(stock), "round_dealt")))
 
         redeal = False
         while True:
@@ -252,7 +272,7 @@ def _start_round(d: _Draft) -> None:
             four = 0xF << ((full & -full).bit_length() - 1)
             mode = rules.field_four_of_month
             if mode == "redeal" or (mode == "dealer_sweeps" and len(d.stock) - d.stock_pos - 4 < 16):
-                d.new.append(Misdeal(round_no, "four_of_a_month", ids_of(four)))
+                new.append(Misdeal(round_no, "four_of_a_month", ids_of(four)))
                 redeal = True
                 break
             if mode == "dealer_wins":
@@ -265,19 +285,24 @@ def _start_round(d: _Draft) -> None:
             d.stock_pos += 4
             d.captured[dealer] |= four
             d.field = (d.field ^ four) | _mask(repl)
-            d.new.append(FieldSwept(dealer, ids_of(four), ids_of_list(repl)))
+            new.append(FieldSwept(dealer, ids_of(four), ids_of_list(repl)))
         if redeal:
             continue
         if rules.field_four_pairs == "redeal" and _four_pairs(d.field):
-            d.new.append(Misdeal(round_no, "four_pairs", ids_of(d.field)))
+            new.append(Misdeal(round_no, "four_pairs", ids_of(d.field)))
             continue
 
         if rules.lucky_hands != "off":
-            lucky = (_lucky(hands[0]), _lucky(hands[1]))
-            if lucky[0] or lucky[1]:
+            h0, h1 = hands
+            # A lucky hand holds a month complete, or no month an odd number of times. Both
+            # hands at once: seat 1's cards in the 48 bits above seat 0's.
+            x = h0 | h1 << 48
+            odd = _odd_months(x)
+            if _full_months(x) or not odd & _ALL or not odd >> 48:
+                lucky = (_lucky(h0), _lucky(h1))
                 if rules.lucky_hands == "misdeal":
                     seat = 0 if lucky[0] else 1
-                    d.new.append(Misdeal(round_no, "lucky_hand", ids_of(hands[seat])))
+                    new.append(Misdeal(round_no, "lucky_hand", ids_of(hands[seat])))
                     continue
                 _lucky_round(d, lucky)
                 return
@@ -347,9 +372,12 @@ def _choose(d: _Draft, target: int) -> None:
     _end_turn(d, seat)
 
 
+_POINTS = itemgetter(1)
+
+
 def _improved(rules: Rules, now: tuple, ref: tuple) -> bool:
     if rules.prompt_when == "total_rises":
-        return sum(p for _, p in now) > sum(p for _, p in ref)
+        return sum(map(_POINTS, now)) > sum(map(_POINTS, ref))
     before = dict(ref)
     return any(p > before.get(name, 0) for name, p in now)
 
@@ -358,21 +386,31 @@ def _end_turn(d: _Draft, seat: int) -> None:
     rules = d.rules
     now = yaku_points(d.captured[seat], rules, d.field)
     if now and _improved(rules, now, d.refs[seat]):
-        d.new.append(YakuMade(seat, now, sum(p for _, p in now)))
-        d.last_yaku_seat = seat
-        if rules.last_turn_auto_stop == "both_hands_empty":
-            last = not (d.hands[0] | d.hands[1])
-        else:
-            last = not d.hands[seat]
-        limit = rules.max_koikoi_calls
-        if last or (limit is not None and d.calls[0] + d.calls[1] >= limit):
-            d.new.append(Stopped(seat, True))
-            _settle(d, seat, "auto_stop")
-        else:
-            d.phase = DECIDE
-            d.to_move = seat
+        _yaku_made(d, seat, now)
         return
     _next_turn(d, seat)
+
+
+def _yaku_made(d: _Draft, seat: int, now: tuple) -> None:
+    """``seat`` has just formed or improved a yaku (``now``): Koi-Koi or Stop, or the rules stop."""
+    d.new.append(_new(YakuMade, (seat, now, sum(map(_POINTS, now)), "yaku_made")))
+    d.last_yaku_seat = seat
+    if _auto_stop(d.rules, d.hands, seat, d.calls):
+        d.new.append(Stopped(seat, True))
+        _settle(d, seat, "auto_stop")
+    else:
+        d.phase = DECIDE
+        d.to_move = seat
+
+
+def _auto_stop(rules: Rules, hands, seat: int, calls: tuple) -> bool:
+    """Whether the rules stop the round for ``seat``, who has just made a yaku."""
+    if rules.last_turn_auto_stop == "both_hands_empty":
+        last = not (hands[0] | hands[1])
+    else:
+        last = not hands[seat]
+    limit = rules.max_koikoi_calls
+    return last or (limit is not None and calls[0] + calls[1] >= limit)
 
 
 def _next_turn(d: _Draft, seat: int) -> None:
@@ -421,11 +459,13 @@ def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base:
             scores[1 - winner] -= pay
         else:
             scores[winner] += award
-    d.scores = tuple(scores)
-    row = LedgerRow(len(d.ledger) + 1, d.dealer, winner, reason, yaku, base, mults, award,
-                    d.scores, d.calls)
-    d.ledger = d.ledger + (row,)
-    d.new.append(RoundEnded(row, (ids_of(d.captured[0]), ids_of(d.captured[1]))))
+    d.scores = scores = tuple(scores)
+    ledger = d.ledger
+    row = _new(LedgerRow, (len(ledger) + 1, d.dealer, winner, reason, yaku, base, mults, award,
+                           scores, d.calls))
+    d.ledger = ledger = ledger + (row,)
+    captured = d.captured
+    d.new.append(_new(RoundEnded, (row, (ids_of(captured[0]), ids_of(captured[1])), "round_ended")))
 
     if reason == "exhausted":
         mode = rules.exhausted_dealer
@@ -436,7 +476,7 @@ def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base:
     elif winner is not None:
         d.dealer = winner
 
-    played = len(d.ledger)
+    played = len(ledger)
     over = ((d.months is not None and played >= d.months)
             or (rules.target_points is not None and max(scores) >= rules.target_points)
             or (rules.scoring_mode == "zero_sum" and min(scores) <= 0))
@@ -484,22 +524,73 @@ _ACTS_BY_MONTH = tuple(acts for acts, _ in _BY_MONTH)
 _MONTH_LOW_BITS = sum(1 << (4 * m) for m in range(12))
 
 
+# _PAIR_p[hand byte | field byte << 8]: the Plays of months 2p and 2p + 1 (byte p of the
+# masks). Of the 65,536 keys only the 3**8 whose hand and field bytes are disjoint can
+# occur. The entries are filled on first use, a hand byte's row at once (None until then).
+# Lists, not dicts: the hot path indexes them.
+_PAIRS = _PAIR_0, _PAIR_1, _PAIR_2, _PAIR_3, _PAIR_4, _PAIR_5 = tuple(
+    [None] * 65536 for _ in range(6))
+
+
+def _fill_pairs(hand: bytes, field: bytes) -> None:
+    """Fill the entries of _PAIRS that these hand and field bytes look up: for each hand
+    byte, its whole row (every field byte that shares no card with it)."""
+    for p, (table, h, f) in enumerate(zip(_PAIRS, hand, field)):
+        if h and table[h | f << 8] is None:
+            lo = (2 * p) << 8 | (h & 15) << 4
+            hi = (2 * p + 1) << 8 | (h >> 4) << 4
+            # The row, and the asked entry itself (a hand and field that overlap cannot
+            # come from play, but a hand-built State may have them).
+            free = 255 ^ h
+            for g in {f, *_submasks(free)}:
+                table[h | g << 8] = _ACTS_BY_MONTH[lo | (g & 15)] + _ACTS_BY_MONTH[hi | (g >> 4)]
+
+
+def _submasks(bits: int) -> list:
+    out = [bits]
+    sub = bits
+    while sub:
+        sub = (sub - 1) & bits
+        out.append(sub)
+    return out
+
+
+# _CHOOSE_BY_MONTH[month * 16 + field bits of that month]: the ChooseMatch of those cards.
+_CHOOSE_BY_MONTH = tuple(tuple(_CHOOSE[4 * mo + j] for j in range(4) if f >> j & 1)
+                         for mo in range(12) for f in range(16))
+
+
 def legal_actions(state: State) -> Optional[tuple]:
     """The actions open to ``state.to_move``; None when the match is over."""
     phase = state.phase
     if phase == PLAY:
         hand = state.hands[state.to_move]
         field = state.field
+        if not state.rules.must_play_match:
+            h = hand.to_bytes(6, "little")
+            f = field.to_bytes(6, "little")
+            out = ()
+            try:
+                # Two months a step, unrolled. An entry not filled yet is None: adding it raises.
+                if h[0]:
+                    out += _PAIR_0[h[0] | f[0] << 8]
+                if h[1]:
+                    out += _PAIR_1[h[1] | f[1] << 8]
+                if h[2]:
+                    out += _PAIR_2[h[2] | f[2] << 8]
+                if h[3]:
+                    out += _PAIR_3[h[3] | f[3] << 8]
+                if h[4]:
+                    out += _PAIR_4[h[4] | f[4] << 8]
+                if h[5]:
+                    out += _PAIR_5[h[5] | f[5] << 8]
+            except TypeError:
+                _fill_pairs(h, f)
+                return legal_actions(state)
+            return out
         # One bit per month the hand holds, at the month's lowest card.
         months = (hand | hand >> 1 | hand >> 2 | hand >> 3) & _MONTH_LOW_BITS
         out = ()
-        if not state.rules.must_play_match:
-            while months:
-                low = months & -months
-                months ^= low
-                sh = low.bit_length() - 1
-                out += _ACTS_BY_MONTH[(sh << 6) | ((hand >> sh & 15) << 4) | (field >> sh & 15)]
-            return out
         matching = ()
         while months:
             low = months & -months
@@ -511,8 +602,8 @@ def legal_actions(state: State) -> Optional[tuple]:
                 matching += acts
         return matching or out
     if phase == CHOOSE:
-        m = state.field & CARD_MONTH_MASK[state.pending]
-        return tuple(_CHOOSE[t] for t in indices(m))
+        sh = _SHIFT[state.pending]
+        return _CHOOSE_BY_MONTH[(sh << 2) | (state.field >> sh & 15)]
     if phase == DECIDE:
         return _DECIDE
     if phase == OYAGIME:
@@ -594,74 +685,166 @@ def _say(action) -> str:
         return repr(action)
 
 
-def _plain_play(state: State, action: Play) -> Optional[State]:
-    """The common turn, computed directly: a legal Play whose stock card needs no choice,
-    that improves no yaku and does not end the round. Anything else returns None and goes
-    through the general reducer (``_apply``), which is the reference; a test checks that
-    both give the same State."""
-    c = ID_TO_INDEX.get(action.card) if type(action.card) is str else None
-    seat = state.to_move
-    hands = state.hands
+def _apply_play(state: State, action: Play) -> State:
+    """A Play, computed directly on the State's fields: the hot path.
+
+    A turn that leaves the round going (to the next player, to a choice of match for the
+    stock card, or to a Koi-Koi decision) is built here in one step. A turn that ends the
+    round (the rules stop it, or the last cards were played) continues in a draft with the
+    general reducer's helpers from where this left off, so nothing is computed twice. An
+    illegal Play goes to ``_apply``, which raises. ``_apply`` is the reference: a test
+    checks that both give the same State."""
+    (rules, seed, months, phase, seat, dealer, draws, hands, field, stock, stock_pos, captured,
+     calls, refs, pending, field_brights, last_yaku_seat, scores, ledger, spread, picks, winner,
+     events) = state
+    card = action.card
+    c = _INDEX(card) if type(card) is str else None
     hand = hands[seat]
-    if c is None or not hand >> c & 1:
-        return None
-    field = state.field
-    bit = 1 << c
+    if c is None or not hand & _BIT[c]:
+        return _apply(state, action)  # raises IllegalAction
+    bit = _BIT[c]
     m = field & CARD_MONTH_MASK[c]
     target = action.target
     if m.bit_count() == 2:
-        t = ID_TO_INDEX.get(target) if type(target) is str else None
-        if t is None or not m >> t & 1:
-            return None
-        m = 1 << t
-    elif target is not None or (not m and state.rules.must_play_match):
-        return None
+        t = _INDEX(target) if type(target) is str else None
+        if t is None or not m & _BIT[t]:
+            return _apply(state, action)  # raises IllegalAction
+        m = _BIT[t]
+    elif target is not None or (not m and rules.must_play_match and not _is_legal(state, action)):
+        return _apply(state, action)  # raises IllegalAction
     hand ^= bit
-    cap = state.captured[seat]
+    cap = before = captured[seat]
     if m:
         field ^= m
         cap |= bit | m
+        played = _new(Played, (seat, card, target, _TAKEN[m], "played"))
     else:
         field |= bit
-    s = state.stock[state.stock_pos]
+        played = _new(Played, (seat, card, target, (), "played"))
+    other = hands[1 - seat]
+    new_hands = (other, hand) if seat else (hand, other)
+    s = stock[stock_pos]
     sm = field & CARD_MONTH_MASK[s]
     if sm.bit_count() == 2:
-        return None
-    other = hands[1 - seat]
-    if not (hand | other):
-        return None
+        # Two field cards match the stock card: the seat chooses next.
+        return _new(State, (
+            rules, seed, months, CHOOSE, seat, dealer, draws, new_hands, field, stock,
+            stock_pos + 1, (captured[0], cap) if seat else (cap, captured[1]), calls, refs, s,
+            field_brights, last_yaku_seat, scores, ledger, spread, picks, winner,
+            events + (played, _new(Flipped, (seat, IDS[s], None, "flipped")))))
     if sm:
         field ^= sm
-        cap |= (1 << s) | sm
+        cap |= _BIT[s] | sm
+        flipped = _new(Flipped, (seat, IDS[s], _TAKEN[sm], "flipped"))
     else:
-        field |= 1 << s
-    rules = state.rules
+        field |= _BIT[s]
+        flipped = _new(Flipped, (seat, IDS[s], (), "flipped"))
+    new_cap = (captured[0], cap) if seat else (cap, captured[1])
     # A turn that captured nothing leaves the pile's yaku as they were (under the weather
     # ruling the field alone can change them, so that case takes the full check).
-    if cap != state.captured[seat] or rules.weather:
+    now = ()
+    if cap != before or rules.weather:
         now = yaku_points(cap, rules, field)
-        if now and _improved(rules, now, state.refs[seat]):
-            return None
-    if seat:
-        new_hands, new_cap = (other, hand), (state.captured[0], cap)
-    else:
-        new_hands, new_cap = (hand, other), (cap, state.captured[1])
+        if now and not _improved(rules, now, refs[seat]):
+            now = ()
+    if now and not _auto_stop(rules, new_hands, seat, calls):
+        # A yaku made: the seat decides between Koi-Koi and Stop.
+        return _new(State, (
+            rules, seed, months, DECIDE, seat, dealer, draws, new_hands, field, stock,
+            stock_pos + 1, new_cap, calls, refs, -1, field_brights, seat, scores, ledger, spread,
+            picks, winner, events + (played, flipped, _new(YakuMade, (
+                seat, now, sum(map(_POINTS, now)), "yaku_made")))))
+    if now or not (hand | other):
+        # The rules stop the round, or the last cards were played: the rest in a draft.
+        d = _Draft(_new(State, (
+            rules, seed, months, PLAY, seat, dealer, draws, new_hands, field, stock,
+            stock_pos + 1, new_cap, calls, refs, -1, field_brights, last_yaku_seat, scores,
+            ledger, spread, picks, winner, events)))
+        d.new += (played, flipped)
+        if now:
+            _yaku_made(d, seat, now)
+        else:
+            _exhausted(d)
+        return d.freeze()
     # tuple.__new__ skips the NamedTuples' Python-level __new__: this is the hot path.
     return _new(State, (
-        rules, state.seed, state.months, PLAY, (1 - seat) if other else seat,
-        state.dealer, state.draws, new_hands, field, state.stock, state.stock_pos + 1,
-        new_cap, state.calls, state.refs, -1, state.field_brights, state.last_yaku_seat,
-        state.scores, state.ledger, state.spread, state.picks, state.winner,
-        state.events + (_new(Played, (seat, action.card, target, ids_of(m) if m else (), "played")),
-                        _new(Flipped, (seat, IDS[s], ids_of(sm) if sm else (), "flipped")))))
+        rules, seed, months, PLAY, (1 - seat) if other else seat, dealer, draws, new_hands,
+        field, stock, stock_pos + 1, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
+        scores, ledger, spread, picks, winner, events + (played, flipped)))
+
+
+def _apply_choose(state: State, action: ChooseMatch) -> State:
+    """A ChooseMatch computed directly, like ``_apply_play``."""
+    (rules, seed, months, phase, seat, dealer, draws, hands, field, stock, stock_pos, captured,
+     calls, refs, s, field_brights, last_yaku_seat, scores, ledger, spread, picks, winner,
+     events) = state
+    target = action.target
+    t = ID_TO_INDEX.get(target) if type(target) is str else None
+    if t is None or not (field & CARD_MONTH_MASK[s]) >> t & 1:
+        return _apply(state, action)  # raises IllegalAction
+    tb = 1 << t
+    field ^= tb
+    cap = captured[seat] | (1 << s) | tb
+    new_cap = (captured[0], cap) if seat else (cap, captured[1])
+    chose = _new(Chose, (seat, IDS[s], IDS[t], "chose"))
+    now = yaku_points(cap, rules, field)
+    if now and not _improved(rules, now, refs[seat]):
+        now = ()
+    if now and not _auto_stop(rules, hands, seat, calls):
+        return _new(State, (
+            rules, seed, months, DECIDE, seat, dealer, draws, hands, field, stock, stock_pos,
+            new_cap, calls, refs, -1, field_brights, seat, scores, ledger, spread, picks, winner,
+            events + (chose, _new(YakuMade, (seat, now, sum(map(_POINTS, now)), "yaku_made")))))
+    if now or not (hands[0] | hands[1]):
+        d = _Draft(state)
+        d.field = field
+        d.captured = list(new_cap)
+        d.pending = -1
+        d.new.append(chose)
+        if now:
+            _yaku_made(d, seat, now)
+        else:
+            _exhausted(d)
+        return d.freeze()
+    return _new(State, (
+        rules, seed, months, PLAY, (1 - seat) if hands[1 - seat] else seat, dealer, draws, hands,
+        field, stock, stock_pos, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
+        scores, ledger, spread, picks, winner, events + (chose,)))
+
+
+def _apply_koikoi(state: State) -> State:
+    """A KoiKoi call computed directly, like ``_apply_play``."""
+    (rules, seed, months, phase, seat, dealer, draws, hands, field, stock, stock_pos, captured,
+     calls, refs, pending, field_brights, last_yaku_seat, scores, ledger, spread, picks, winner,
+     events) = state
+    other = hands[1 - seat]
+    if not (hands[seat] | other):
+        return _apply(state, KoiKoi())
+    n = calls[seat] + 1
+    ref = yaku_points(captured[seat], rules, field)
+    if seat:
+        calls, refs = (calls[0], n), (refs[0], ref)
+    else:
+        calls, refs = (n, calls[1]), (ref, refs[1])
+    return _new(State, (
+        rules, seed, months, PLAY, (1 - seat) if other else seat, dealer, draws, hands,
+        field, stock, stock_pos, captured, calls, refs, pending, field_brights, last_yaku_seat,
+        scores, ledger, spread, picks, winner,
+        events + (_new(KoiKoiCalled, (seat, n, "koikoi")),)))
 
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``. Raises IllegalAction (state untouched) if it is not legal."""
-    if state.phase == PLAY and type(action) is Play:
-        done = _plain_play(state, action)
-        if done is not None:
-            return done
+    kind = type(action)
+    phase = state.phase
+    if phase == PLAY:
+        if kind is Play:
+            return _apply_play(state, action)
+    elif phase == CHOOSE:
+        if kind is ChooseMatch:
+            return _apply_choose(state, action)
+    elif phase == DECIDE and kind is KoiKoi:
+        return _apply_koikoi(state)
     return _apply(state, action)
 
 

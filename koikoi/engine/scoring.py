@@ -45,8 +45,14 @@ class Award(NamedTuple):
     total: int
 
 
-def _bits(x: int) -> int:
-    return x.bit_count()
+# The masks as module globals (a global is a cheaper lookup than a module attribute).
+_BRIGHTS, _ANIMALS, _RIBBONS, _CHAFF = C.BRIGHTS, C.ANIMALS, C.RIBBONS, C.CHAFF
+_RAIN_MAN, _SAKE_CUP, _CURTAIN, _MOON = C.RAIN_MAN, C.SAKE_CUP, C.CURTAIN, C.MOON
+_INOSHIKACHO, _AKATAN, _AOTAN = C.INOSHIKACHO, C.AKATAN, C.AOTAN
+_WILLOW, _PAULOWNIA = C.WILLOW, C.PAULOWNIA
+_ANIMALS_NO_CUP = _ANIMALS & ~_SAKE_CUP
+_CHAFF_AND_CUP = _CHAFF | _SAKE_CUP
+_VIEWED = _CURTAIN | _MOON
 
 
 def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, int]]:
@@ -55,10 +61,10 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
     ``field`` is the current field, read only by the weather ruling.
     """
     out: list[tuple[str, int, int]] = []
-    brights = mask & C.BRIGHTS
-    nb = _bits(brights)
+    brights = mask & _BRIGHTS
+    nb = brights.bit_count()
     if nb >= 3:
-        rain = brights & C.RAIN_MAN
+        rain = brights & _RAIN_MAN
         if nb == 5:
             if rules.goko:
                 out.append(("goko", rules.goko, brights))
@@ -71,43 +77,43 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
         elif not rain and rules.sanko:
             out.append(("sanko", rules.sanko, brights))
 
-    animal_set = C.ANIMALS if rules.sake_cup_is_animal else C.ANIMALS & ~C.SAKE_CUP
+    animal_set = _ANIMALS if rules.sake_cup_is_animal else _ANIMALS_NO_CUP
     animals = mask & animal_set
-    na = _bits(animals)
-    ribbons = mask & C.RIBBONS
-    nr = _bits(ribbons)
+    na = animals.bit_count()
+    ribbons = mask & _RIBBONS
+    nr = ribbons.bit_count()
     graded = rules.combo_grading == "graded"
 
-    ino = (mask & C.INOSHIKACHO) == C.INOSHIKACHO and rules.inoshikacho
+    ino = (mask & _INOSHIKACHO) == _INOSHIKACHO and rules.inoshikacho
     if ino:
         if graded:
             out.append(("inoshikacho", rules.inoshikacho + na - 3, animals))
         else:
-            out.append(("inoshikacho", rules.inoshikacho, C.INOSHIKACHO))
-    aka = (mask & C.AKATAN) == C.AKATAN and rules.akatan
-    ao = (mask & C.AOTAN) == C.AOTAN and rules.aotan
+            out.append(("inoshikacho", rules.inoshikacho, _INOSHIKACHO))
+    aka = (mask & _AKATAN) == _AKATAN and rules.akatan
+    ao = (mask & _AOTAN) == _AOTAN and rules.aotan
     if graded and aka and ao and rules.akatan_aotan:
         out.append(("akatan_aotan", rules.akatan_aotan + nr - 6, ribbons))
     else:
         if aka:
-            out.append(("akatan", rules.akatan + (nr - 3 if graded else 0), ribbons if graded else C.AKATAN))
+            out.append(("akatan", rules.akatan + (nr - 3 if graded else 0), ribbons if graded else _AKATAN))
         if ao:
-            out.append(("aotan", rules.aotan + (nr - 3 if graded else 0), ribbons if graded else C.AOTAN))
+            out.append(("aotan", rules.aotan + (nr - 3 if graded else 0), ribbons if graded else _AOTAN))
 
     viewing: list[tuple[str, int, int]] = []
-    if rules.viewing != "off" and mask & C.SAKE_CUP:
-        if rules.hanami_zake and mask & C.CURTAIN and not (rules.weather and field & C.WILLOW):
-            viewing.append(("hanami_zake", rules.hanami_zake, C.CURTAIN | C.SAKE_CUP))
-        if rules.tsukimi_zake and mask & C.MOON and not (rules.weather and field & C.PAULOWNIA):
-            viewing.append(("tsukimi_zake", rules.tsukimi_zake, C.MOON | C.SAKE_CUP))
+    if rules.viewing != "off" and mask & _SAKE_CUP:
+        if rules.hanami_zake and mask & _CURTAIN and not (rules.weather and field & _WILLOW):
+            viewing.append(("hanami_zake", rules.hanami_zake, _CURTAIN | _SAKE_CUP))
+        if rules.tsukimi_zake and mask & _MOON and not (rules.weather and field & _PAULOWNIA):
+            viewing.append(("tsukimi_zake", rules.tsukimi_zake, _MOON | _SAKE_CUP))
     head = len(out)
 
     if na >= 5 and rules.tane and not (graded and ino):
         out.append(("tane", rules.tane + na - 5, animals))
     if nr >= 5 and rules.tanzaku and not (graded and (aka or ao)):
         out.append(("tanzaku", rules.tanzaku + nr - 5, ribbons))
-    chaff = mask & (C.CHAFF | C.SAKE_CUP if rules.sake_cup_is_chaff else C.CHAFF)
-    nc = _bits(chaff)
+    chaff = mask & (_CHAFF_AND_CUP if rules.sake_cup_is_chaff else _CHAFF)
+    nc = chaff.bit_count()
     if nc >= 10 and rules.kasu:
         out.append(("kasu", rules.kasu + nc - 10, chaff))
 
@@ -117,16 +123,16 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
     return out
 
 
-_SETS = C.INOSHIKACHO | C.AKATAN | C.AOTAN
+_SETS = _INOSHIKACHO | _AKATAN | _AOTAN
 
 
 def yaku_points(mask: int, rules: Rules, field: int = 0) -> tuple[tuple[str, int], ...]:
     """(name, points) of each yaku held: what the Koi-Koi prompt compares."""
     # Early in a round most piles cannot hold any yaku: answer those without the full check.
-    if ((mask & C.BRIGHTS).bit_count() < 3 and (mask & _SETS).bit_count() < 3
-            and (mask & C.ANIMALS).bit_count() < 5 and (mask & C.RIBBONS).bit_count() < 5
-            and (mask & (C.CHAFF | C.SAKE_CUP)).bit_count() < 10
-            and not (mask & C.SAKE_CUP and mask & (C.CURTAIN | C.MOON))):
+    if ((mask & _BRIGHTS).bit_count() < 3 and (mask & _SETS).bit_count() < 3
+            and (mask & _ANIMALS).bit_count() < 5 and (mask & _RIBBONS).bit_count() < 5
+            and (mask & _CHAFF_AND_CUP).bit_count() < 10
+            and not (mask & _SAKE_CUP and mask & _VIEWED)):
         return ()
     return tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field))
 
