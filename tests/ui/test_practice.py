@@ -383,3 +383,42 @@ def test_c_opens_the_combos_from_the_keyboard(app):
     step(app, 0.1)
     key(app, pygame.K_p)
     assert app.top is scene
+
+
+def test_combo_preview_lines_never_overlap(app, monkeypatch):
+    """More combos than lines, then a near miss: each line of the box is drawn once."""
+    from collections import namedtuple
+
+    from koikoi.ui import widgets as W
+    from koikoi.ui.scenes import round as round_mod
+    s, scene = table(app)
+    many = (("ame_shiko", 7), ("tanzaku", 1), ("kasu", 1), ("tane", 1), ("inoshikacho", 5))
+    monkeypatch.setattr(scene, "_yaku_of", lambda seat: many)
+    miss = namedtuple("Miss", "name away")("akatan", 1)
+    monkeypatch.setattr(scene, "_near_of", lambda seat: [miss])
+    drawn = []
+    real = W.draw_text
+
+    def spy(surface, text, font, color, pos, anchor="topleft", shadow=True):
+        rect = real(surface, text, font, color, pos, anchor, shadow)
+        drawn.append((text, anchor, rect))
+        return rect
+
+    monkeypatch.setattr(round_mod.W, "draw_text", spy)
+    boxes = 0
+    for size in ((1280, 720), (1920, 1080), (1024, 600)):
+        scene.resize(size)
+        surface = pygame.Surface(size)
+        for seat in (0, 1):
+            drawn.clear()
+            scene.combo_rects.clear()
+            scene._draw_panel(surface, scene.lay, seat)
+            box = scene.combo_rects.get(seat)
+            if box is None:
+                continue
+            boxes += 1
+            left = [r for t, a, r in drawn if a == "topleft" and box.contains(r)]
+            for i, a in enumerate(left):
+                for b in left[i + 1:]:
+                    assert not a.colliderect(b), (size, seat, [t for t, _, _ in drawn])
+    assert boxes >= 3

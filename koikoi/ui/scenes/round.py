@@ -1855,6 +1855,7 @@ class RoundScene(Scene):
                     rest = "  ·  ".join(f"{hints.yaku_short(n2, style)} {p2}" for n2, p2 in yaku[i:])
                     W.draw_text(surface, W.ellipsize(rest, self.f_small, box.w - pad), self.f_small,
                                 theme.CREAM, (ix, iy))
+                    iy += lh                 # the line is taken: nothing more is drawn over it
                     break
                 label = hints.yaku_short(n, style)
                 W.draw_text(surface, W.ellipsize(label, self.f_small, box.w - pad * 2 - pw), self.f_small,
