@@ -761,16 +761,22 @@ def _apply_play(state: State, action: Play) -> State:
             stock_pos + 1, new_cap, calls, refs, -1, field_brights, last_yaku_seat, scores,
             ledger, spread, picks, winner, events)))
         d.new += (played, flipped)
-        if now:
-            _yaku_made(d, seat, now)
-        else:
-            _exhausted(d)
-        return d.freeze()
+        return _finish_in_draft(d, seat, now)
     # tuple.__new__ skips the NamedTuples' Python-level __new__: this is the hot path.
     return _new(State, (
         rules, seed, months, PLAY, (1 - seat) if other else seat, dealer, draws, new_hands,
         field, stock, stock_pos + 1, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
         scores, ledger, spread, picks, winner, events + (played, flipped)))
+
+
+def _finish_in_draft(d: _Draft, seat: int, now: tuple) -> State:
+    """The fast paths' hand-over: ``seat`` made the yaku ``now`` (on which the rules stop
+    the round), or, with ``now`` empty, the last cards are played; the draft does the rest."""
+    if now:
+        _yaku_made(d, seat, now)
+    else:
+        _exhausted(d)
+    return d.freeze()
 
 
 def _apply_choose(state: State, action: ChooseMatch) -> State:
@@ -801,11 +807,7 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
         d.captured = list(new_cap)
         d.pending = -1
         d.new.append(chose)
-        if now:
-            _yaku_made(d, seat, now)
-        else:
-            _exhausted(d)
-        return d.freeze()
+        return _finish_in_draft(d, seat, now)
     return _new(State, (
         rules, seed, months, PLAY, (1 - seat) if hands[1 - seat] else seat, dealer, draws, hands,
         field, stock, stock_pos, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
