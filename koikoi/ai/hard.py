@@ -35,6 +35,7 @@ from typing import Optional, Sequence
 
 from ..engine.actions import ChooseMatch, KoiKoi, Play, Stop
 from ..engine.cards import ID_TO_INDEX
+from ..engine.scoring import next_dealer, paid
 from .base import KnowledgeCache, kind
 from .playout import Policy
 from .sim import CHOOSE, DECIDE, PLAY, Round, bits
@@ -106,24 +107,12 @@ class _Outcome:
     def _value(self, winner, points, last_yaku_seat) -> float:
         rules = self.rules
         me = self.me
-        scores = list(self.scores)
-        dealer = self.dealer
+        scores = self.scores
         if winner is None and rules.oya_ken:
-            winner, points = dealer, rules.oya_ken
+            winner, points = self.dealer, rules.oya_ken
         if winner is not None:
-            if rules.scoring_mode == "zero_sum":
-                pay = min(points, scores[1 - winner])
-                scores[winner] += pay
-                scores[1 - winner] -= pay
-            else:
-                scores[winner] += points
-            dealer = winner
-        else:
-            mode = rules.exhausted_dealer
-            if mode == "passes":
-                dealer = 1 - dealer
-            elif mode == "last_yaku" and last_yaku_seat >= 0:
-                dealer = last_yaku_seat
+            scores = paid(scores, winner, points, rules)
+        dealer = next_dealer(rules, self.dealer, winner, winner is None, last_yaku_seat)
         lead = scores[me] - scores[1 - me]
         # A small pull towards points, so that a decided match is still played well.
         gained = (lead - (self.scores[me] - self.scores[1 - me])) * POINTS_TIEBREAK

@@ -26,7 +26,7 @@ from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, Ledger
                      MatchEnded, MatchStarted, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
                      Played, RoundDealt, RoundEnded, Stopped, YakuMade)
 from .rules import Rules
-from .scoring import award_from_mask, yaku_points
+from .scoring import award_from_mask, next_dealer, paid, yaku_points
 
 OYAGIME, PLAY, CHOOSE, DECIDE, OVER = range(5)
 PHASE_NAMES = ("oyagime", "play", "choose_match", "decide", "over")
@@ -451,14 +451,9 @@ def _exhausted(d: _Draft) -> None:
 def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base: int,
                mults: tuple, award: int) -> None:
     rules = d.rules
-    scores = list(d.scores)
+    scores = d.scores
     if winner is not None and award:
-        if rules.scoring_mode == "zero_sum":
-            pay = min(award, scores[1 - winner])
-            scores[winner] += pay
-            scores[1 - winner] -= pay
-        else:
-            scores[winner] += award
+        scores = paid(scores, winner, award, rules)
     d.scores = scores = tuple(scores)
     ledger = d.ledger
     row = _new(LedgerRow, (len(ledger) + 1, d.dealer, winner, reason, yaku, base, mults, award,
@@ -467,14 +462,7 @@ def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base:
     captured = d.captured
     d.new.append(_new(RoundEnded, (row, (ids_of(captured[0]), ids_of(captured[1])), "round_ended")))
 
-    if reason == "exhausted":
-        mode = rules.exhausted_dealer
-        if mode == "passes":
-            d.dealer = 1 - d.dealer
-        elif mode == "last_yaku" and d.last_yaku_seat >= 0:
-            d.dealer = d.last_yaku_seat
-    elif winner is not None:
-        d.dealer = winner
+    d.dealer = next_dealer(rules, d.dealer, winner, reason == "exhausted", d.last_yaku_seat)
 
     played = len(ledger)
     over = ((d.months is not None and played >= d.months)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable, NamedTuple, Optional
 
 from . import cards as C
 from .cards import CardLike, ids_of, to_mask
@@ -121,6 +121,33 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
     if viewing and (rules.viewing == "on" or out):
         out[head:head] = viewing
     return out
+
+
+def paid(scores: tuple, winner: int, award: int, rules: Rules) -> tuple:
+    """The match totals after ``winner`` receives ``award``: added, or under
+    ``zero_sum`` taken from the loser (never more than the loser has)."""
+    scores = list(scores)
+    if rules.scoring_mode == "zero_sum":
+        pay = min(award, scores[1 - winner])
+        scores[winner] += pay
+        scores[1 - winner] -= pay
+    else:
+        scores[winner] += award
+    return tuple(scores)
+
+
+def next_dealer(rules: Rules, dealer: int, winner: Optional[int], exhausted: bool,
+                last_yaku_seat: int) -> int:
+    """Who deals the next round: after an exhausted round as ``exhausted_dealer``
+    says, else the round's winner, else (no game) the same dealer."""
+    if exhausted:
+        mode = rules.exhausted_dealer
+        if mode == "passes":
+            return 1 - dealer
+        if mode == "last_yaku" and last_yaku_seat >= 0:
+            return last_yaku_seat
+        return dealer
+    return dealer if winner is None else winner
 
 
 _SETS = _INOSHIKACHO | _AKATAN | _AOTAN
