@@ -12,7 +12,7 @@ from math import erf, sqrt
 from ..engine import cards as C
 from ..engine.rules import Rules
 from ..engine.scoring import multipliers
-from .sim import _CM, bits, points_fn
+from .sim import _CM, points_fn
 
 ALL = C.ALL
 BR, RAIN = C.BRIGHTS, C.RAIN_MAN
@@ -60,6 +60,16 @@ class Knowledge:
         # empty pile's yaku chances, plus a little for its kind.
         self.value = tuple(self._static_value(c) for c in range(48))
         self.ko_mult = r.koikoi_multiplier
+        # Cards that belong to the same yaku masks add the same points to any pile that
+        # holds neither: the yaku count cards per mask, and the single-card masks (cup,
+        # curtain, moon, rain man) are classes of their own.
+        groups = {}
+        for c in range(48):
+            bit = 1 << c
+            key = tuple(bool(bit & m) for m in (BR, RAIN, self.an, RB, self.ch, INO, AKA, AO,
+                                                CUP, CURTAIN, MOON))
+            groups[key] = groups.get(key, 0) | bit
+        self.classes = tuple(groups.values())
 
     def _static_value(self, c: int) -> float:
         bit = 1 << c
@@ -123,15 +133,77 @@ class Knowledge:
                 total *= f
         return total
 
-    def outs(self, mine: int, pool: int, field: int = 0) -> int:
-        """The cards of ``pool`` that would each, added alone, raise ``mine``'s yaku total."""
+    def outs(self, mine: int, pool: int, field: int = 0) -> tuple:
+        """(the cards of ``pool`` that would each, added alone, raise ``mine``'s yaku total,
+        the sum of the totals they would give). Cards of one class (``self.classes``) give
+        the same total, so one of each is tried."""
         pts = self.points
         now = pts(mine, field)
         out = 0
-        for c in bits(pool):
-            if pts(mine | 1 << c, field) > now:
-                out |= 1 << c
-        return out
+        total = 0
+        for cm in self.classes:
+            m = pool & cm
+            if m:
+                t = pts(mine | (m & -m), field)
+                if t > now:
+                    out |= m
+                    total += t * m.bit_count()
+        return out, total
+
+    def call_value(self, mine: int, theirs: int, field: int, my_turns: int, opp_turns: int,
+                   my_calls: int, opp_calls: int, field_brights: int) -> float:
+        """What calling Koi-Koi is worth in round points for the pile ``mine`` (Medium's rule):
+        the chance of improving first times the award after the call, minus the chance that
+        the opponent completes a yaku first times theirs. Every card outside the two piles
+        counts as still obtainable."""
+        pts = self.points
+        pool = ALL & ~(mine | theirs)
+        n = max(1, pool.bit_count())
+        base = pts(mine, field)
+        outs, made = self.outs(mine, pool, field)
+        o = outs.bit_count()
+        gain = (made / o - base) if o else 1.0
+        q_me = min(0.95, 1.0 - (1.0 - o / n) ** 1.7)
+        # The opponent's next yaku (or improvement, if they hold one already).
+        tb = pts(theirs, field)
+        touts, tmade = self.outs(theirs, pool, field)
+        to = touts.bit_count()
+        near = self.potential(theirs, pool, opp_turns) - tb
+        q_opp = min(0.95, 1.0 - (1.0 - to / n) ** 1.7 + 0.02 * min(near, 5.0))
+        pm, po = race(q_me, q_opp, my_turns, opp_turns)
+        if to:
+            tbase = tmade / to
+        else:
+            tbase = max(tb + 1.0, 2.0)
+        mine_next = self.award(int(round(base + gain)), my_calls + 1, opp_calls, field_brights)
+        theirs_next = self.award(max(1, int(round(tbase))), opp_calls, my_calls + 1, field_brights)
+        limit = self.rules.max_koikoi_calls
+        if limit is None or my_calls + opp_calls + 1 < limit:
+            # Unlimited calls: improving need not end the round, a little extra upside.
+            mine_next *= 1.1
+        return pm * mine_next - po * theirs_next
+
+
+def race(q_me: float, q_opp: float, my_turns: int, opp_turns: int, opp_first: bool = True):
+    """(P(I improve first), P(the opponent makes a yaku first)) with per-turn chances."""
+    alive = 1.0
+    pm = po = 0.0
+    for k in range(max(my_turns, opp_turns)):
+        if opp_first:
+            if k < opp_turns:
+                po += alive * q_opp
+                alive *= 1.0 - q_opp
+            if k < my_turns:
+                pm += alive * q_me
+                alive *= 1.0 - q_me
+        else:
+            if k < my_turns:
+                pm += alive * q_me
+                alive *= 1.0 - q_me
+            if k < opp_turns:
+                po += alive * q_opp
+                alive *= 1.0 - q_opp
+    return pm, po
 
 
 _REACH_LATE = tuple(

@@ -178,62 +178,12 @@ class MediumPlayer:
 
 # ---------------------------------------------------------------- Koi-Koi
 
-def race(q_me: float, q_opp: float, my_turns: int, opp_turns: int, opp_first: bool = True):
-    """(P(I improve first), P(the opponent makes a yaku first)) with per-turn chances."""
-    alive = 1.0
-    pm = po = 0.0
-    for k in range(max(my_turns, opp_turns)):
-        if opp_first:
-            if k < opp_turns:
-                po += alive * q_opp
-                alive *= 1.0 - q_opp
-            if k < my_turns:
-                pm += alive * q_me
-                alive *= 1.0 - q_me
-        else:
-            if k < my_turns:
-                pm += alive * q_me
-                alive *= 1.0 - q_me
-            if k < opp_turns:
-                po += alive * q_opp
-                alive *= 1.0 - q_opp
-    return pm, po
-
-
 def koikoi_estimate(know: Knowledge, view, s: Seen) -> tuple:
     """(EV of stopping, EV of calling) in round points for the deciding seat."""
     me = s.me
-    field = s.field
-    pts = know.points
     stop = view.award(me).total
-    my_calls, opp_calls = view.calls[me], view.calls[1 - me]
-    fb = view.field_brights
-    pool = (field | s.unseen | s.hand) & ~(s.mine | s.theirs)
-    n = max(1, pool.bit_count())
-    base = pts(s.mine, field)
-    outs = know.outs(s.mine, pool, field)
-    o = outs.bit_count()
-    gain = (sum(pts(s.mine | 1 << c, field) for c in bits(outs)) / o - base) if o else 1.0
-    q_me = min(0.95, 1.0 - (1.0 - o / n) ** 1.7)
-    # The opponent's next yaku (or improvement, if they hold one already).
-    tb = pts(s.theirs, field)
-    touts = know.outs(s.theirs, pool, field)
-    to = touts.bit_count()
-    avail = pool
-    near = know.potential(s.theirs, avail, s.opp_hand) - tb
-    q_opp = min(0.95, 1.0 - (1.0 - to / n) ** 1.7 + 0.02 * min(near, 5.0))
-    pm, po = race(q_me, q_opp, s.hand.bit_count(), s.opp_hand)
-    if to:
-        tbase = sum(pts(s.theirs | 1 << c, field) for c in bits(touts)) / to
-    else:
-        tbase = max(tb + 1.0, 2.0)
-    mine_next = know.award(int(round(base + gain)), my_calls + 1, opp_calls, fb)
-    theirs_next = know.award(max(1, int(round(tbase))), opp_calls, my_calls + 1, fb)
-    limit = view.rules.max_koikoi_calls
-    if limit is None or my_calls + opp_calls + 1 < limit:
-        # Unlimited calls: improving need not end the round, a little extra upside.
-        mine_next *= 1.1
-    call = pm * mine_next - po * theirs_next
+    call = know.call_value(s.mine, s.theirs, s.field, s.hand.bit_count(), s.opp_hand,
+                           view.calls[me], view.calls[1 - me], view.field_brights)
     return float(stop), call
 
 
