@@ -139,7 +139,8 @@ class HardPlayer:
     def __init__(self, seed: int = 0, think_time: Optional[float] = None,
                  simulations: Optional[int] = None, noise: float = 0.35,
                  kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5,
-                 anchor_z: Optional[float] = 1.0):
+                 anchor_z: Optional[float] = 1.0, policy_kk: str = "simple"):
+        self.policy_kk = policy_kk
         self.prior_keep = prior_keep
         self.anchor_z = anchor_z
         self._medium = None
@@ -166,7 +167,7 @@ class HardPlayer:
     def _setup(self, rules):
         know = self._kc.get(rules)
         if self._policy is None or self._policy.know is not know:
-            self._policy = Policy(know, noise=self._noise)
+            self._policy = Policy(know, noise=self._noise, kk=self.policy_kk)
         if self._wp_rules is not rules:
             self._wp = WinProb(rules, self._table)
             self._wp_rules = rules

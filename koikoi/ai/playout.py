@@ -2,8 +2,12 @@
 
 Used by Hard's search (thousands of times per decision) and by
 tools/fit_winprob.py's self-play. Greedy on static card values, with a bonus
-for captures that raise a yaku, a cost for feeding the field, a little noise,
-and a simple Koi-Koi rule.
+for captures that raise a yaku, a cost for feeding the field and a little
+noise. Koi-Koi: ``kk="ev"`` calls by Medium's expected-value rule
+(``Knowledge.call_value`` against the certain award of stopping), so the
+playouts see the repeated, multiplied calls that some rule sets pay for;
+``kk="simple"`` calls at most once, with at least ``koikoi_hand`` cards in
+hand and at most ``koikoi_max`` points.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ class Policy:
 
     def __init__(self, know: Knowledge, noise: float = 0.35, koikoi_hand: int = 9,
                  koikoi_max: int = 3, deny: float = 0.0, deny_dump: float = 1.5,
-                 feed: float = 0.8):
+                 feed: float = 0.8, kk: str = "simple", kk_margin: float = 0.5):
         self.know = know
+        self.kk = kk
+        self.kk_margin = kk_margin
         self.deny = deny
         self.deny_dump = deny_dump
         self.sets = tuple(m for m, _ in know.sets)
@@ -131,11 +137,25 @@ class Policy:
 
     def koikoi(self, r: Round) -> bool:
         seat = r.to_move
+        if self.kk == "ev":
+            return self._koikoi_ev(r, seat)
         if r.hands[seat].bit_count() < self.koikoi_hand:
             return False
         if r.calls[seat]:
             return False
         return self.points(r.cap[seat], r.field) <= self.koikoi_max
+
+    def _koikoi_ev(self, r: Round, seat: int) -> bool:
+        n = r.hands[seat].bit_count()
+        if not n:
+            return False
+        know = self.know
+        opp = 1 - seat
+        mine, field, calls = r.cap[seat], r.field, r.calls
+        stop = know.award(self.points(mine, field), calls[seat], calls[opp], r.field_brights)
+        call = know.call_value(mine, r.cap[opp], field, n, r.hands[opp].bit_count(),
+                               calls[seat], calls[opp], r.field_brights)
+        return call > stop + min(stop, self.kk_margin)
 
     def run(self, r: Round, rand) -> Round:
         """Play ``r`` to the end of the round (in place) and return it."""
