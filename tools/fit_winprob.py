@@ -43,7 +43,7 @@ def _matches(job):
     rules = RULESETS[preset]
     # Koi-Koi is called as readily as the CPU levels do (hand of 3+, up to 6 points), so the
     # spread of the scores, which sets how safe a lead is, is that of real play.
-    pol = Policy(Knowledge(rules), koikoi_hand=KOIKOI_HAND, koikoi_max=KOIKOI_MAX)
+    pol = Policy(Knowledge(rules), kk="simple", koikoi_hand=KOIKOI_HAND, koikoi_max=KOIKOI_MAX)
     rng = random.Random(seed)
     rows = []   # (lead for seat 0, rounds left incl. this one, seat 0 deals, result for seat 0)
     for _ in range(n):

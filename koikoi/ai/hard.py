@@ -3,8 +3,9 @@
 For each decision it samples the hidden cards (the unseen set split into an
 opponent hand of the right size and a stock order), applies every candidate
 action to the same samples, and plays each to the end of the round in the
-lean simulator with the cheap greedy policy for both seats, with the same
-stream of policy noise for every candidate (common random numbers, so two
+lean simulator with the cheap greedy policy for both seats (which calls
+Koi-Koi by Medium's expected-value rule), with the same stream of policy
+noise for every candidate (common random numbers, so two
 candidates are compared sample by sample). Each finished round is scored by
 the probability of winning the MATCH from the resulting scores, rounds left
 and dealer (the table fitted by tools/fit_winprob.py, shipped as
@@ -139,7 +140,7 @@ class HardPlayer:
     def __init__(self, seed: int = 0, think_time: Optional[float] = None,
                  simulations: Optional[int] = None, noise: float = 0.35,
                  kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5,
-                 anchor_z: Optional[float] = 1.0, policy_kk: str = "simple"):
+                 anchor_z: Optional[float] = 1.0, policy_kk: str = "ev"):
         self.policy_kk = policy_kk
         self.prior_keep = prior_keep
         self.anchor_z = anchor_z

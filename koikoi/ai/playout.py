@@ -29,7 +29,7 @@ class Policy:
 
     def __init__(self, know: Knowledge, noise: float = 0.35, koikoi_hand: int = 9,
                  koikoi_max: int = 3, deny: float = 0.0, deny_dump: float = 1.5,
-                 feed: float = 0.8, kk: str = "simple", kk_margin: float = 0.5):
+                 feed: float = 0.8, kk: str = "ev", kk_margin: float = 0.5):
         self.know = know
         self.kk = kk
         self.kk_margin = kk_margin

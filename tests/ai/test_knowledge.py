@@ -60,7 +60,7 @@ def test_playout_policy_calls_on_a_small_early_yaku_when_calls_multiply():
     r = _decide(rules, OPEN_PILE, 0, hand_n=7, opp_n=7)
     assert pol.koikoi(r)
     # The old rule (a hand of 9) never calls here: this test tells the two apart.
-    assert not Policy(Knowledge(rules)).koikoi(r)
+    assert not Policy(Knowledge(rules), kk="simple").koikoi(r)
 
 
 def test_playout_policy_stops_on_a_big_late_award():
