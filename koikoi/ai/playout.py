@@ -4,7 +4,8 @@ Used by Hard's search (thousands of times per decision) and by
 tools/fit_winprob.py's self-play. Greedy on static card values, with a bonus
 for captures that raise a yaku, a cost for feeding the field and a little
 noise. Koi-Koi: ``kk="ev"`` calls by Medium's expected-value rule
-(``Knowledge.call_value`` against the certain award of stopping), so the
+(``Knowledge.call_value`` against the certain award of stopping, without
+Medium's shift for the match score, which a playout does not know), so the
 playouts see the repeated, multiplied calls that some rule sets pay for;
 ``kk="simple"`` calls at most once, with at least ``koikoi_hand`` cards in
 hand and at most ``koikoi_max`` points.
@@ -30,6 +31,8 @@ class Policy:
     def __init__(self, know: Knowledge, noise: float = 0.35, koikoi_hand: int = 9,
                  koikoi_max: int = 3, deny: float = 0.0, deny_dump: float = 1.5,
                  feed: float = 0.8, kk: str = "ev", kk_margin: float = 0.5):
+        if kk not in ("ev", "simple"):
+            raise ValueError(f"kk={kk!r}: the playout Koi-Koi rule is 'ev' or 'simple'")
         self.know = know
         self.kk = kk
         self.kk_margin = kk_margin

@@ -86,3 +86,8 @@ def test_call_value_grows_with_the_own_call_multiplier():
     kk = Knowledge(RULESETS["kk-add-10"]).call_value(*args)
     nin = Knowledge(replace(RULESETS["nintendo"], max_koikoi_calls=None)).call_value(*args)
     assert kk > nin > 0
+
+
+def test_an_unknown_koikoi_rule_is_refused():
+    with pytest.raises(ValueError, match="kk="):
+        Policy(Knowledge(RULESETS["nintendo"]), kk="always")
