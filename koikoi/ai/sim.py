@@ -256,14 +256,13 @@ class Round:
         else:
             field |= _BIT[s]
         self.field = field
-        if took or self._weather:
-            self._end_turn(seat, True)
-        else:
-            hands = self.hands
-            if hands[1 - seat]:
-                self.to_move = 1 - seat
-            elif not hands[seat]:
-                self._next_turn(seat)
+        if (took or self._weather) and maybe_yaku(cap[seat]) and self._yaku_up(seat):
+            return
+        hands = self.hands      # the next turn (phase is still PLAY)
+        if hands[1 - seat]:
+            self.to_move = 1 - seat
+        elif not hands[seat]:
+            self._next_turn(seat)
 
     def choose(self, target: int) -> None:
         """Take ``target`` with the pending stock card."""
@@ -273,7 +272,8 @@ class Round:
         self.cap[seat] |= _BIT[s] | _BIT[target]
         self.pending = -1
         self.phase = PLAY
-        self._end_turn(seat, True)
+        if not (maybe_yaku(self.cap[seat]) and self._yaku_up(seat)):
+            self._next_turn(seat)
 
     def koikoi(self) -> None:
         seat = self.to_move
@@ -287,27 +287,28 @@ class Round:
 
     # ------------------------------------------------------------ turn logic
 
-    def _end_turn(self, seat: int, took: bool) -> None:
+    def _yaku_up(self, seat: int) -> bool:
+        """After a turn that may have raised ``seat``'s yaku: settle or prompt and return
+        True if it did, else False (the caller passes the turn on)."""
         cap = self.cap[seat]
-        if (took or self._weather) and maybe_yaku(cap):
-            t = self._pts(cap, self.field)
-            up = t > self.reft[seat]
-            if not up and t and not self._total_mode and self.refs[seat]:
-                # A rise in total is always a new or grown combo; without one, ask the
-                # engine's test (a combo can grow while another is replaced or rained off).
-                up = improved(self.rules, yaku_points(cap, self.rules, self.field), self.refs[seat])
-            if up:
-                self.last_yaku_seat = seat
-                hands = self.hands
-                last = not (hands[0] | hands[1]) if self._auto_both else not hands[seat]
-                limit = self._limit
-                if last or (limit is not None and self.calls[0] + self.calls[1] >= limit):
-                    self._settle(seat, "auto_stop")
-                else:
-                    self.phase = DECIDE
-                    self.to_move = seat
-                return
-        self._next_turn(seat)
+        t = self._pts(cap, self.field)
+        up = t > self.reft[seat]
+        if not up and t and not self._total_mode and self.refs[seat]:
+            # A rise in total is always a new or grown combo; without one, ask the
+            # engine's test (a combo can grow while another is replaced or rained off).
+            up = improved(self.rules, yaku_points(cap, self.rules, self.field), self.refs[seat])
+        if not up:
+            return False
+        self.last_yaku_seat = seat
+        hands = self.hands
+        last = not (hands[0] | hands[1]) if self._auto_both else not hands[seat]
+        limit = self._limit
+        if last or (limit is not None and self.calls[0] + self.calls[1] >= limit):
+            self._settle(seat, "auto_stop")
+        else:
+            self.phase = DECIDE
+            self.to_move = seat
+        return True
 
     def _next_turn(self, seat: int) -> None:
         hands = self.hands
