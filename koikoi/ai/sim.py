@@ -380,25 +380,18 @@ def from_state(state) -> Round:
     return r
 
 
-def shuffled(rng: random.Random) -> list:
-    """The 48 cards in a uniformly random order."""
-    rand = rng.random
-    return sorted(_DECK, key=lambda _: rand())
-
-
-_DECK = tuple(range(48))
-
-
 def deal(rules: Rules, rng: random.Random, dealer: int = 0) -> Round:
     """A random deal (redealt while the field holds four of a month; lucky hands not checked)."""
+    rand = rng.random
     while True:
-        deck = shuffled(rng)
-        field = sum(map(_BIT.__getitem__, deck[16:24]))
+        # The 48 cards' bits in a uniformly random order, so the masks are plain sums.
+        deck = sorted(_BIT, key=lambda _: rand())
+        field = sum(deck[16:24])
         if not (field & field >> 1 & field >> 2 & field >> 3 & _LOW):
             break
     hands = [0, 0]
-    hands[dealer] = sum(map(_BIT.__getitem__, deck[0:8]))
-    hands[1 - dealer] = sum(map(_BIT.__getitem__, deck[8:16]))
+    hands[dealer] = sum(deck[0:8])
+    hands[1 - dealer] = sum(deck[8:16])
     proto = _PROTO.get(id(rules))
     if proto is None or proto.rules is not rules:
         proto = Round(rules, (0, 0), 0, [])
@@ -408,7 +401,7 @@ def deal(rules: Rules, rng: random.Random, dealer: int = 0) -> Round:
     r = proto.copy()
     r.hands = hands
     r.field = field
-    r.stock = deck[24:]
+    r.stock = [b.bit_length() - 1 for b in deck[24:]]
     r.field_brights = (field & BRIGHTS).bit_count()
     r.to_move = r.dealer = dealer
     return r
