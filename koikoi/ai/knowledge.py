@@ -184,25 +184,18 @@ class Knowledge:
         return pm * mine_next - po * theirs_next
 
 
-def race(q_me: float, q_opp: float, my_turns: int, opp_turns: int, opp_first: bool = True):
-    """(P(I improve first), P(the opponent makes a yaku first)) with per-turn chances."""
+def race(q_me: float, q_opp: float, my_turns: int, opp_turns: int):
+    """(P(I improve first), P(the opponent makes a yaku first)) with per-turn chances; the
+    opponent moves first (the caller has just played)."""
     alive = 1.0
     pm = po = 0.0
     for k in range(max(my_turns, opp_turns)):
-        if opp_first:
-            if k < opp_turns:
-                po += alive * q_opp
-                alive *= 1.0 - q_opp
-            if k < my_turns:
-                pm += alive * q_me
-                alive *= 1.0 - q_me
-        else:
-            if k < my_turns:
-                pm += alive * q_me
-                alive *= 1.0 - q_me
-            if k < opp_turns:
-                po += alive * q_opp
-                alive *= 1.0 - q_opp
+        if k < opp_turns:
+            po += alive * q_opp
+            alive *= 1.0 - q_opp
+        if k < my_turns:
+            pm += alive * q_me
+            alive *= 1.0 - q_me
     return pm, po
 
 
