@@ -3,15 +3,17 @@
 Every event is a NamedTuple whose last field ``type`` names it (so two kinds
 of event with equal fields never compare equal). Cards are ids ("09-A").
 The log holds hidden information (dealt hands, stock order): show a seat only
-``public_event(event, seat)``.
+``public_event(event, seat)``. A log read back with ``events_from_json`` is checked
+field by field against _SCHEMA (below), so only ValueError comes out of it.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
-from .rules import Rules
+from .cards import IDS
+from .rules import MONTHS_MAX, Rules, _show
 
 
 class LedgerRow(NamedTuple):
@@ -162,36 +164,206 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _tupled(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
-    return value
-
-
 def event_to_dict(event: NamedTuple) -> dict:
     return {k: _plain(v) for k, v in event._asdict().items()}
 
 
-def event_from_dict(data: dict) -> NamedTuple:
-    if not isinstance(data, dict) or "type" not in data:
-        raise ValueError(f"not an event: {data!r:.80}")
-    cls = EVENT_TYPES.get(data["type"])
+# ---------------------------------------------------------------- reading a log
+#
+# A log comes from outside (a saved match, a file someone edited), so every field of every
+# event is checked for its type and range before an event is built: what events_from_json
+# returns is made only of the values the engine itself writes (ints that are not bools,
+# card ids, short texts, tuples), and anything else is a ValueError. ``replay`` then
+# checks that the rules reproduce the log; these checks only make sure that comparing and
+# re-deriving the events never meets a value of the wrong type.
+#
+# A validator takes a JSON value and returns the event's value (lists become tuples), or
+# _BAD. _SCHEMA: event class -> ((field, validator, what it must be), ...).
+
+_BAD = object()
+_BIG = 2 ** 53            # far above any score, award or round a match can reach
+_SEED_MAX = 2 ** 256
+_TEXT_MAX = 64            # reasons, yaku names, multiplier labels
+_LIST_MAX = 64            # yaku and multipliers of one round
+_CARD_IDS = frozenset(IDS)
+
+Validator = Callable[[Any], Any]
+
+
+def _seat(v: Any) -> Any:
+    return v if type(v) is int and 0 <= v <= 1 else _BAD
+
+
+def _optional(check: Validator) -> Validator:
+    def valid(v: Any) -> Any:
+        return None if v is None else check(v)
+    return valid
+
+
+def _whole(lo: int, hi: int) -> Validator:
+    def valid(v: Any) -> Any:
+        return v if type(v) is int and lo <= v <= hi else _BAD
+    return valid
+
+
+def _text(v: Any) -> Any:
+    return v if type(v) is str and len(v) <= _TEXT_MAX else _BAD
+
+
+def _flag(v: Any) -> Any:
+    return v if type(v) is bool else _BAD
+
+
+def _card(v: Any) -> Any:
+    return v if type(v) is str and v in _CARD_IDS else _BAD
+
+
+def _cards(v: Any) -> Any:
+    """A list of card ids (at most the 48)."""
+    if type(v) is not list and type(v) is not tuple or len(v) > 48:
+        return _BAD
+    for c in v:
+        if type(c) is not str or c not in _CARD_IDS:
+            return _BAD
+    return tuple(v)
+
+
+def _pair(check: Validator) -> Validator:
+    """A list of two values, one per seat."""
+    def valid(v: Any) -> Any:
+        if type(v) is not list and type(v) is not tuple or len(v) != 2:
+            return _BAD
+        a, b = check(v[0]), check(v[1])
+        return _BAD if a is _BAD or b is _BAD else (a, b)
+    return valid
+
+
+def _records(*checks: Validator) -> Validator:
+    """A list (at most _LIST_MAX long) of lists whose items pass ``checks`` in turn."""
+    n = len(checks)
+
+    def valid(v: Any) -> Any:
+        if type(v) is not list and type(v) is not tuple or len(v) > _LIST_MAX:
+            return _BAD
+        out = []
+        for item in v:
+            if type(item) is not list and type(item) is not tuple or len(item) != n:
+                return _BAD
+            rec = tuple(check(x) for check, x in zip(checks, item))
+            if _BAD in rec:
+                return _BAD
+            out.append(rec)
+        return tuple(out)
+    return valid
+
+
+def _texts(v: Any) -> Any:
+    """A short list of short texts (the names of lucky hands)."""
+    if type(v) is not list and type(v) is not tuple or len(v) > 8:
+        return _BAD
+    return tuple(v) if all(_text(x) is not _BAD for x in v) else _BAD
+
+
+def _rules(v: Any) -> Any:
+    if not isinstance(v, dict):
+        return _BAD
+    return Rules.from_dict(v)  # raises ValueError naming the bad knobs
+
+
+_round = _whole(1, _BIG)
+_points = _whole(0, _BIG)
+_score = _whole(-_BIG, _BIG)
+_SEAT = (_seat, "a seat, 0 or 1")
+_SEAT_OR_NONE = (_optional(_seat), "a seat, 0 or 1, or null")
+_ROUND = (_round, f"a round number from 1 to {_BIG}")
+_REASON = (_text, f"a text of at most {_TEXT_MAX} characters")
+_CARD = (_card, "a card id such as \"09-A\"")
+_CARDS = (_cards, "a list of at most 48 card ids")
+_HANDS = (_pair(_cards), "two lists of card ids, one per seat")
+
+_ROW_SCHEMA: tuple = (
+    ("round",) + _ROUND,
+    ("dealer",) + _SEAT,
+    ("winner",) + _SEAT_OR_NONE,
+    ("reason",) + _REASON,
+    ("yaku", _records(_text, _points, _cards), "a list of [name, points, card ids]"),
+    ("base", _points, f"a whole number from 0 to {_BIG}"),
+    ("multipliers", _records(_text, _points), "a list of [label, factor]"),
+    ("award", _points, f"a whole number from 0 to {_BIG}"),
+    ("scores", _pair(_score), "two whole numbers, one per seat"),
+    ("calls", _pair(_points), "two whole numbers >= 0, one per seat"),
+)
+
+
+def _row(v: Any) -> Any:
+    if not isinstance(v, dict) or set(v) != set(LedgerRow._fields):
+        raise ValueError("malformed ledger row: expected an object with the fields "
+                         + ", ".join(LedgerRow._fields))
+    return LedgerRow(*_checked(LedgerRow, _ROW_SCHEMA, v))
+
+
+_SCHEMA: dict = {
+    MatchStarted: (
+        ("rules", _rules, "an object of rule knobs"),
+        ("seed", _whole(-_SEED_MAX, _SEED_MAX), "a whole number (the match's seed)"),
+        ("months", _optional(_whole(1, MONTHS_MAX)), f"a whole number from 1 to {MONTHS_MAX}, or null"),
+    ),
+    OyagimeSpread: (("cards",) + _CARDS,),
+    OyagimePicked: (("seat",) + _SEAT, ("index", _whole(0, 3), "0, 1, 2 or 3"), ("card",) + _CARD),
+    OyagimeDecided: (("dealer",) + _SEAT_OR_NONE, ("cards",) + _CARDS, ("reason",) + _REASON),
+    RoundDealt: (("round",) + _ROUND, ("dealer",) + _SEAT, ("hands",) + _HANDS,
+                 ("field",) + _CARDS, ("stock",) + _CARDS),
+    Misdeal: (("round",) + _ROUND, ("reason",) + _REASON, ("cards",) + _CARDS),
+    FieldSwept: (("seat",) + _SEAT, ("cards",) + _CARDS, ("replacements",) + _CARDS),
+    LuckyHand: (("seat",) + _SEAT, ("hands", _texts, "a list of lucky hand names"),
+                ("points", _points, f"a whole number from 0 to {_BIG}"), ("cards",) + _CARDS),
+    Played: (("seat",) + _SEAT, ("card",) + _CARD,
+             ("target", _optional(_card), "a card id or null"), ("taken",) + _CARDS),
+    Flipped: (("seat",) + _SEAT, ("card",) + _CARD,
+              ("taken", _optional(_cards), "a list of card ids or null")),
+    Chose: (("seat",) + _SEAT, ("card",) + _CARD, ("target",) + _CARD),
+    YakuMade: (("seat",) + _SEAT, ("yaku", _records(_text, _points), "a list of [name, points]"),
+               ("total", _points, f"a whole number from 0 to {_BIG}")),
+    KoiKoiCalled: (("seat",) + _SEAT, ("calls", _points, f"a whole number from 0 to {_BIG}")),
+    Stopped: (("seat",) + _SEAT, ("auto", _flag, "true or false")),
+    Exhausted: (("round",) + _ROUND,),
+    RoundEnded: (("row", _row, "a ledger row"), ("captured",) + _HANDS),
+    MatchEnded: (("winner",) + _SEAT_OR_NONE, ("scores", _pair(_score), "two whole numbers, one per seat")),
+}
+assert all(tuple(f for f, _, _ in _SCHEMA[cls]) == cls._fields[:-1] for cls in EVENT_TYPES.values())
+assert tuple(f for f, _, _ in _ROW_SCHEMA) == LedgerRow._fields
+
+
+def _checked(cls: type, schema: tuple, data: dict) -> list:
+    """The values of ``data``'s fields in ``schema`` order, each checked."""
+    values = []
+    for field, check, what in schema:
+        v = check(data[field])
+        if v is _BAD:
+            raise ValueError(f"{cls.__name__}.{field} is {_show(data[field])}; expected {what}")
+        values.append(v)
+    return values
+
+
+def event_from_dict(data: Any) -> NamedTuple:
+    """One event from its dict (as event_to_dict writes it). Raises ValueError if ``data``
+    is not exactly such a dict, with every field of the right type."""
+    if not isinstance(data, dict):
+        raise ValueError(f"not an event: {_show(data)}")
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind) if type(kind) is str else None
     if cls is None:
-        raise ValueError(f"unknown event type {data['type']!r}")
-    expected = set(cls._fields)
-    if set(data) != expected:
-        raise ValueError(f"event {data['type']!r} has fields {sorted(data)}, expected {sorted(expected)}")
-    values = {}
-    for k, v in data.items():
-        if k == "rules":
-            values[k] = Rules.from_dict(v)
-        elif k == "row":
-            if not isinstance(v, dict) or set(v) != set(LedgerRow._fields):
-                raise ValueError("malformed ledger row")
-            values[k] = LedgerRow(**{rk: _tupled(rv) for rk, rv in v.items()})
-        else:
-            values[k] = _tupled(v)
-    return cls(**values)
+        raise ValueError(f"unknown event type {_show(kind)}" if "type" in data
+                         else f"not an event (no type): {_show(data)}")
+    if len(data) != len(cls._fields) or not all(f in data for f in cls._fields):
+        missing = [f for f in cls._fields if f not in data]
+        extra = sorted(_show(k)[:_TEXT_MAX] for k in data if k not in cls._fields)
+        raise ValueError(f"event {kind!r} has the wrong fields (expected {', '.join(cls._fields)}"
+                         + (f"; missing {', '.join(missing)}" if missing else "")
+                         + (f"; unexpected {', '.join(extra[:5])}" if extra else "") + ")")
+    values = _checked(cls, _SCHEMA[cls], data)
+    values.append(kind)
+    return tuple.__new__(cls, values)
 
 
 def events_to_json(events) -> str:
@@ -201,17 +373,30 @@ def events_to_json(events) -> str:
     return '{"format":%d,"events":[\n%s\n]}' % (FORMAT_VERSION, body)
 
 
-def events_from_json(text: str) -> tuple:
-    """Parse a log written by events_to_json. Raises ValueError on anything malformed."""
+def events_from_json(text: Any) -> tuple:
+    """Parse a log written by events_to_json. Raises ValueError (and only ValueError) on
+    anything malformed: not JSON, nested too deep, another format, or any event or field
+    that is not exactly what the engine writes."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ValueError(f"a match log is JSON text, not {type(text).__name__}")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the match log is not valid JSON: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("events"), list):
+    except RecursionError:
+        raise ValueError("the match log is nested too deeply to be a match log") from None
+    except ValueError as exc:  # JSONDecodeError, bad UTF-8, an int of too many digits
+        raise ValueError(f"the match log is not valid JSON: {str(exc)[:200]}") from None
+    if not isinstance(data, dict) or type(data.get("events")) is not list:
         raise ValueError("the match log has no event list")
-    if data.get("format") != FORMAT_VERSION:
-        raise ValueError(f"the match log has format {data.get('format')!r}; this version reads {FORMAT_VERSION}")
-    return tuple(event_from_dict(d) for d in data["events"])
+    fmt = data.get("format")
+    if type(fmt) is not int or fmt != FORMAT_VERSION:
+        raise ValueError(f"the match log has format {_show(fmt)}; this version reads {FORMAT_VERSION}")
+    out = []
+    for i, d in enumerate(data["events"]):
+        try:
+            out.append(event_from_dict(d))
+        except ValueError as exc:
+            raise ValueError(f"event {i} of the match log: {exc}") from None
+    return tuple(out)
 
 
 def public_event(event: NamedTuple, seat: int) -> NamedTuple:

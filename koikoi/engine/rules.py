@@ -8,6 +8,7 @@ rules it was played with.
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Optional
 
@@ -33,6 +34,31 @@ _POINT_KNOBS = (
     "hanami_zake", "tsukimi_zake", "tane", "tanzaku", "kasu",
     "lucky_points", "lucky_both_hands_points", "oya_ken",
 )
+
+# Upper bounds of the number knobs. A saved match is read back through these checks,
+# so a log cannot hand the statistics or ledger screens an absurd value.
+NAME_MAX = 40                # characters in ``name``
+POINTS_MAX = 10_000          # any one point knob
+MONTHS_MAX = 120             # ``months`` and every entry of ``months_offered``
+TARGET_POINTS_MAX = 100_000  # ``target_points`` and ``starting_points``
+KOIKOI_CALLS_MAX = 100       # ``max_koikoi_calls``
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlong = 40
+
+
+def _show(value: Any) -> str:
+    """A short repr for an error message: never long, never deep, never raising."""
+    try:
+        return _REPR.repr(value)
+    except Exception:  # an int too long to print, a repr that raises
+        return f"<{type(value).__name__}>"
+
+
+def _whole(value: Any, lo: int, hi: int) -> bool:
+    """``value`` is an int (not a bool) in lo..hi."""
+    return type(value) is int and lo <= value <= hi
 
 
 @dataclass(frozen=True)
@@ -89,30 +115,38 @@ class Rules:
 
     def __post_init__(self) -> None:
         problems = []
+        if not (type(self.name) is str and 1 <= len(self.name) <= NAME_MAX):
+            problems.append(f"name={_show(self.name)} (a text of 1 to {NAME_MAX} characters)")
         for knob, allowed in CHOICES.items():
             value = getattr(self, knob)
-            if value not in allowed:
-                problems.append(f"{knob}={value!r} (allowed: {', '.join(allowed)})")
+            if type(value) is not str or value not in allowed:
+                problems.append(f"{knob}={_show(value)} (allowed: {', '.join(allowed)})")
         for knob in _POINT_KNOBS:
             value = getattr(self, knob)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                problems.append(f"{knob}={value!r} (a whole number >= 0)")
+            if not _whole(value, 0, POINTS_MAX):
+                problems.append(f"{knob}={_show(value)} (a whole number from 0 to {POINTS_MAX})")
         for knob in ("weather", "sake_cup_is_chaff", "sake_cup_is_animal", "seven_plus_double",
                      "field_brights_multiplier", "must_play_match"):
             if not isinstance(getattr(self, knob), bool):
-                problems.append(f"{knob}={getattr(self, knob)!r} (true or false)")
-        if self.months is not None and (not isinstance(self.months, int) or self.months < 1):
-            problems.append(f"months={self.months!r} (a whole number >= 1, or None)")
-        if self.target_points is not None and (not isinstance(self.target_points, int) or self.target_points < 1):
-            problems.append(f"target_points={self.target_points!r} (a whole number >= 1, or None)")
+                problems.append(f"{knob}={_show(getattr(self, knob))} (true or false)")
+        if self.months is not None and not _whole(self.months, 1, MONTHS_MAX):
+            problems.append(f"months={_show(self.months)} (a whole number from 1 to {MONTHS_MAX}, or None)")
+        if self.target_points is not None and not _whole(self.target_points, 1, TARGET_POINTS_MAX):
+            problems.append(f"target_points={_show(self.target_points)} "
+                            f"(a whole number from 1 to {TARGET_POINTS_MAX}, or None)")
         if self.months is None and self.target_points is None and self.scoring_mode != "zero_sum":
             problems.append("months=None needs a target_points or zero_sum scoring, or the match never ends")
-        if self.max_koikoi_calls is not None and (not isinstance(self.max_koikoi_calls, int) or self.max_koikoi_calls < 0):
-            problems.append(f"max_koikoi_calls={self.max_koikoi_calls!r} (a whole number >= 0, or None)")
-        if not isinstance(self.starting_points, int) or self.starting_points < 1:
-            problems.append(f"starting_points={self.starting_points!r} (a whole number >= 1)")
-        if not isinstance(self.months_offered, tuple) or not all(isinstance(m, int) and m >= 1 for m in self.months_offered):
-            problems.append(f"months_offered={self.months_offered!r} (a tuple of whole numbers >= 1)")
+        if self.max_koikoi_calls is not None and not _whole(self.max_koikoi_calls, 0, KOIKOI_CALLS_MAX):
+            problems.append(f"max_koikoi_calls={_show(self.max_koikoi_calls)} "
+                            f"(a whole number from 0 to {KOIKOI_CALLS_MAX}, or None)")
+        if not _whole(self.starting_points, 1, TARGET_POINTS_MAX):
+            problems.append(f"starting_points={_show(self.starting_points)} "
+                            f"(a whole number from 1 to {TARGET_POINTS_MAX})")
+        offered = self.months_offered
+        if not (type(offered) is tuple and len(offered) <= MONTHS_MAX
+                and all(_whole(m, 1, MONTHS_MAX) for m in offered)):
+            problems.append(f"months_offered={_show(offered)} "
+                            f"(a tuple of whole numbers from 1 to {MONTHS_MAX})")
         if problems:
             raise ValueError("invalid rules: " + "; ".join(problems))
 
@@ -123,13 +157,17 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Rules":
-        """Build Rules from a dict, e.g. a saved match. Unknown knobs are refused."""
+        """Build Rules from a dict, e.g. a saved match. Unknown knobs, and anything that is
+        not a dict of valid knobs, raise ValueError."""
+        if not isinstance(data, dict):
+            raise ValueError(f"invalid rules: {_show(data)} (a dict of rule knobs)")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(_show(k) if type(k) is not str else k for k in data if k not in known)
         if unknown:
-            raise ValueError(f"unknown rule knobs: {', '.join(unknown)}")
+            raise ValueError(f"unknown rule knobs: {', '.join(u[:NAME_MAX] for u in unknown[:10])}"
+                             + (", ..." if len(unknown) > 10 else ""))
         d = dict(data)
-        if "months_offered" in d:
+        if type(d.get("months_offered")) is list:
             d["months_offered"] = tuple(d["months_offered"])
         return cls(**d)
 
