@@ -145,8 +145,12 @@ def _ensure_in_file(path: Path | None, text: str) -> None:
         if os.path.abspath(getattr(h, "baseFilename", "") or "/nonexistent") == target:
             return
     try:
+        from .logsetup import SafeRotatingFileHandler
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as f:
+        fd = SafeRotatingFileHandler._open_regular(str(path))   # never through a link, pipe or device
+        if fd is None:
+            return
+        with open(fd, "a", encoding="utf-8") as f:
             f.write("\n---- Koi-Koi crash report ----\n" + text + "\n")
     except BaseException:
         pass

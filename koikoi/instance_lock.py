@@ -1,4 +1,4 @@
-"""One writer at a time: a lock file in the data folder.
+"""One writer at a time: a kernel lock on the data folder.
 
     lock = InstanceLock(storage.data_dir)
     if lock.acquire():          # this copy of the game may write its files
@@ -7,16 +7,37 @@
         app = App(..., read_only=True)
     lock.release()              # also released by the OS when the process ends
 
-The lock is ``koikoi.lock`` in the data folder, locked with ``fcntl.flock``
-(POSIX) or ``msvcrt.locking`` (Windows) and holding the owner's PID. The OS
-drops the lock when its process dies, so a crash never leaves the game locked
-out. Where the file system does not support locking (some network shares),
+On POSIX the lock is ``fcntl.flock`` on the data *folder itself* (opened
+read-only; Linux locks a directory like a file), held on that open descriptor
+for as long as the game runs. The OS drops it when its process dies, so a
+crash never leaves the game locked out. Deleting, renaming or replacing
+``koikoi.lock`` cannot let a second writer in: the folder is the lock, and
+the second window stays read-only. (Renaming the data folder itself and
+making a new one does: the lock follows the folder, not its name.)
+
+``koikoi.lock`` in that folder still holds the owner's PID (best effort), so
+the second window can say who holds the lock, and it is flocked too, which
+keeps out an older copy of the game that locks only the file. It is opened
+without following a symbolic link and without blocking (``O_NOFOLLOW``,
+``O_NONBLOCK``), and used only if it is a regular file with a single link: a
+folder, a pipe, a device or a link planted under that name is left alone,
+never written through, and the folder lock still decides.
+
+On Windows the lock is ``msvcrt.locking`` on ``koikoi.lock``; a file open
+there cannot be deleted or renamed. Something there that is not a regular
+file is renamed aside (``koikoi.lock.corrupt-<stamp>``) and a fresh file made.
+POSIX uses the same file lock when the folder cannot be opened or locked but
+the file can (network file systems that lock only files opened for writing).
+
+Where the file system does not support locking at all (some network shares),
 the PID in the file decides instead: a lock whose PID is no longer running is
 stale and taken over.
 
 A folder that cannot be created or written gives ``acquire() == True`` with
 ``lock.state == "unavailable"``: nothing can be saved there anyway, and the
-storage layer reports those failures itself.
+storage layer reports those failures itself. (Where the folder exists, it is
+still locked, so a second window is still refused.) A lock file that was
+merely deleted, or turned into a folder or a link, is not "unavailable".
 """
 
 from __future__ import annotations
@@ -24,6 +45,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Optional
@@ -39,6 +61,22 @@ UNAVAILABLE = "unavailable"    # no lock possible here (read-only or missing fol
 # Windows locks a byte range, and a locked range cannot be read by others: lock
 # one byte far past the PID text so the second window can still read who holds it.
 _WIN_LOCK_AT = 1 << 20
+
+# Opening koikoi.lock: never through a symbolic link, never waiting on a pipe,
+# not inherited by child processes; binary on Windows.
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_SAFE = (_O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC | getattr(os, "O_BINARY", 0)
+           | getattr(os, "O_NOINHERIT", 0))
+_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_PID_BYTES = 64                # a PID and a newline; more than that is not ours
+
+# how _open_lock_file() opened koikoi.lock
+_RW = "rw"                     # a regular file of ours, open read-write
+_RO = "ro"                     # a regular file we may read but not write
+_NONE = "none"                 # none there, and it cannot be created (read-only folder)
+_FOREIGN = "foreign"           # something else under that name: a folder, link, pipe, device
 
 _WIN = sys.platform.startswith("win")
 if _WIN:  # pragma: no cover - exercised on Windows only
@@ -72,6 +110,8 @@ def pid_alive(pid: int) -> bool:
             return True
     try:
         os.kill(pid, 0)
+    except (OverflowError, ValueError):    # not a PID this system can have
+        return False
     except ProcessLookupError:
         return False
     except PermissionError:
@@ -82,13 +122,62 @@ def pid_alive(pid: int) -> bool:
 
 
 def _read_pid(path: Path) -> Optional[int]:
+    """The PID written in the lock file, or None (no file, not a regular file, no number)."""
     try:
-        text = path.read_text(encoding="ascii", errors="replace").strip()
+        fd = os.open(str(path), os.O_RDONLY | _O_SAFE)
     except OSError:
         return None
-    text = text.replace("\x00", " ")
-    first = text.split()[0] if text.split() else ""
-    return int(first) if first.isdigit() else None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, _PID_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    words = data.decode("ascii", errors="replace").replace("\x00", " ").split()
+    first = words[0] if words else ""
+    return int(first) if first.isdigit() and len(first) <= 10 else None
+
+
+def _not_a_file(path: Path) -> Optional[bool]:
+    """True: something is there that is not a regular file; False: a regular file;
+    None: nothing (or it cannot be looked at)."""
+    try:
+        mode = os.lstat(str(path)).st_mode
+    except OSError:
+        return None
+    return not stat.S_ISREG(mode)
+
+
+def _open_lock_file(path: Path) -> tuple[Optional[int], str]:
+    """Open (or create) koikoi.lock without following a link or blocking on a pipe.
+
+    Returns ``(fd, how)``; ``fd`` is None unless the name holds a regular file
+    with one link (a hard link to some other file would have it truncated)."""
+    how = _RW
+    try:
+        fd = os.open(str(path), os.O_RDWR | os.O_CREAT | _O_SAFE, 0o644)
+    except OSError:
+        other = _not_a_file(path)
+        if other:
+            return None, _FOREIGN      # a folder (EISDIR), a link (ELOOP), a socket (ENXIO)...
+        if other is None:
+            return None, _NONE         # not there, and it cannot be created
+        try:                           # a regular file we may not write
+            fd = os.open(str(path), os.O_RDONLY | _O_SAFE)
+        except OSError:
+            return None, _NONE
+        how = _RO
+    try:
+        st = os.fstat(fd)
+        ok = stat.S_ISREG(st.st_mode) and st.st_nlink <= 1
+    except OSError:
+        ok = False
+    if not ok:
+        os.close(fd)
+        return None, _FOREIGN
+    return fd, how
 
 
 class InstanceLock:
@@ -96,7 +185,9 @@ class InstanceLock:
         self.path = Path(folder) / name
         self.state: Optional[str] = None
         self.holder_pid: Optional[int] = None
-        self._fd: Optional[int] = None
+        self._fd: Optional[int] = None          # koikoi.lock, when it is a file of ours
+        self._dir_fd: Optional[int] = None      # the data folder (POSIX), the real lock
+        self._wrote_pid = False
 
     # ------------------------------------------------------------ public
     @property
@@ -105,61 +196,60 @@ class InstanceLock:
 
     def acquire(self) -> bool:
         """Try once, without waiting. True unless another live instance holds it."""
-        if self._fd is not None:
+        if self._fd is not None or self._dir_fd is not None:
             return True
+        folder = self.path.parent
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(str(self.path), os.O_RDWR | os.O_CREAT, 0o644)
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             log.warning("no instance lock at %s (%s); continuing without one", self.path, exc)
-            # the file may still exist (a read-only folder): honour a live PID in it
-            pid = _read_pid(self.path)
-            if pid is not None and pid != os.getpid() and pid_alive(pid) and self._locked_by_other():
-                self.state, self.holder_pid = BUSY, pid
-                return False
             self.state = UNAVAILABLE
             return True
-        try:
-            locked = self._lock(fd)
-        except OSError as exc:
-            # the file system cannot lock: the PID in the file decides
-            log.warning("cannot lock %s (%s); using the PID in it", self.path, exc)
-            pid = _read_pid(self.path)
-            if pid is not None and pid != os.getpid() and pid_alive(pid):
-                os.close(fd)
-                self.state, self.holder_pid = BUSY, pid
-                return False
-            if pid is not None and pid != os.getpid():
-                log.info("stale lock from PID %d (not running); taking it over", pid)
-            locked = True
-        if not locked:
-            os.close(fd)
-            self.holder_pid = _read_pid(self.path)
-            self.state = BUSY
-            log.info("another Koi-Koi (PID %s) holds %s", self.holder_pid, self.path)
-            return False
-        self._fd = fd
-        self.state = ACQUIRED
-        self.holder_pid = os.getpid()
-        self._write_pid(fd)
-        return True
+        if not _WIN:
+            dfd = self._open_folder(folder)
+            if dfd is not None:
+                try:
+                    locked = self._lock(dfd)
+                except OSError as exc:
+                    os.close(dfd)
+                    log.info("cannot lock the folder %s (%s); locking %s instead",
+                             folder, exc, self.path.name)
+                else:
+                    if not locked:
+                        os.close(dfd)
+                        return self._busy()
+                    return self._acquire_in_locked_folder(dfd)
+        return self._acquire_file()
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
-        if fd is None:
+        dfd, self._dir_fd = self._dir_fd, None
+        if fd is None and dfd is None:
             return
-        try:
-            os.ftruncate(fd, 0)
-        except OSError:
-            pass
-        try:
-            self._unlock(fd)
-        except OSError:
-            pass
-        try:
-            os.close(fd)
-        except OSError:
-            pass
+        if fd is not None:
+            if self._wrote_pid:
+                try:
+                    os.ftruncate(fd, 0)
+                except OSError:
+                    pass
+            try:
+                self._unlock(fd)
+            except OSError:
+                pass
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if dfd is not None:
+            try:
+                self._unlock(dfd)
+            except OSError:
+                pass
+            try:
+                os.close(dfd)
+            except OSError:
+                pass
+        self._wrote_pid = False
         self.state = None
 
     def __enter__(self) -> "InstanceLock":
@@ -175,26 +265,115 @@ class InstanceLock:
         except Exception:
             pass
 
-    # ------------------------------------------------------------ platform
-    def _locked_by_other(self) -> bool:
-        """For a lock file we could not open read-write: probe it read-only."""
-        try:
-            fd = os.open(str(self.path), os.O_RDONLY)
-        except OSError:
+    # ------------------------------------------------------------ the ways to hold it
+    def _acquire_in_locked_folder(self, dfd: int) -> bool:
+        """POSIX: we hold the folder. koikoi.lock only records the PID now."""
+        fd, how = _open_lock_file(self.path)
+        if fd is not None:
+            try:
+                locked = self._lock(fd)
+            except OSError:
+                locked = True                    # the folder lock decides
+            if not locked:                       # an older Koi-Koi that locks only the file
+                os.close(fd)
+                self._close_quietly(dfd)
+                return self._busy()
+        self._dir_fd, self._fd = dfd, fd
+        self.holder_pid = os.getpid()
+        if how == _FOREIGN:
+            log.warning("%s is not a regular file; left alone (the lock on its folder holds)",
+                        self.path)
+        if how in (_RW, _FOREIGN):
+            self.state = ACQUIRED
+            if how == _RW:
+                self._write_pid(fd)
+        else:
+            log.warning("cannot write %s (read-only folder?); continuing, but nothing "
+                        "may be saved there", self.path)
+            self.state = UNAVAILABLE
+        return True
+
+    def _acquire_file(self) -> bool:
+        """Windows, or a POSIX folder that cannot be locked: lock koikoi.lock itself."""
+        fd, how = _open_lock_file(self.path)
+        if how == _FOREIGN:
+            # Rename it aside and look again, whatever the rename did: a second copy
+            # starting at the same moment may have replaced it first (then its fresh,
+            # locked file is there and we are refused below, not "unavailable").
+            self._set_aside()
+            fd, how = _open_lock_file(self.path)
+        if fd is None:
+            log.warning("no instance lock at %s (%s); continuing without one", self.path,
+                        "not a regular file" if how == _FOREIGN else "cannot be created")
+            self.state = UNAVAILABLE
             return True
         try:
-            if _WIN:  # pragma: no cover
-                return True
-            try:
-                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return True
-            except OSError:
-                return True
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            return False
-        finally:
+            locked = self._lock(fd)
+        except OSError as exc:
+            # the file system cannot lock: the PID in the file decides
+            log.warning("cannot lock %s (%s); using the PID in it", self.path, exc)
+            pid = _read_pid(self.path)
+            if pid is not None and pid != os.getpid() and pid_alive(pid):
+                os.close(fd)
+                return self._busy(pid)
+            if pid is not None and pid != os.getpid():
+                log.info("stale lock from PID %d (not running); taking it over", pid)
+            locked = True
+        if not locked:
             os.close(fd)
+            return self._busy()
+        self._fd = fd
+        self.holder_pid = os.getpid()
+        if how == _RW:
+            self.state = ACQUIRED
+            self._write_pid(fd)
+        else:
+            log.warning("cannot write %s (read-only folder?); continuing without a lock file",
+                        self.path)
+            self.state = UNAVAILABLE
+        return True
+
+    def _busy(self, pid: Optional[int] = None) -> bool:
+        self.holder_pid = pid if pid is not None else _read_pid(self.path)
+        self.state = BUSY
+        log.info("another Koi-Koi (PID %s) holds %s", self.holder_pid, self.path.parent)
+        return False
+
+    def _set_aside(self) -> bool:
+        """Rename a non-file planted as koikoi.lock aside (never deleted, links not followed).
+
+        Only where koikoi.lock itself is the lock. On Windows the holder's open
+        file cannot be renamed, so this never moves a live lock away; on a POSIX
+        file system that cannot lock folders, two copies starting in the same
+        instant could race here (a narrow window, and only with a planted file)."""
+        try:
+            from .files import move_aside
+        except Exception:  # pragma: no cover - koikoi.files ships with the game
+            return False
+        return move_aside(self.path) is not None
+
+    # ------------------------------------------------------------ platform
+    @staticmethod
+    def _open_folder(folder: Path) -> Optional[int]:
+        try:
+            fd = os.open(str(folder), os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        except OSError as exc:
+            log.info("cannot open the folder %s to lock it (%s)", folder, exc)
+            return None
+        try:
+            if stat.S_ISDIR(os.fstat(fd).st_mode):
+                return fd
+        except OSError:
+            pass
+        os.close(fd)
+        return None
+
+    def _close_quietly(self, fd: int) -> None:
+        try:
+            self._unlock(fd)
+        except OSError:
+            pass
+        os.close(fd)
 
     @staticmethod
     def _lock(fd: int) -> bool:
@@ -226,13 +405,13 @@ class InstanceLock:
         else:
             fcntl.flock(fd, fcntl.LOCK_UN)
 
-    @staticmethod
-    def _write_pid(fd: int) -> None:
+    def _write_pid(self, fd: int) -> None:
         try:
             data = f"{os.getpid()}\n".encode("ascii")
             os.ftruncate(fd, 0)
             os.lseek(fd, 0, os.SEEK_SET)
             os.write(fd, data)
+            self._wrote_pid = True
         except OSError:
             pass
 
