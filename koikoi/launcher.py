@@ -18,9 +18,21 @@ Everything goes through a plan: ``plan_shortcut(platform, home, exe)`` lists
 the files (``PlannedFile``) and, on Windows, the script text; ``install``
 carries the plan out and records what it wrote, with checksums, in
 ``shortcuts.json`` in the data folder ($KOIKOI_HOME/data, else the platformdirs
-user data dir, as koikoi.storage.data_dir()). ``uninstall`` deletes only files listed there whose content is
-still what was written (a file changed since is left and reported), and then
-the folders it created if they are empty.
+user data dir, as koikoi.storage.data_dir()), with the folders it created
+(the data folder included). The record is read with koikoi.files.read_json
+and written with atomic_write_text.
+
+``uninstall`` trusts that record only as far as it can check it. It deletes a
+listed file only when (1) it lies in one of the places install writes to
+(``shortcut_places``: the folder, compared by real path, and the file name;
+a symbolic link is never followed), (2) a sha256 was recorded for it and
+(3) the file still has that hash. Anything else listed is left alone and
+reported; malformed entries are reported and ignored. Recorded folders are
+removed only when empty and in (or above, inside the home folder) those
+places. A record that cannot be read or is the wrong shape is moved aside
+(``<name>.corrupt-<stamp>``) and nothing is removed: ``ShortcutRecordError``,
+an OSError, says so in one line. When nothing is left behind the record is
+deleted, then the folders install created, the data folder included, if empty.
 
 ``home`` (a fake home folder, for tests) puts every path under it, data folder
 included unless KOIKOI_HOME is set; XDG_* variables are then honoured only
@@ -37,18 +49,22 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 import ntpath
 import os
 import plistlib
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
+
+from .files import BadFile, atomic_write_text, move_aside, read_json
 
 APP_ID = "koikoi"
 APP_NAME = "Koi-Koi"
@@ -59,6 +75,27 @@ MANIFEST_NAME = "shortcuts.json"
 MARKER_KEY = "X-KoiKoi-Shortcut"
 
 ExeArg = Union[str, Path, Sequence[str], None]
+
+MANIFEST_MAX_BYTES = 1 << 20        # a real record is a few kB
+_HASH_MAX_BYTES = 64 << 20          # no shortcut or icon install writes is this large
+
+
+class ShortcutRecordError(OSError):
+    """The shortcut record (manifest) cannot be trusted: unreadable or the wrong shape.
+
+    It has been moved aside (``moved``; None if even that failed) and nothing was
+    removed; ``str()`` is one line saying so, for ``koikoi: could not remove ...``.
+    """
+
+    def __init__(self, path: Path, reason: str, moved: Optional[Path]):
+        self.path, self.reason, self.moved = path, reason, moved
+        super().__init__(f"the shortcut record {_show(path)} {reason}; {self.aside}, "
+                         "and nothing was removed")
+
+    @property
+    def aside(self) -> str:
+        return (f"it was moved aside to {_show(self.moved)}" if self.moved is not None
+                else "it could not be moved aside")
 
 
 @dataclass(frozen=True)
@@ -291,12 +328,19 @@ def desktop_entry(argv: Sequence[str], icon: Optional[Path], workdir: Optional[P
     return "\n".join(lines) + "\n"
 
 
+_LINUX_ICON_DIR = Path("icons", "hicolor", "256x256", "apps")
+
+
+def _linux_share(home: Path, explicit: bool) -> Path:
+    return _env_dir("XDG_DATA_HOME", home, explicit) or home / ".local" / "share"
+
+
 def _plan_linux(home: Path, explicit: bool, argv: list[str], workdir: Optional[Path],
                 icon_src: Optional[Path], plan: Plan) -> None:
-    share = _env_dir("XDG_DATA_HOME", home, explicit) or home / ".local" / "share"
+    share = _linux_share(home, explicit)
     icon_path = None
     if icon_src is not None:
-        icon_path = share / "icons" / "hicolor" / "256x256" / "apps" / f"{APP_ID}.png"
+        icon_path = share / _LINUX_ICON_DIR / f"{APP_ID}.png"
         plan.files.append(PlannedFile(icon_path, "icon", source=icon_src, size=256,
                                       mode=0o644, label="icon"))
     else:
@@ -388,9 +432,13 @@ def info_plist(icon_file: Optional[str]) -> str:
     return plistlib.dumps(d).decode("utf-8")
 
 
+def _mac_app(home: Path) -> Path:
+    return home / "Applications" / f"{APP_NAME}.app"
+
+
 def _plan_mac(home: Path, argv: list[str], workdir: Optional[Path],
               icon_src: Optional[Path], plan: Plan) -> None:
-    app = home / "Applications" / f"{APP_NAME}.app"
+    app = _mac_app(home)
     contents = app / "Contents"
     icon_file = None
     if icon_src is not None:
@@ -423,6 +471,43 @@ def plan_shortcut(platform: Optional[str] = None, home: Optional[Path] = None,
     else:
         _plan_mac(h, argv, workdir, icon, plan)
     return plan
+
+
+def shortcut_places(platform: Optional[str] = None,
+                    home: Optional[Path] = None) -> list[tuple[Path, frozenset[str]]]:
+    """The folders install writes into, each with the names of the files it writes
+    there (an empty set: a folder it may create but writes no shortcut in).
+
+    The same folders as plan_shortcut (whether or not the icon is found), plus
+    ~/Desktop on Linux (the desktop may have been moved since the install) and
+    the data folder. Uninstall removes nothing anywhere else.
+    """
+    plat = _norm_platform(platform)
+    explicit = home is not None
+    h = Path(home) if home is not None else Path.home()
+    ddir = data_dir(plat, home)
+    places: list[tuple[Path, frozenset[str]]] = []
+    if plat == "linux":
+        share = _linux_share(h, explicit)
+        entry = frozenset({f"{APP_ID}.desktop"})
+        places.append((share / "applications", entry))
+        places.append((share / _LINUX_ICON_DIR, frozenset({f"{APP_ID}.png"})))
+        for desk in (linux_desktop_dir(h, explicit), h / "Desktop"):
+            if desk is not None:
+                places.append((desk, entry))
+        places.append((ddir, frozenset()))
+    elif plat == "win32":
+        start, desk = _windows_dirs(home)
+        link = frozenset({f"{APP_NAME}.lnk"})
+        places += [(start, link), (desk, link),
+                   (ddir, frozenset({f"{APP_ID}.ico", "make_shortcuts.ps1"}))]
+    else:
+        contents = _mac_app(h) / "Contents"
+        places += [(contents, frozenset({"Info.plist"})),
+                   (contents / "MacOS", frozenset({APP_ID})),
+                   (contents / "Resources", frozenset({f"{APP_ID}.icns", f"{APP_ID}.png"})),
+                   (ddir, frozenset())]
+    return places
 
 
 # ----------------------------------------------------------------- doing
@@ -469,23 +554,210 @@ def _make_dirs(path: Path, created: list[str]) -> None:
         created.append(str(m))
 
 
-def _load_manifest(path: Path) -> dict:
+# ----------------------------------------------------------------- the record
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}\Z")
+
+
+class _BadShape(ValueError):
+    """The record as a whole is not what install writes."""
+
+
+def _show(path: Any) -> str:
+    """A path for a message: as it is, or repr() if it holds control characters
+    (a tampered record must not be able to forge lines or escape sequences)."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _path_problem(value: Any) -> Optional[str]:
+    """Why ``value`` is not a path install could have recorded, or None."""
+    if not isinstance(value, str):
+        return f"is {_json_type(value)}, not text"
+    if not value or "\x00" in value:
+        return "is empty or holds a NUL"
+    if not os.path.isabs(value):
+        return "is not an absolute path"
+    return None
+
+
+def _parse_manifest(data: Any) -> tuple[list[dict], list[str], list[str]]:
+    """Check a record field by field: (file entries, folders, problems).
+
+    Raises _BadShape when the record as a whole is not what install writes (not
+    an object; "files" or "dirs" not a list): none of it can be trusted then.
+    A malformed entry is left out and described in ``problems``. An entry is
+    returned as {"path": str, "sha256": lower-case hex or None, "label": str}.
+    """
+    if not isinstance(data, dict):
+        raise _BadShape(f"is not usable (it is {_json_type(data)}, not an object)")
+    files = data.get("files", [])
+    dirs = data.get("dirs", [])
+    for key, value in (("files", files), ("dirs", dirs)):
+        if not isinstance(value, list):
+            raise _BadShape(f'is not usable ("{key}" is {_json_type(value)}, not a list)')
+    entries: list[dict] = []
+    folders: list[str] = []
+    problems: list[str] = []
+    for i, e in enumerate(files, 1):
+        where = f'"files" entry {i}'
+        if not isinstance(e, dict):
+            problems.append(f"{where} (it is {_json_type(e)}, not an object)")
+            continue
+        if "path" not in e:
+            problems.append(f"{where} (it has no path)")
+            continue
+        why = _path_problem(e["path"])
+        if why is not None:
+            problems.append(f"{where} (its path {why})")
+            continue
+        sha = e.get("sha256")
+        if sha is not None and not (isinstance(sha, str) and _HEX64.match(sha)):
+            problems.append(f"{where}, {_show(e['path'])} (its sha256 is {_json_type(sha)}, "
+                            "not a sha256 hash)")
+            continue
+        label = e.get("label")
+        entries.append({"path": e["path"], "sha256": sha.lower() if sha else None,
+                        "label": label if isinstance(label, str) else ""})
+    for i, d in enumerate(dirs, 1):
+        why = _path_problem(d)
+        if why is not None:
+            problems.append(f'"dirs" entry {i} (it {why})')
+            continue
+        folders.append(d)
+    return entries, folders, problems
+
+
+def _read_record(mpath: Path, root: Path) -> Optional[tuple[dict, list[dict], list[str], list[str]]]:
+    """(record, file entries, folders, problems), or None when there is no record.
+
+    Read with koikoi.files.read_json (a regular file only, size- and depth-limited,
+    links only inside ``root``). A record that cannot be read or has the wrong
+    shape is moved aside and ShortcutRecordError raised.
+    """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict):
-            data.setdefault("files", [])
-            data.setdefault("dirs", [])
-            return data
-    except (OSError, ValueError):
-        pass
-    return {"files": [], "dirs": []}
+        data = read_json(mpath, max_bytes=MANIFEST_MAX_BYTES, root=root)
+        if data is None:
+            if not os.path.lexists(mpath):
+                return None
+            # else the file holds JSON null: refused below as not an object
+        entries, folders, problems = _parse_manifest(data)
+    except (BadFile, _BadShape) as exc:
+        raise ShortcutRecordError(mpath, str(exc), _set_aside(mpath)) from None
+    return data, entries, folders, problems
+
+
+def _set_aside(path: Path) -> Optional[Path]:
+    """koikoi.files.move_aside, keeping its log warning from reaching stderr through
+    logging's last-resort handler when nothing has set logging up (the shortcut
+    commands): the caller says it in its own one line. In the game it is logged."""
+    log = logging.getLogger("koikoi.files")
+    quiet = None if log.hasHandlers() else logging.NullHandler()
+    if quiet is not None:
+        log.addHandler(quiet)
+    try:
+        return move_aside(path)
+    finally:
+        if quiet is not None:
+            log.removeHandler(quiet)
 
 
 def _save_manifest(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(data, indent=2) + "\n")
+
+
+def _real(path: Union[str, Path]) -> str:
+    """The real path, for comparisons only."""
+    return os.path.normcase(os.path.realpath(path))
+
+
+def _within(child: str, parent: str) -> bool:
+    """child (a real path) is parent or inside it."""
+    try:
+        return os.path.commonpath([child, parent]) == parent
+    except ValueError:              # different drives
+        return False
+
+
+def _in_places(path: str, places: list[tuple[str, frozenset[str]]]) -> bool:
+    """``path`` names a file install writes: its folder (by real path) is one of the
+    places and its name is one install uses there. The file itself is not resolved."""
+    folder = _real(os.path.dirname(path))
+    name = os.path.normcase(os.path.basename(path))
+    return any(folder == f and name in names for f, names in places)
+
+
+def _regular_file_hash(path: str) -> Optional[tuple[str, tuple[int, int]]]:
+    """(sha256, (device, inode)) of the regular file at ``path``; None for a link,
+    a FIFO, a device, a folder, a file too large to be ours, or one unreadable.
+    Never follows a link and never waits on a FIFO."""
+    flags = (os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+             | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _HASH_MAX_BYTES:
+            return None
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        return None
+    try:
+        fst = os.fstat(fd)
+        if not stat.S_ISREG(fst.st_mode) or (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
+            return None
+        digest, total = hashlib.sha256(), 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > _HASH_MAX_BYTES:
+                return None
+            digest.update(chunk)
+        return digest.hexdigest(), (fst.st_dev, fst.st_ino)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _remove_folders(folders: Iterable[str], places: list[tuple[str, frozenset[str]]],
+                    home: Path, out: Optional[Callable[[str], None]]) -> None:
+    """Remove the recorded folders that are empty, deepest first, when each is one
+    of the places or a folder above one inside the home folder (install creates
+    e.g. ~/.local/share/icons/hicolor/...). A link is never removed or followed.
+    A folder above a place but outside home (e.g. $KOIKOI_HOME) is kept quietly;
+    any other recorded folder is kept and reported."""
+    home_real = _real(home)
+    roots = [f for f, _ in places]
+    for d in sorted(set(folders), key=lambda s: len(Path(s).parts), reverse=True):
+        try:
+            st = os.lstat(d)
+        except (OSError, ValueError):
+            continue                # already gone
+        real = _real(d)
+        if not stat.S_ISDIR(st.st_mode) or not any(_within(r, real) for r in roots):
+            _say(out, f"left alone: {_show(d)} (not a folder Koi-Koi created)")
+            continue
+        if not any(real == r for r in roots) and (real == home_real
+                                                  or not _within(real, home_real)):
+            continue
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass                    # not empty: something else lives there now
 
 
 def _trust(path: Path) -> None:
@@ -537,9 +809,21 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
     None for silence). Raises OSError only if nothing at all could be written.
     """
     plan = plan_shortcut(platform, home, exe)
-    manifest = _load_manifest(plan.manifest)
-    known = {e["path"]: e for e in manifest["files"] if isinstance(e, dict) and "path" in e}
-    dirs: list[str] = list(manifest.get("dirs", []))
+    entries: list[dict] = []
+    dirs: list[str] = []
+    try:
+        record = _read_record(plan.manifest, plan.data_dir)
+    except ShortcutRecordError as exc:
+        record = None
+        plan.notes.append(f"The old shortcut record {_show(exc.path)} {exc.reason}; "
+                          f"{exc.aside}, and a new one was started.")
+    if record is not None:
+        _, entries, dirs, problems = record
+        if problems:
+            plan.notes.append(f"Dropped {len(problems)} malformed entr"
+                              f"{'y' if len(problems) == 1 else 'ies'} from the old shortcut "
+                              f"record {_show(plan.manifest)}.")
+    known = {e["path"]: e for e in entries}
     written: list[Path] = []
     errors: list[str] = []
     native = plan.platform == _norm_platform(None)
@@ -599,12 +883,14 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
         except Exception:
             pass
 
-    manifest.update(version=1, platform=plan.platform, command=plan.command,
-                    installed=time.strftime("%Y-%m-%dT%H:%M:%S"),
-                    files=list(known.values()), dirs=dirs)
     try:
         if written:
-            _save_manifest(plan.manifest, manifest)
+            # Recorded when install creates it, so uninstall removes it again if empty.
+            _make_dirs(plan.data_dir, dirs)
+            _save_manifest(plan.manifest, {
+                "version": 1, "platform": plan.platform, "command": plan.command,
+                "installed": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                "files": list(known.values()), "dirs": list(dict.fromkeys(dirs))})
     except Exception as e:
         errors.append(f"could not record the shortcuts in {plan.manifest}: {e}")
 
@@ -628,49 +914,89 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
 
 def uninstall_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = None,
                        out: Optional[Callable[[str], None]] = print) -> list[Path]:
-    """Remove the files install_shortcut recorded (and only those); return them."""
+    """Remove the shortcut files install_shortcut recorded and that are still its own;
+    return them.
+
+    A recorded file is removed only if it is in one of ``shortcut_places`` (by the
+    real path of its folder, and its name; a link is never followed), a sha256 was
+    recorded for it and the file still has it. Anything else recorded is left and
+    reported to ``out``, as are malformed entries (ignored). When nothing is left the
+    record is deleted, then the recorded folders (the data folder included) that are
+    empty and in those places.
+
+    Raises ShortcutRecordError (an OSError; the record is moved aside, nothing is
+    removed) when the record cannot be read or is the wrong shape, and OSError when
+    a file that should go could not be removed.
+    """
     plat = _norm_platform(platform)
-    mpath = data_dir(plat, home) / MANIFEST_NAME
-    manifest = _load_manifest(mpath)
+    ddir = data_dir(plat, home)
+    mpath = ddir / MANIFEST_NAME
+    record = _read_record(mpath, ddir)
+    if record is None:
+        _say(out, f"No Koi-Koi shortcuts were installed (nothing recorded in {_show(mpath)}).")
+        return []
+    data, entries, folders, problems = record
+    for problem in problems:
+        _say(out, f"Ignored {problem} in {_show(mpath)}: it is malformed.")
+    if not entries and not problems:
+        _say(out, f"No Koi-Koi shortcuts were installed (nothing recorded in {_show(mpath)}).")
+
+    places = [(_real(folder), frozenset(os.path.normcase(n) for n in names))
+              for folder, names in shortcut_places(plat, home)]
     removed: list[Path] = []
-    kept: list[dict] = []
-    for entry in manifest["files"]:
+    kept: list[dict] = []           # changed since: stays recorded for a later uninstall
+    failed: list[str] = []
+    for entry in entries:
+        p = entry["path"]
         try:
-            p = Path(entry["path"])
-        except (KeyError, TypeError):
+            st = os.lstat(p)
+        except FileNotFoundError:
+            continue                # already gone
+        except (OSError, ValueError) as exc:
+            _say(out, f"left alone: {_show(p)} (cannot be checked: {exc})")
+            kept.append(entry)
             continue
-        if not p.exists() and not p.is_symlink():
-            continue
-        want = entry.get("sha256")
-        if want and _sha256(p) != want:
-            _say(out, f"Left {p}: it was changed after Koi-Koi created it.")
+        if not (entry["sha256"] and stat.S_ISREG(st.st_mode) and _in_places(p, places)):
+            _say(out, f"left alone: {_show(p)} (not a file Koi-Koi created)")
+            continue                # never ours: not kept in the record either
+        got = _regular_file_hash(p)
+        if got is None or got[0] != entry["sha256"]:
+            _say(out, f"left alone: {_show(p)} (changed since it was installed)")
             kept.append(entry)
             continue
         try:
-            p.unlink()
-            removed.append(p)
-        except OSError as e:
-            _say(out, f"Could not remove {p}: {e}")
+            now = os.lstat(p)       # still the very file just hashed?
+            if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != got[1]:
+                _say(out, f"left alone: {_show(p)} (changed since it was installed)")
+                kept.append(entry)
+                continue
+            os.unlink(p)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            failed.append(f"{_show(p)}: {exc.strerror or exc}")
             kept.append(entry)
-    if removed:
-        for p in removed:
-            _say(out, f"Removed {p}")
-    elif not manifest["files"]:
-        _say(out, f"No Koi-Koi shortcuts were installed (nothing recorded in {mpath}).")
-    try:
-        if kept:
-            manifest.update(files=kept)
-            _save_manifest(mpath, manifest)
-        elif mpath.exists():
-            mpath.unlink()
-    except OSError:
-        pass
-    if not kept:
-        # Folders install created, deepest first, and only when empty now.
-        for d in sorted(set(manifest.get("dirs", [])), key=lambda s: len(Path(s).parts),
-                        reverse=True):
-            try:
-                os.rmdir(d)
-            except OSError:
-                pass
+            continue
+        removed.append(Path(p))
+        _say(out, f"Removed {_show(p)}")
+
+    if kept:
+        keep = {k: data[k] for k in ("version", "platform", "command", "installed") if k in data}
+        keep.update(files=kept, dirs=folders)
+        try:
+            _save_manifest(mpath, keep)
+        except OSError as exc:
+            failed.append(f"the record of what is left, {_show(mpath)}: {exc.strerror or exc}")
+    else:
+        try:
+            os.unlink(mpath)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            failed.append(f"{_show(mpath)}: {exc.strerror or exc}")
+        h = Path(home) if home is not None else Path.home()
+        _remove_folders(folders, places, h, out)
+    if failed:
+        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+        raise OSError(f"could not remove {failed[0]}{more}")
     return removed
