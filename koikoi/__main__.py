@@ -46,6 +46,8 @@ def _nonneg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if n < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0, not {n}")
+    if n >= 2 ** 63:      # a match log keeps its seed; the log reader accepts seeds of this size
+        raise argparse.ArgumentTypeError(f"expected a number below 2**63, not {text[:30]}")
     return n
 
 
@@ -88,8 +90,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .crash import install_excepthook, run_guarded
     from .instance_lock import InstanceLock
     from .logsetup import setup_logging
-    from .storage import Storage
+    from .storage import Storage, path_problem
     storage = Storage()
+    problem = path_problem(storage.config_dir, storage.data_dir, storage.log_dir)
+    if problem:
+        print(f"koikoi: {problem}", file=sys.stderr)
+        return 2
     log_path = setup_logging(storage.log_dir)
     install_excepthook(log_path)
     log = logging.getLogger("koikoi")
@@ -106,11 +112,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   file=sys.stderr)
         else:
             try:
-                storage.settings_path.unlink()
-            except FileNotFoundError:
-                pass
+                kept = storage.reset_settings()      # kept aside, never deleted
+                if kept is not None:
+                    print(f"koikoi: settings reset; the old ones are kept in {kept}", file=sys.stderr)
             except OSError as exc:
-                print(f"koikoi: cannot remove {storage.settings_path}: {exc}", file=sys.stderr)
+                print(f"koikoi: cannot reset the settings in {storage.settings_path}: {exc}", file=sys.stderr)
 
     def play() -> int:
         from .launcher import set_window_class

@@ -1,8 +1,10 @@
 """Statistics across finished matches, folded from their event logs.
 
 Nothing here is stored on its own: the history folder keeps each finished
-match's log, and the statistics are recomputed from those logs whenever they
-are shown, so they can never disagree with the ledgers.
+match's log, and each match's ``Record`` is folded from its replayed log
+(``fold_match``), cached beside its history row by the history index
+(koikoi.match_index), and summed when the statistics are shown
+(``from_entries``), so they can never disagree with the ledgers.
 
 The tracked player is the human seat of a match against the CPU, and seat 0
 ("Player 1") of a match between two people on one screen.
@@ -131,18 +133,55 @@ def compute(matches: Iterable) -> Stats:
 
 
 def from_history(storage) -> tuple[Stats, list[str]]:
-    """Statistics over every finished match in ``storage``'s history folder.
+    """Statistics over every finished match in ``storage``'s history (through its
+    index, brought up to date first). Files that could not be read are set
+    aside by the index and named in the returned problems."""
+    entries = storage.list_finished()
+    return from_entries(entries), storage.history_index.take_problems()
 
-    Files that cannot be read are skipped and named in the returned problems.
-    """
+
+_COUNTS = ("matches", "wins", "draws", "rounds", "rounds_won", "points_for", "points_against",
+           "koikoi_calls", "koikoi_paid", "best_round")
+
+
+def record_to_dict(rec: Record) -> dict:
+    """A Record as plain JSON data (the history index keeps one per match)."""
+    out: dict = {name: getattr(rec, name) for name in _COUNTS}
+    out["yaku"] = dict(rec.yaku)
+    return out
+
+
+def record_from_dict(data) -> Record:
+    """The Record of ``record_to_dict``; ValueError if the data is not one."""
+    if not isinstance(data, dict):
+        raise ValueError("not a statistics record")
+    rec = Record()
+    for name in _COUNTS:
+        v = data.get(name, 0)
+        if type(v) is not int or not 0 <= v < 10 ** 9:
+            raise ValueError(f"bad statistics count {name}")
+        setattr(rec, name, v)
+    yaku = data.get("yaku", {})
+    if not isinstance(yaku, dict) or not all(isinstance(k, str) and type(v) is int and 0 <= v < 10 ** 9
+                                             for k, v in yaku.items()):
+        raise ValueError("bad yaku counts")
+    rec.yaku.update(yaku)
+    return rec
+
+
+def from_entries(entries: Iterable) -> Stats:
+    """Statistics over indexed history rows (koikoi.match_index.FinishedMatch):
+    each row carries its match's Record, computed from the replayed log."""
+    import json
     stats = Stats()
-    problems = []
-    for entry in storage.list_finished():
-        path = getattr(entry, "path", entry)
+    for m in entries:
+        if not getattr(m, "record", None):
+            continue            # conceded or unfinished: not a finished match
         try:
-            session = storage.load_finished(path)
-        except Exception as exc:  # one bad file must not hide the rest
-            problems.append(f"{getattr(path, 'name', path)}: {exc}")
+            rec = record_from_dict(json.loads(m.record))
+        except ValueError:
             continue
-        stats.add(session.seats, session.state)
-    return stats, problems
+        key = (m.stats_opponent, m.rules)
+        stats.by.setdefault(key, Record()).merge(rec)
+        stats.overall.merge(rec)
+    return stats

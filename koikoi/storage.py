@@ -3,21 +3,36 @@
     from koikoi.storage import Storage
     store = Storage()                       # platformdirs folders, or $KOIKOI_HOME
     settings, warning = store.load_settings()
-    store.save_autosave(session)            # after every action
-    session = store.load_autosave()         # "Continue" on the title screen
-    store.save_finished(session)            # into the history folder
+    session = MatchSession(..., store=store)  # autosaves after every action, files itself once over
+    session, warning = store.load_autosave_checked()   # "Continue" on the title screen
+    store.list_finished()                   # the history, through its index
 
 Folders: ``user_config_dir("koikoi")`` (settings.json), ``user_data_dir``
-(autosave.json, history/), ``user_log_dir`` (koikoi.log). Setting the
-``KOIKOI_HOME`` environment variable puts all three under one folder (tests,
-portable installs). Every file is JSON, written whole to a temporary file in
-the same folder, flushed and fsync'ed, then renamed over the old one, so a
-crash never leaves half a file. A file that cannot be read is never deleted:
-it is renamed ``<name>.corrupt-YYYYmmdd-HHMMSS`` and a one-line message is
-returned for the UI to show once. A settings file that parses but holds wrong
-values or keys this version does not know (a newer version's) is validated key
-by key: good values are kept, bad ones reset, and the file as it was is copied
-to ``settings.json.backup-YYYYmmdd-HHMMSS`` before it is ever overwritten.
+(autosave.json, saved/, history/, the history index), ``user_log_dir``
+(koikoi.log). Setting the ``KOIKOI_HOME`` environment variable puts all three
+under one folder (tests, portable installs).
+
+Every file is JSON, read through the one defensive reader (koikoi.files:
+regular files only, bounded size and depth, no NaN) and checked field by
+field; written whole and atomically. A file that cannot be used is never
+deleted: it is renamed ``<name>.corrupt-YYYYmmdd-HHMMSS`` and a one-line
+message is returned for the UI to show once. A settings file that parses but
+holds wrong values or keys this version does not know (a newer version's) is
+validated key by key: good values are kept, bad ones reset, and the file as
+it was is copied to ``settings.json.backup-YYYYmmdd-HHMMSS`` before it is
+ever overwritten.
+
+Matches have an id (koikoi.session). The autosave holds the match being
+played; ``keep_for_later`` moves it to ``saved/match-<id>.json`` so another
+can start, ``resume_saved`` brings one back (keeping the current one), and
+``abandon_*`` files an unfinished match in the history marked unfinished.
+Filing (``file_match``) is keyed by the id: asked twice, it writes one file.
+The autosave is removed only once its match is in the history, and a start
+that finds both keeps the history copy. The autosave is never overwritten by
+another match: if one tries, the saved match is kept for later first.
+
+A ``read_only`` Storage (the second window of the game) reads but writes,
+moves and removes nothing.
 
 Settings keys: anim_speed, volume, music_volume, muted, month_numbers,
 fullscreen, window_size, card_scale (0.85 / 1.0 / 1.15), name_style ("both",
@@ -27,10 +42,12 @@ the house-rule changes on top of the preset, validated by ``valid_house_rules``)
 
 from __future__ import annotations
 
+import copy
+import errno
 import json
 import logging
+import math
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +55,12 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import platformdirs
 
+from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
+                    stamped_sibling)
+from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex
+
 if TYPE_CHECKING:  # pragma: no cover
-    from .ui.session import MatchSession
+    from .session import MatchSession
 
 log = logging.getLogger("koikoi.storage")
 
@@ -47,6 +68,9 @@ APP_NAME = "koikoi"
 ENV_HOME = "KOIKOI_HOME"
 
 OPPONENTS = ("easy", "medium", "hard", "friend")
+SETTINGS_MAX_BYTES = 1 << 20
+MIN_WINDOW = (200, 200)
+MAX_WINDOW = (7680, 4320)
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "anim_speed": 1.0,          # 0 = instant, up to 2.0
@@ -90,70 +114,34 @@ def log_dir() -> Path:
     return home / "logs" if home else Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
 
 
+def path_problem(*folders) -> Optional[str]:
+    """A sentence for the player if a folder's path cannot be used at all (longer
+    than the system allows, or holding a NUL), else None."""
+    for folder in folders:
+        try:
+            os.lstat(folder / "settings.json")
+        except FileNotFoundError:
+            continue
+        except ValueError:
+            return f"The folder for the game's files is not a valid path: {str(folder)[:80]!r}."
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:
+                return (f"The folder for the game's files is too long a path ({len(str(folder)):,} characters; "
+                        f"set {ENV_HOME} to a shorter folder): {str(folder)[:60]}…")
+    return None
+
+
 # ------------------------------------------------------------------ files
 
-
-def atomic_write_text(path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically (temp file, fsync, os.replace).
-
-    On any failure the old file is untouched and the temp file removed.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable (POSIX)
-        try:
-            dfd = os.open(str(path.parent), os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
-        except OSError:
-            pass
-
-
-def _stamped_sibling(path: Path, tag: str) -> Path:
-    """``<name>.<tag>-YYYYmmdd-HHMMSS`` beside ``path``, with -2, -3... if that exists."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.{tag}-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.{tag}-{stamp}-{n}")
-    return target
-
-
-def move_aside(path) -> Optional[Path]:
-    """Rename an unreadable file to ``<name>.corrupt-YYYYmmdd-HHMMSS``; returns the
-    new path (None if it could not be moved)."""
-    path = Path(path)
-    target = _stamped_sibling(path, "corrupt")
-    try:
-        os.replace(path, target)
-        log.warning("moved unreadable %s aside to %s", path, target)
-        return target
-    except OSError as exc:
-        log.error("could not move unreadable %s aside: %s", path, exc)
-        return None
+# the old names of what moved to koikoi.files (kept for tools and tests)
+_stamped_sibling = stamped_sibling
 
 
 # ------------------------------------------------------------------ settings
 
 
 def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _valid_new_match(v) -> Optional[dict]:
@@ -161,6 +149,8 @@ def _valid_new_match(v) -> Optional[dict]:
     if not isinstance(v, dict):
         return None
     opponent, rules, months = v.get("opponent"), v.get("rules"), v.get("months")
+    if not (isinstance(opponent, str) and isinstance(rules, str)):   # a list or dict is unhashable
+        return None
     if opponent not in OPPONENTS or rules not in RULESETS:
         return None
     preset = RULESETS[rules]
@@ -250,7 +240,8 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
             if value is None:
                 out[key] = None
             elif (isinstance(value, list) and len(value) == 2
-                  and all(isinstance(n, int) and not isinstance(n, bool) and 200 <= n <= 16384 for n in value)):
+                  and all(isinstance(n, int) and not isinstance(n, bool) for n in value)
+                  and MIN_WINDOW[0] <= value[0] <= MAX_WINDOW[0] and MIN_WINDOW[1] <= value[1] <= MAX_WINDOW[1]):
                 out[key] = list(value)
             else:
                 reset.append(key)
@@ -272,12 +263,15 @@ def keep_copy(path) -> Optional[Path]:
     """Copy ``path`` to ``<name>.backup-YYYYmmdd-HHMMSS`` (the original stays);
     returns the copy's path, or None if it could not be written."""
     path = Path(path)
-    target = _stamped_sibling(path, "backup")
+    target = stamped_sibling(path, "backup")
     try:
-        atomic_write_text(target, path.read_text(encoding="utf-8"))
+        raw = read_bytes(path, max_bytes=SETTINGS_MAX_BYTES, root=path.parent)
+        if raw is None:
+            return None
+        atomic_write_text(target, raw.decode("utf-8"))
         log.warning("kept a copy of %s as %s", path, target)
         return target
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, BadFile) as exc:
         log.error("could not keep a copy of %s: %s", path, exc)
         return None
 
@@ -298,50 +292,34 @@ def level_available(level: Optional[str]) -> bool:
         return False
 
 
+def session_from_data(data: Any, **kwargs) -> "MatchSession":
+    """A MatchSession from a save's parsed JSON, checked field by field and
+    replayed; a CPU level missing from this build plays as the 'random' level
+    (the seat keeps its name). Raises ValueError (only)."""
+    from .session import MatchSession
+    if isinstance(data, dict) and isinstance(data.get("seats"), list):
+        data = dict(data)
+        seats = []
+        for s in data["seats"]:
+            if (isinstance(s, dict) and s.get("kind") == "cpu" and isinstance(s.get("level"), (str, type(None)))
+                    and not level_available(s.get("level"))):
+                log.warning("CPU level %r is not in this build; that seat plays at 'random'", s.get("level"))
+                s = dict(s, level="random")
+            seats.append(s)
+        data["seats"] = seats
+    try:
+        return MatchSession.from_data(data, **kwargs)
+    except ValueError:
+        raise
+    except Exception as exc:  # the session's own checks should catch all; a bug must not crash a start
+        log.exception("unexpected failure reading a match")
+        raise ValueError(f"the save is malformed ({exc.__class__.__name__})") from None
+
+
 def session_from_json(text: str, **kwargs) -> "MatchSession":
-    """A MatchSession from its JSON; a CPU level missing from this build plays
-    as the 'random' level (the seat keeps its name). Raises ValueError on a
-    malformed file or a log the rules do not reproduce."""
-    from .ui.session import MatchSession, SeatConfig
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
-        raise ValueError("not a koikoi match save")
-    seats = []
-    for s in data["seats"]:
-        if not isinstance(s, dict):
-            raise ValueError("a seat in the save is malformed")
-        try:
-            seat = SeatConfig(**s)
-        except TypeError:
-            raise ValueError("a seat in the save is malformed") from None
-        if seat.kind == "cpu" and not level_available(seat.level):
-            log.warning("CPU level %r is not in this build; that seat plays at 'random'", seat.level)
-            seat = SeatConfig(seat.kind, seat.name, "random")
-        seats.append(seat.__dict__.copy())
-    data["seats"] = seats
-    try:
-        return MatchSession.from_json(json.dumps(data), **kwargs)
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
-        raise ValueError(str(exc) or exc.__class__.__name__) from None
-
-
-@dataclass(frozen=True)
-class FinishedMatch:
-    """One line of the match history (read from the file's summary only)."""
-
-    path: Path
-    finished_at: str            # ISO date-time, local time
-    players: tuple              # (seat 0's name, seat 1's name)
-    opponent: str               # "CPU (Hard)", "Friend", ...
-    rules: str                  # preset name
-    months: Optional[int]
-    rounds: int
-    scores: tuple
-    winner: Optional[int]       # seat, None for a draw
-    conceded: Optional[int] = None   # the seat that conceded an unfinished match, else None
+    """``session_from_data`` on JSON text."""
+    from .files import parse_json
+    return session_from_data(parse_json(text), **kwargs)
 
 
 def _summary(session: "MatchSession") -> dict:
@@ -360,13 +338,34 @@ def _summary(session: "MatchSession") -> dict:
     }
 
 
+@dataclass(frozen=True)
+class SavedMatch:
+    """An unfinished match kept for later (``saved/``), or the autosave."""
+
+    path: Path
+    session: "MatchSession"
+    saved_at: float             # the file's modification time
+
+    @property
+    def match_id(self) -> str:
+        return self.session.id
+
+
+def _short(exc: BaseException, n: int = 90) -> str:
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+    return msg if len(msg) <= n else msg[: n - 1] + "…"
+
+
+_UNKNOWN = object()
+
+
 # ------------------------------------------------------------------ the store
 
 
 class Storage:
     """The game's files. ``root`` (a folder) overrides every location at once."""
 
-    def __init__(self, root=None):
+    def __init__(self, root=None, *, read_only: bool = False):
         if root is not None:
             root = Path(root)
             self.config_dir = root / "config"
@@ -374,7 +373,21 @@ class Storage:
             self.log_dir = root / "logs"
         else:
             self.config_dir, self.data_dir, self.log_dir = config_dir(), data_dir(), log_dir()
+        self.read_only = bool(read_only)
         self.last_warning: Optional[str] = None
+        self._autosave_id: Any = _UNKNOWN      # the id in autosave.json, once known ("" = no file)
+        self._index: Optional[MatchIndex] = None
+
+    def read_only_view(self) -> "Storage":
+        """The same folders, read but never written (a second window)."""
+        return self._copy(read_only=True)
+
+    def _copy(self, *, read_only: bool) -> "Storage":
+        other = copy.copy(self)
+        other.read_only = read_only
+        other._autosave_id = _UNKNOWN
+        other._index = None
+        return other
 
     # paths
     @property
@@ -386,23 +399,48 @@ class Storage:
         return self.data_dir / "autosave.json"
 
     @property
+    def saved_dir(self) -> Path:
+        return self.data_dir / "saved"
+
+    @property
     def history_dir(self) -> Path:
         return self.data_dir / "history"
+
+    @property
+    def history_index(self) -> MatchIndex:
+        if self._index is None:
+            self._index = MatchIndex(self.history_dir, self.data_dir / INDEX_NAME, data_root=self.data_dir,
+                                     writable=not self.read_only)
+        return self._index
+
+    def tidy(self) -> list[Path]:
+        """At start, by the writer: remove temporary files that interrupted
+        writes left behind (never a player's file; see koikoi.files)."""
+        if self.read_only:
+            return []
+        removed = []
+        for folder in (self.config_dir, self.data_dir, self.saved_dir, self.history_dir):
+            removed += clean_stale_temps(folder)
+        return removed
+
+    def _set_aside(self, path: Path) -> Optional[Path]:
+        """Move an unusable file aside (a read-only storage leaves it)."""
+        return None if self.read_only else move_aside(path)
 
     # ---------------------------------------------------------- settings
     def load_settings(self) -> tuple[dict, Optional[str]]:
         """(settings, warning or None). Never raises for a bad file."""
         p = self.settings_path
         defaults, _ = validate_settings({})
-        if not p.exists():
-            return defaults, None
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = read_json(p, max_bytes=SETTINGS_MAX_BYTES, root=self.config_dir)
+            if data is None:
+                return defaults, None
             if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            log.warning("settings file %s is unreadable: %s", p, exc)
-            moved = move_aside(p)
+                raise BadFile("is not a settings file")
+        except BadFile as exc:
+            log.warning("settings file %s is unusable: %s", p, exc)
+            moved = self._set_aside(p)
             where = f" (kept as {moved.name})" if moved else ""
             return defaults, f"Your settings file could not be read{where}; the defaults are in use."
         settings, reset = validate_settings(data)
@@ -410,10 +448,10 @@ class Storage:
         if reset or unknown:
             # the file as it was is kept beside the new one: nothing the player set is lost,
             # even entries only a newer version of the game understands
-            copy = keep_copy(p)
-            kept = f" The old file was kept as {copy.name}." if copy else ""
+            copy_ = None if self.read_only else keep_copy(p)
+            kept = f" The old file was kept as {copy_.name}." if copy_ else ""
             if unknown:
-                log.warning("settings this version does not know: %s", ", ".join(unknown))
+                log.warning("settings this version does not know: %s", ", ".join(unknown[:20]))
             if reset:
                 log.warning("settings reset to defaults: %s", ", ".join(reset))
                 nice = ", ".join(k.replace("_", " ") for k in reset)
@@ -422,6 +460,9 @@ class Storage:
         return settings, None
 
     def save_settings(self, settings: dict) -> bool:
+        if self.read_only:
+            log.info("read-only: settings not saved")
+            return True
         clean, _ = validate_settings(settings)
         try:
             atomic_write_text(self.settings_path, json.dumps(clean, indent=2, ensure_ascii=False))
@@ -430,34 +471,103 @@ class Storage:
             log.error("could not save settings to %s: %s", self.settings_path, exc)
             return False
 
-    # ---------------------------------------------------------- autosave
-    def save_autosave(self, session: "MatchSession") -> bool:
+    def reset_settings(self) -> Optional[Path]:
+        """--reset-settings: the old file is kept aside (``settings.json.backup-…``),
+        never deleted; the defaults apply from the next start."""
+        if self.read_only or not os.path.lexists(self.settings_path):
+            return None
+        target = stamped_sibling(self.settings_path, "backup")
+        os.replace(self.settings_path, target)
+        log.info("settings reset; the old file is %s", target)
+        return target
+
+    # ---------------------------------------------------------- reading matches
+    def _read_match(self, path: Path, **kwargs) -> Optional["MatchSession"]:
+        """The match in ``path`` (None if there is no file); BadFile/ValueError if unusable."""
+        data = read_json(path, max_bytes=MATCH_MAX_BYTES, root=self.data_dir)
+        if data is None:
+            return None
+        kwargs.setdefault("store", None if self.read_only else self)
+        return session_from_data(data, **kwargs)
+
+    def _peek_id(self, path: Path) -> Optional[str]:
+        """The id of the match in ``path``, or None (no file, or unreadable)."""
+        from .session import legacy_id, valid_match_id
         try:
-            atomic_write_text(self.autosave_path, session.to_json())
+            data = read_json(path, max_bytes=MATCH_MAX_BYTES, root=self.data_dir)
+        except BadFile:
+            return None
+        if not isinstance(data, dict):
+            return None
+        if data.get("format") == 1 and type(data.get("format")) is int and isinstance(data.get("log"), dict):
+            return legacy_id(data["log"])
+        mid = data.get("id")
+        return mid if valid_match_id(mid) else None
+
+    def is_filed(self, match_id: str) -> Optional[Path]:
+        """The history file of ``match_id`` if that match is filed (by name, then the index)."""
+        try:
+            for entry in os.scandir(self.history_dir):
+                if entry.name.endswith(f"-{match_id}.json") and entry.name.startswith("match-"):
+                    return Path(entry.path)
+        except OSError:
+            return None
+        return self.history_index.path_of(match_id)
+
+    # ---------------------------------------------------------- autosave
+    def has_autosave(self) -> bool:
+        return os.path.lexists(self.autosave_path)
+
+    def save_autosave(self, session: "MatchSession") -> bool:
+        """Write the match being played. Another match's autosave is never
+        overwritten: it is kept for later first."""
+        if self.read_only:
+            return True
+        try:
+            if self._autosave_id is _UNKNOWN:
+                self._autosave_id = self._peek_id(self.autosave_path) if self.has_autosave() else ""
+                if self._autosave_id is None:    # there, but unreadable: never write over it
+                    self._set_aside(self.autosave_path)
+                    self._autosave_id = ""
+            before = None
+            if self._autosave_id not in ("", session.id):
+                other = self._autosave_id
+
+                def before() -> None:     # only once the new save is on disk: a failed write moves nothing
+                    log.warning("the autosave holds another match (%s); keeping it for later", other)
+                    if not self.keep_for_later():
+                        raise OSError("the other saved match could not be kept for later")
+            atomic_write_text(self.autosave_path, session.to_json(), before_replace=before)
+            self._autosave_id = session.id
             return True
         except OSError as exc:
             log.error("could not autosave to %s: %s", self.autosave_path, exc)
             return False
 
-    def has_autosave(self) -> bool:
-        return self.autosave_path.is_file()
-
     def load_autosave_checked(self, **kwargs) -> tuple[Optional["MatchSession"], Optional[str]]:
-        """(session or None, warning or None). A save that fails to parse or
-        replay is moved aside; a finished match is filed in the history."""
+        """(session or None, warning or None). A save that cannot be read or
+        replayed is moved aside; a finished one is filed in the history; one
+        already in the history (a crash after filing) gives way to that copy."""
         p = self.autosave_path
-        if not p.is_file():
-            return None, None
         try:
-            session = session_from_json(p.read_text(encoding="utf-8"), **kwargs)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            session = self._read_match(p, **kwargs)
+        except (BadFile, ValueError) as exc:
             log.warning("autosave %s refused: %s", p, exc)
-            moved = move_aside(p)
+            moved = self._set_aside(p)
+            self._autosave_id = "" if moved else _UNKNOWN
             where = f" It was kept as {moved.name}." if moved else ""
             return None, f"The saved match could not be restored ({_short(exc)}).{where}"
+        if session is None:
+            self._autosave_id = ""
+            return None, None
+        self._autosave_id = session.id
+        if self.is_filed(session.id) is not None:
+            log.info("the autosaved match %s is already in the history; the autosave is removed", session.id)
+            self.clear_autosave(session.id)
+            return None, None
         if session.state.is_over:
-            self.save_finished(session)
-            self.clear_autosave()
+            if self.file_match(session) is not None:
+                self.clear_autosave(session.id)
             return None, None
         return session, None
 
@@ -466,82 +576,201 @@ class Storage:
         session, self.last_warning = self.load_autosave_checked(**kwargs)
         return session
 
-    def clear_autosave(self) -> None:
+    def clear_autosave(self, match_id: str) -> None:
+        """Remove the autosave of the match ``match_id`` (whose copy is filed):
+        an autosave of any other match is left alone."""
+        if self.read_only:
+            return
+        current = self._autosave_id
+        if current is _UNKNOWN:
+            current = self._peek_id(self.autosave_path) if self.has_autosave() else ""
+        if current != match_id:
+            if current:
+                log.info("not removing the autosave of %s (asked for %s)", current, match_id)
+            self._autosave_id = current
+            return
         try:
             self.autosave_path.unlink()
         except FileNotFoundError:
             pass
         except OSError as exc:
             log.error("could not remove %s: %s", self.autosave_path, exc)
+            return
+        self._autosave_id = ""
+
+    # ---------------------------------------------------------- kept for later
+    def saved_path(self, match_id: str) -> Path:
+        return self.saved_dir / f"match-{match_id}.json"
+
+    def keep_for_later(self) -> bool:
+        """Move the autosave into ``saved/`` (so another match can start); True
+        if there is no autosave any more. An unreadable one is set aside."""
+        if self.read_only:
+            return False
+        p = self.autosave_path
+        if not self.has_autosave():
+            self._autosave_id = ""
+            return True
+        mid = self._peek_id(p)
+        try:
+            if mid is None:
+                moved = move_aside(p)
+                self._autosave_id = "" if moved else _UNKNOWN
+                return moved is not None
+            self.saved_dir.mkdir(parents=True, exist_ok=True)
+            os.replace(p, self.saved_path(mid))    # the same match kept earlier: this copy is newer
+            self._autosave_id = ""
+            log.info("kept match %s for later", mid)
+            return True
+        except OSError as exc:
+            log.error("could not keep the saved match for later: %s", exc)
+            self._autosave_id = _UNKNOWN
+            return False
+
+    def list_saved(self) -> tuple[list[SavedMatch], list[str]]:
+        """(matches kept for later, newest first; messages about files set aside).
+        A kept match that turns out finished or already filed is filed/removed."""
+        out: list[SavedMatch] = []
+        problems: list[str] = []
+        try:
+            names = sorted(e.name for e in os.scandir(self.saved_dir)
+                           if e.name.startswith("match-") and e.name.endswith(".json"))
+        except OSError:
+            return out, problems
+        for name in names:
+            p = self.saved_dir / name
+            try:
+                session = self._read_match(p)
+                if session is None:
+                    continue
+                mtime = os.lstat(p).st_mtime
+            except (BadFile, ValueError, OSError) as exc:
+                log.warning("saved match %s refused: %s", p, exc)
+                moved = self._set_aside(p)
+                problems.append(f"A saved match could not be restored ({_short(exc)})."
+                                + (f" It was kept as {moved.name}." if moved else ""))
+                continue
+            if self.is_filed(session.id) is not None or session.state.is_over:
+                if session.state.is_over and self.is_filed(session.id) is None:
+                    if self.file_match(session) is None:
+                        continue
+                if not self.read_only:
+                    self._remove_saved(p)
+                continue
+            out.append(SavedMatch(p, session, mtime))
+        out.sort(key=lambda m: m.saved_at, reverse=True)
+        return out, problems
+
+    def _remove_saved(self, path: Path) -> None:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            log.error("could not remove %s: %s", path, exc)
+
+    def resume_saved(self, match_id: str, **kwargs) -> Optional["MatchSession"]:
+        """Make the kept match ``match_id`` the autosave again (the current
+        autosave, if any, is kept for later in its place) and return it."""
+        p = self.saved_path(match_id)
+        try:
+            session = self._read_match(p, **kwargs)
+        except (BadFile, ValueError) as exc:
+            log.warning("saved match %s refused: %s", p, exc)
+            self._set_aside(p)
+            return None
+        if session is None or self.read_only:
+            return session
+        if self._autosave_id is _UNKNOWN or self._autosave_id:
+            if not self.keep_for_later():
+                return None
+        try:
+            os.replace(p, self.autosave_path)
+        except OSError as exc:
+            log.error("could not resume %s: %s", p, exc)
+            return None
+        self._autosave_id = session.id
+        return session
 
     # ---------------------------------------------------------- history
-    def save_conceded(self, session: "MatchSession", seat: int) -> Optional[Path]:
-        """File an unfinished match that ``seat`` conceded: its log as played so far,
-        the other seat the winner. The autosave is removed."""
-        path = self.save_finished(session, conceded=seat)
-        if path is not None:
-            self.clear_autosave()
+    def file_match(self, session: "MatchSession", *, conceded: Optional[int] = None,
+                   abandoned: bool = False) -> Optional[Path]:
+        """File ``session`` in the history (one JSON per match, named by its id).
+        Idempotent: a match already filed is not written again. An unfinished
+        match is filed only ``conceded`` (by that seat) or ``abandoned``."""
+        if self.read_only:
+            log.info("read-only: match %s not filed", session.id)
+            return None
+        filed = self.is_filed(session.id)
+        if filed is not None:
+            return filed
+        if not session.state.is_over and conceded is None and not abandoned:
+            raise ValueError("an unfinished match is filed only when conceded or abandoned")
+        data = session.to_data()
+        data["summary"] = _summary(session)
+        if not session.state.is_over:
+            if conceded is not None:
+                data["summary"]["conceded"] = conceded
+                data["summary"]["winner"] = 1 - conceded
+            else:
+                data["summary"]["unfinished"] = True
+                data["summary"]["winner"] = None
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.history_dir / f"match-{stamp}-{session.id}.json"
+        try:
+            atomic_write_text(path, json.dumps(data, ensure_ascii=False))
+        except OSError as exc:
+            log.error("could not save the match to %s: %s", path, exc)
+            return None
+        try:
+            from .match_index import summarize
+            self.history_index.add(summarize(path, data_root=self.data_dir))
+        except (BadFile, ValueError, OSError) as exc:   # the next refresh reads it instead
+            log.warning("could not index %s at once: %s", path, exc)
         return path
 
     def save_finished(self, session: "MatchSession", *, conceded: Optional[int] = None) -> Optional[Path]:
-        """File a finished match in the history folder (one JSON per match)."""
-        data = json.loads(session.to_json())
-        data["summary"] = _summary(session)
-        if conceded is not None:
-            data["summary"]["conceded"] = conceded
-            data["summary"]["winner"] = 1 - conceded
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.history_dir / f"match-{stamp}.json"
-        n = 1
-        while path.exists():
-            n += 1
-            path = self.history_dir / f"match-{stamp}-{n}.json"
-        try:
-            atomic_write_text(path, json.dumps(data, ensure_ascii=False))
-            return path
-        except OSError as exc:
-            log.error("could not save the finished match to %s: %s", path, exc)
-            return None
+        """File a finished (or conceded) match; see ``file_match``."""
+        return self.file_match(session, conceded=conceded)
+
+    def save_conceded(self, session: "MatchSession", seat: int) -> Optional[Path]:
+        """File an unfinished match that ``seat`` conceded: its log as played so far,
+        the other seat the winner. Its autosave is removed once filed."""
+        path = self.file_match(session, conceded=seat)
+        if path is not None:
+            self.clear_autosave(session.id)
+            self._remove_saved(self.saved_path(session.id))
+        return path
+
+    def abandon(self, session: "MatchSession") -> Optional[Path]:
+        """File an unfinished match as abandoned (shown as unfinished, never
+        counted as won or lost); then, and only then, remove its saved copies."""
+        path = self.file_match(session, abandoned=not session.state.is_over)
+        if path is not None:
+            self.clear_autosave(session.id)
+            if not self.read_only:
+                self._remove_saved(self.saved_path(session.id))
+        return path
 
     def list_finished(self) -> list[FinishedMatch]:
-        """Finished matches, newest first. Unreadable files are skipped (logged)."""
-        out: list[FinishedMatch] = []
-        if not self.history_dir.is_dir():
-            return out
-        for p in self.history_dir.glob("match-*.json"):
-            try:
-                data = json.loads(p.read_text(encoding="utf-8"))
-                s = data["summary"]
-                players = tuple(str(x) for x in s["players"])
-                scores = tuple(int(x) for x in s["scores"])
-                winner = s.get("winner")
-                conceded = s.get("conceded")
-                if (len(players) != 2 or len(scores) != 2 or winner not in (None, 0, 1)
-                        or conceded not in (None, 0, 1)):
-                    raise ValueError("malformed summary")
-                out.append(FinishedMatch(p, str(s["finished_at"]), players, str(s["opponent"]),
-                                         str(s["rules"]), s.get("months"), int(s["rounds"]),
-                                         scores, winner, conceded))
-            except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-                log.warning("skipping unreadable history file %s: %s", p, exc)
-        out.sort(key=lambda m: (m.finished_at, m.path.name), reverse=True)
-        return out
+        """Filed matches, newest first, with the index brought up to date first
+        (tools and tests; the screens refresh in the background instead)."""
+        index = self.history_index
+        index.refresh(wait=True)
+        return index.entries()
 
     def load_finished(self, path) -> "MatchSession":
-        """The finished match in ``path``, replayed. Raises ValueError if unreadable."""
+        """The filed match in ``path``, replayed. Raises ValueError if unusable."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read {path}: {exc}") from None
-        return session_from_json(text)
+            session = self._read_match(Path(path), store=None)
+        except (BadFile, ValueError) as exc:
+            raise ValueError(f"{Path(path).name} {_short(exc)}") from None
+        if session is None:
+            raise ValueError(f"{Path(path).name} is no longer there")
+        return session
 
 
-def _short(exc: BaseException, n: int = 90) -> str:
-    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-    return msg if len(msg) <= n else msg[: n - 1] + "…"
-
-
-__all__ = ["Storage", "FinishedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES", "HOUSE_EXCLUDED",
-           "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text", "move_aside",
-           "validate_settings", "level_available", "session_from_json", "config_dir", "data_dir",
-           "log_dir", "ENV_HOME"]
+__all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES",
+           "HOUSE_EXCLUDED", "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
+           "move_aside", "validate_settings", "level_available", "session_from_json", "session_from_data",
+           "config_dir", "data_dir", "log_dir", "path_problem", "ENV_HOME", "MAX_WINDOW", "MIN_WINDOW"]

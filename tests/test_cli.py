@@ -189,7 +189,7 @@ def test_a_crash_mid_round_loses_nothing(koikoi_home, monkeypatch, capsys):
     from koikoi.engine import RULESETS
     from koikoi.ui.scenes.oyagime import open_round
     from koikoi.ui.scenes.title import TitleScene
-    from koikoi.ui.session import MatchSession, SeatConfig
+    from koikoi.session import MatchSession, SeatConfig
 
     monkeypatch.setenv("KOIKOI_NO_CRASH_SCREEN", "1")
     log_path = setup_logging(Storage().log_dir)

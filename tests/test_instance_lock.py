@@ -140,10 +140,11 @@ def test_read_only_app_writes_nothing_and_says_so(koikoi_home):
         while not session2.state.is_over:                # a finished match is not filed either
             session2.apply(session2.legal()[0])
         app.finish_match(session2)
-        for writer in ("save_conceded", "save_finished", "clear_autosave"):   # direct calls from scenes
-            if hasattr(Storage, writer):
-                getattr(app.storage, writer)(*([session, 0] if writer == "save_conceded" else
-                                               [session] if writer == "save_finished" else []))
+        for writer, args in (("save_conceded", [session, 0]), ("save_finished", [session]),
+                             ("file_match", [session2]), ("abandon", [session]),
+                             ("clear_autosave", [saved.id]), ("keep_for_later", []),
+                             ("resume_saved", [saved.id]), ("tidy", []), ("reset_settings", [])):
+            getattr(app.storage, writer)(*args)      # direct calls from scenes
         app.shutdown()
     finally:
         pygame.display.quit()
@@ -189,7 +190,7 @@ def test_two_games_at_once_the_second_does_not_save(koikoi_home):
     env = _env(koikoi_home)
     store = Storage(koikoi_home)
     # an unfinished match autosaved by an earlier session
-    from koikoi.ui.session import MatchSession, SeatConfig
+    from koikoi.session import MatchSession, SeatConfig
     from koikoi.engine import RULESETS
     s = MatchSession(RULESETS["casual"], seed=9, months=1,
                      seats=(SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "random")))

@@ -4,7 +4,7 @@ import random
 
 from koikoi.engine import RULESETS, KoiKoi, apply, legal_actions, new_match
 from koikoi.stats import Record, compute, fold_match
-from koikoi.ui.session import SeatConfig
+from koikoi.session import SeatConfig
 
 HUMAN_VS_EASY = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Easy)", "easy"))
 FRIENDS = (SeatConfig("human", "Player 1"), SeatConfig("human", "Player 2"))

@@ -11,7 +11,7 @@ import pytest
 from koikoi import storage as S
 from koikoi.engine import RULESETS
 from koikoi.storage import DEFAULT_SETTINGS, Storage, atomic_write_text, validate_settings
-from koikoi.ui.session import MatchSession, SeatConfig
+from koikoi.session import MatchSession, SeatConfig
 
 
 def _session(seed=5, months=1, on_change=None):
@@ -196,13 +196,20 @@ def test_unbuilt_cpu_level_loads_as_random(monkeypatch):
     assert back.seats[1].level == "random" and back.seats[1].name == "CPU B"
 
 
-def test_clear_autosave_is_idempotent():
+def test_clear_autosave_is_idempotent_and_only_clears_its_own_match():
     st = Storage()
-    st.clear_autosave()
-    st.save_autosave(_session())
-    st.clear_autosave()
-    st.clear_autosave()
-    assert not st.has_autosave()
+    st.clear_autosave("0" * 16)
+    session = _session()
+    st.save_autosave(session)
+    st.clear_autosave("f" * 16)               # another match's id: the autosave stays
+    assert st.has_autosave()
+    assert Storage().load_autosave().id == session.id
+    fresh = Storage()                         # a new process that has not read the file yet
+    fresh.clear_autosave("f" * 16)
+    assert fresh.has_autosave()
+    fresh.clear_autosave(session.id)
+    fresh.clear_autosave(session.id)
+    assert not fresh.has_autosave()
 
 
 # ---------------------------------------------------------------- history
@@ -291,13 +298,13 @@ def test_unreadable_settings_file_is_moved_aside(monkeypatch):
     st = Storage()
     st.settings_path.parent.mkdir(parents=True)
     st.settings_path.write_text("{}")
-    real = Path.read_text
+    real = os.open
 
-    def boom(self, *a, **k):
-        if self.name == "settings.json":
-            raise PermissionError("denied")
-        return real(self, *a, **k)
-    monkeypatch.setattr(Path, "read_text", boom)
+    def boom(path, *a, **k):
+        if str(path).endswith("settings.json"):
+            raise PermissionError(13, "denied")
+        return real(path, *a, **k)
+    monkeypatch.setattr(os, "open", boom)
     s, warning = st.load_settings()
     assert s == DEFAULT_SETTINGS and warning and "could not be read" in warning
     assert list(st.settings_path.parent.glob("settings.json.corrupt-*"))

@@ -13,12 +13,13 @@ from pathlib import Path
 import pygame
 import pytest
 
+from koikoi import files as files_mod
 from koikoi import storage as storage_mod
 from koikoi.engine import RULESETS
 from koikoi.storage import Storage, atomic_write_text
 from koikoi.ui.app import App
 from koikoi.ui.scenes.title import TitleScene
-from koikoi.ui.session import MatchSession, SeatConfig
+from koikoi.session import MatchSession, SeatConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -147,7 +148,7 @@ def _refuse_writes(monkeypatch):
     """What a read-only folder does (tests may run as root, where chmod does not stop writes)."""
     def mkstemp(*a, **k):
         raise PermissionError(errno.EACCES, "Permission denied")
-    monkeypatch.setattr(storage_mod.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(files_mod.tempfile, "mkstemp", mkstemp)
 
 
 def test_read_only_data_folder(monkeypatch):

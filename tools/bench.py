@@ -179,7 +179,7 @@ def child_idle(where: str, seconds: float) -> dict:
     else:
         from koikoi.engine import RULESETS
         from koikoi.ui.scenes.oyagime import open_round
-        from koikoi.ui.session import MatchSession, SeatConfig
+        from koikoi.session import MatchSession, SeatConfig
         s = MatchSession(RULESETS["casual"], seed=8, months=3,
                          seats=(SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "random")))
         while s.state.phase_name == "oyagime":

@@ -30,7 +30,7 @@ from koikoi.storage import Storage  # noqa: E402
 from koikoi.ui import anim  # noqa: E402
 from koikoi.ui.app import App  # noqa: E402
 from koikoi.ui.scenes.round import CAPTURE_TIME, RoundScene  # noqa: E402
-from koikoi.ui.session import MatchSession, SeatConfig  # noqa: E402
+from koikoi.session import MatchSession, SeatConfig  # noqa: E402
 
 
 def mid_round_session(seed: int = 4) -> MatchSession:

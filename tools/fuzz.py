@@ -137,39 +137,40 @@ class Summary:
 
 
 def cpu_seats(level: str = "random"):
-    from koikoi.ui.session import SeatConfig
+    from koikoi.session import SeatConfig
     return (SeatConfig("cpu", "CPU East", level), SeatConfig("cpu", "CPU West", level))
 
 
 def human_cpu_seats(level: str = "random"):
-    from koikoi.ui.session import SeatConfig
+    from koikoi.session import SeatConfig
     return (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Random)", level))
 
 
 def hotseat_seats():
-    from koikoi.ui.session import SeatConfig
+    from koikoi.session import SeatConfig
     return (SeatConfig("human", "Player 1"), SeatConfig("human", "Player 2"))
 
 
 def make_session(app, rng: random.Random, seats=None, months: Optional[int] = None):
-    from koikoi.ui.session import MatchSession
+    from koikoi.session import MatchSession
     rules = rng.choice(sorted(RULESETS))
     preset = RULESETS[rules]
     if months is None and preset.months_offered:
         months = min(preset.months_offered)
     if seats is None:
         seats = rng.choice([cpu_seats(), human_cpu_seats(), hotseat_seats()])
-    return MatchSession(preset, seed=rng.randrange(1, 2 ** 31), months=months, seats=seats,
-                        on_change=app.autosave)
+    return app.watch(MatchSession(preset, seed=rng.randrange(1, 2 ** 31), months=months, seats=seats))
 
 
 def fast_forward(session, rng: random.Random, until: Callable[[object], bool], limit: int = 4000) -> bool:
     """``advance`` without the autosave after every action (then one save at the end)."""
-    hook, session.on_change = session.on_change, None
+    hook, store = session.on_change, session.store
+    session.on_change = session.store = None
     try:
         return advance(session, rng, until, limit)
     finally:
-        session.on_change = hook
+        session.on_change, session.store = hook, store
+        session.save()
         if hook is not None:
             hook(session)
 
@@ -279,18 +280,18 @@ class Builder:
         app = self.app
         if kind == "finished":
             s = make_session(app, rng, seats=cpu_seats(), months=1)
-            s.on_change = None
+            s.on_change = s.store = None
             advance(s, rng, lambda x: x.state.is_over)
             return s
         if kind == "round_ended":
             s = make_session(app, rng, seats=human_cpu_seats(), months=None)
-            s.on_change = None
+            s.on_change = s.store = None
             advance(s, rng, lambda x: any(isinstance(e, RoundEnded) for e in x.state.events))
             return s
         if kind == "decide":
             for _ in range(8):
                 s = make_session(app, rng, seats=human_cpu_seats(), months=None)
-                s.on_change = None
+                s.on_change = s.store = None
                 if advance(s, rng, lambda x: x.state.phase_name == "decide" and x.state.to_move == 0):
                     return s
             return None

@@ -3,7 +3,9 @@
     python tools/screenshot.py --scene title --seed 7 --size 1280x720 --out title.png
 
 Scenes: title oyagime round koikoi results ledger (and newmatch settings
-history howto). The match scenes are reached by really playing: both seats
+history howto pause stats; unfinished: the question before a new match
+replaces a saved one; saved: matches kept for later; title-saved: the title
+with a saved match and kept ones). The match scenes are reached by really playing: both seats
 are driven with the engine's legal actions (random / easy CPU moves) through
 ``session.apply``, so every picture shows a state the rules can produce.
 Nothing is written to the player's settings: the tool runs with a throwaway
@@ -26,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 SCENES = ("title", "oyagime", "round", "koikoi", "results", "ledger",
-          "newmatch", "settings", "history", "howto", "pause")
+          "newmatch", "settings", "history", "howto", "pause", "unfinished", "saved", "title-saved", "stats")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -39,7 +41,7 @@ def _size(text: str) -> tuple[int, int]:
 
 def _session(seed: int, *, rules: str = "casual", months=None, level: str = "easy"):
     from koikoi.engine import RULESETS
-    from koikoi.ui.session import MatchSession, SeatConfig
+    from koikoi.session import MatchSession, SeatConfig
     from koikoi.storage import level_available
     lvl = level if level_available(level) else "random"
     seats = (SeatConfig("human", "You"), SeatConfig("cpu", f"CPU ({level.title()})", lvl))
@@ -113,14 +115,38 @@ def build(app, name: str, seed: int):
         from koikoi.ui.scenes.settings import SettingsScene
         app.reset(TitleScene(app))
         app.push(SettingsScene(app))
-    elif name == "history":
+    elif name in ("history", "stats"):
         from koikoi.ui.scenes.history import HistoryScene
+        from koikoi.ui.scenes.stats import StatsScene
         for i in range(3):  # a few finished matches to list
             s = _session(seed + i, months=3 if i != 1 else 1)
             play_until(s, _drivers(seed + i), lambda x: x.state.is_over)
-            app.storage.save_finished(s)
+            app.storage.file_match(s)
+        for i, how in ((3, "conceded"), (4, "abandoned")):   # and the other two ways a match is filed
+            s = _session(seed + i, months=6)
+            play_until(s, _drivers(seed + i), lambda x: len(x.state.ledger) >= 2)
+            if how == "conceded":
+                app.storage.file_match(s, conceded=0)
+            else:
+                app.storage.file_match(s, abandoned=True)
         app.reset(TitleScene(app))
-        app.push(HistoryScene(app))
+        app.push(HistoryScene(app) if name == "history" else StatsScene(app))
+        app.storage.history_index.wait(60)
+    elif name in ("unfinished", "saved", "title-saved"):
+        from koikoi.ui.scenes.newmatch import NewMatchScene
+        from koikoi.ui.scenes.saved import SavedMatchesScene, UnfinishedMatchScene
+        for i in range(3 if name != "unfinished" else 1):   # matches left unfinished, all but the last kept
+            s = _session(seed + i, months=6)
+            play_until(s, _drivers(seed + i), lambda x: len(x.state.ledger) >= 1 + i)
+            app.storage.save_autosave(s)
+            if i < 2 and name != "unfinished":
+                app.storage.keep_for_later()
+        app.reset(TitleScene(app))
+        if name == "unfinished":
+            app.push(NewMatchScene(app))
+            app.push(UnfinishedMatchScene(app, app.storage.load_autosave(), on_clear=lambda: None))
+        elif name == "saved":
+            app.push(SavedMatchesScene(app))
     elif name == "oyagime":
         from koikoi.ui.scenes.oyagime import OyagimeScene
         session = _session(seed)

@@ -103,7 +103,7 @@ def play_one(app, index: int, rng: random.Random, *, full: bool, levels, max_fra
     from koikoi.engine import RULESETS
     from koikoi.ui.scenes.oyagime import OyagimeScene
     from koikoi.ui.scenes.title import TitleScene
-    from koikoi.ui.session import MatchSession, SeatConfig
+    from koikoi.session import MatchSession, SeatConfig
     rules = rng.choice(sorted(RULESETS))
     preset = RULESETS[rules]
     months = preset.months if full else (min(preset.months_offered) if preset.months_offered else None)
@@ -113,9 +113,8 @@ def play_one(app, index: int, rng: random.Random, *, full: bool, levels, max_fra
     if not isinstance(app.top, TitleScene):
         app.reset(TitleScene(app))
     app.step(1 / 60)
-    session = MatchSession(preset, seed=rng.randrange(1, 2 ** 31), months=months, seats=seats,
-                           on_change=app.autosave)
-    app.autosave(session)
+    session = MatchSession(preset, seed=rng.randrange(1, 2 ** 31), months=months, seats=seats)
+    app.autosave(session)          # watched from here on: saved after every action, filed once
     app.reset(OyagimeScene(app, session))
     times = []
     peak = rss_mb()

@@ -21,7 +21,11 @@ toggles fullscreen.
 
 ``App(read_only=True)`` (a second window while another copy of the game holds
 the lock, see koikoi.instance_lock) reads the player's files but never writes
-them: the storage it sees is a ``ReadOnlyStorage`` whose writes do nothing.
+them: it sees ``storage.read_only_view()``, and its matches have no store.
+
+A window size (``--size`` or the saved one) is clamped to what the display
+and memory allow: at most ``MAX_WINDOW`` (7680x4320) and twice the desktop
+on each side (four times its area), with a message.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from typing import Optional
 
 import pygame
 
-from ..storage import Storage
+from ..storage import MAX_WINDOW, Storage
 from . import theme
 from . import widgets as W
 from .assets import Assets
@@ -96,77 +100,25 @@ _WINDOW_HIDDEN = tuple(getattr(pygame, n) for n in ("WINDOWMINIMIZED", "WINDOWHI
                        if hasattr(pygame, n))
 
 
-class ReadOnlyStorage:
-    """A Storage that reads but never writes (the second window of the game).
-
-    Writes do nothing (``save_settings``/``save_autosave`` report success so no
-    "could not save" warning follows the one read-only notice; any other
-    ``save_*``/``clear_*``... method, including ones added to Storage later,
-    returns None); reads never move a bad file aside, keep a copy of it, or
-    file a finished match. Anything else is the wrapped Storage's.
-    """
-
-    read_only = True
-
-    def __init__(self, inner: Storage):
-        self._inner = inner
-
-    _WRITERS = ("save_", "clear_", "delete_", "remove_", "write_", "move_", "keep_", "store_")
-
-    def __getattr__(self, name):
-        value = getattr(self._inner, name)
-        if callable(value) and name.startswith(self._WRITERS):
-            def skipped(*args, **kwargs):       # a writer added to Storage later: skipped too
-                log.info("read-only: %s skipped", name)
-                return None
-            return skipped
-        return value
-
-    def save_settings(self, settings) -> bool:
-        log.info("read-only: settings not saved")
-        return True
-
-    def save_autosave(self, session) -> bool:
-        return True
-
-    def save_finished(self, session, **kwargs):
-        log.info("read-only: finished match not filed")
-        return None
-
-    def clear_autosave(self) -> None:
-        return None
-
-    def load_settings(self):
-        import json
-        from ..storage import validate_settings
-        p = self._inner.settings_path
-        defaults, _ = validate_settings({})
+def clamp_window_size(size, desktops=None) -> tuple[tuple[int, int], bool]:
+    """((w, h), clamped?): ``size`` within MAX_WINDOW and twice the largest
+    desktop on each side (``desktops``: (w, h) pairs; asked of SDL if None)."""
+    try:
+        w, h = int(size[0]), int(size[1])
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return (1280, 720), True
+    limit_w, limit_h = MAX_WINDOW
+    if desktops is None:
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return defaults, None
-        except (OSError, UnicodeDecodeError, ValueError):
-            return defaults, "Your settings file could not be read; the defaults are in use."
-        settings, _ = validate_settings(data)
-        return settings, None
-
-    def load_autosave_checked(self, **kwargs):
-        from ..storage import session_from_json
-        p = self._inner.autosave_path
-        if not p.is_file():
-            return None, None
-        try:
-            session = session_from_json(p.read_text(encoding="utf-8"), **kwargs)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            log.warning("read-only: autosave %s not restored: %s", p, exc)
-            return None, "The saved match could not be restored."
-        if session.state.is_over:
-            return None, None
-        return session, None
-
-    def load_autosave(self, **kwargs):
-        session, self.last_warning = self.load_autosave_checked(**kwargs)
-        return session
+            desktops = pygame.display.get_desktop_sizes()
+        except (pygame.error, AttributeError):
+            desktops = []
+    desktops = [(dw, dh) for dw, dh in desktops if dw > 0 and dh > 0]
+    if desktops:
+        limit_w = min(limit_w, 2 * max(dw for dw, _ in desktops))
+        limit_h = min(limit_h, 2 * max(dh for _, dh in desktops))
+    out = (max(1, min(w, limit_w)), max(1, min(h, limit_h)))
+    return out, out != (w, h)
 
 
 class Toast:
@@ -187,7 +139,8 @@ class App:
         pygame.init()
         self.read_only = bool(read_only)
         storage = storage if storage is not None else Storage()
-        self.storage = ReadOnlyStorage(storage) if self.read_only else storage
+        self.storage = storage.read_only_view() if self.read_only else storage
+        self.storage.tidy()              # leftovers of writes a crash interrupted (the writer only)
         self.settings, warning = self.storage.load_settings()
         self.seed = seed
         self.scenes: list[Scene] = []
@@ -197,7 +150,6 @@ class App:
         self.clock = pygame.time.Clock()
         self._last_input = time.monotonic()
         self._stack_version = 0
-        self._saved_sessions: set[int] = set()
         self._held: list = []            # events taken by the idle wait, handled first
         self._failing: set[str] = set()  # writes that failed and were reported once
         self.emptied: list[str] = []     # scenes that popped the last scene (see _refill)
@@ -206,7 +158,10 @@ class App:
         self._buffer: Optional[pygame.Surface] = None      # only for windows below the minimum
         if size is None:  # the last windowed size, else 1280x720
             size = self.settings.get("window_size") or (1280, 720)
-        self._window_size = (max(1, int(size[0])), max(1, int(size[1])))
+        self._window_size, clamped = clamp_window_size(size)
+        if clamped:
+            log.warning("window size %sx%s is more than this display allows; using %dx%d",
+                        size[0], size[1], *self._window_size)
         self.fullscreen = bool(fullscreen or self.settings.get("fullscreen"))
 
         pygame.display.set_caption("Koi-Koi")
@@ -223,6 +178,9 @@ class App:
         pygame.key.set_repeat(350, 40)
         if warning:
             self.toast(warning, 7.0, "warning")
+        if clamped:
+            self.toast(f"The window size {int(size[0])}×{int(size[1])} is larger than this screen allows; "
+                       f"the window is {self._window_size[0]}×{self._window_size[1]}.", 6.0, "warning")
         if self.read_only:
             self.toast(READ_ONLY_MESSAGE, 8.0, "warning")
 
@@ -351,21 +309,27 @@ class App:
         log.info("toast: %s", text)
 
     # ------------------------------------------------------------ matches
+    def watch(self, session):
+        """Keep ``session``: it saves itself through the storage after every
+        action (a read-only window gives it no store) and the app toasts a
+        failure once. Returns the session."""
+        session.store = None if self.read_only else self.storage
+        session.on_change = self._session_changed
+        return session
+
+    def _session_changed(self, session) -> None:
+        problem = session.save_problem
+        for what, default in (("autosave", "The match could not be autosaved (see the log)."),
+                              ("history", "The finished match could not be saved to the history.")):
+            failed = problem is not None and problem[0] == what
+            self._report(what, not failed, problem[1] if failed else default)
+
     def autosave(self, session) -> None:
-        """The MatchSession ``on_change`` hook: save after every action; a
-        finished match is filed in the history and the autosave removed.
-        Nothing is written by a read-only window."""
-        if self.read_only:
-            return
-        if session.state.is_over:
-            if id(session) not in self._saved_sessions:
-                self._saved_sessions.add(id(session))
-                self._report("history", self.storage.save_finished(session) is not None,
-                             "The finished match could not be saved to the history.")
-            self.storage.clear_autosave()
-        else:
-            self._report("autosave", bool(self.storage.save_autosave(session)),
-                         "The match could not be autosaved (see the log).")
+        """Save ``session`` now (a match that just started, tools) and keep it
+        saving: see ``watch``. A finished match is filed once, by its id."""
+        self.watch(session)
+        session.save()
+        self._session_changed(session)
 
     def finish_match(self, session) -> None:
         """Make sure a finished ``session`` is filed (idempotent)."""
@@ -626,4 +590,4 @@ class App:
             y += h + theme.px(12, s)
 
 
-__all__ = ["App", "Toast", "ReadOnlyStorage", "READ_ONLY_MESSAGE", "tune_malloc"]
+__all__ = ["App", "Toast", "READ_ONLY_MESSAGE", "tune_malloc", "clamp_window_size"]

@@ -19,7 +19,7 @@ from koikoi.ui.scenes.oyagime import OyagimeScene
 from koikoi.ui.scenes.results import RoundResultsScene
 from koikoi.ui.scenes.settings import SettingsScene
 from koikoi.ui.scenes.title import TitleScene
-from koikoi.ui.session import SeatConfig
+from koikoi.session import SeatConfig
 from koikoi.ui import widgets as W
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from koikoi.ui import widgets as W
 from koikoi.ui.app import App, tune_malloc
 from koikoi.ui.assets import Assets
 from koikoi.ui.scenes.results import RoundResultsScene
-from koikoi.ui.session import MatchSession, SeatConfig
+from koikoi.session import MatchSession, SeatConfig
 
 CARDS = ("01-B", "03-B", "08-B", "09-A", "11-R", "12-P1")
 

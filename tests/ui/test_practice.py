@@ -15,7 +15,7 @@ from koikoi.ui import hints
 from koikoi.ui.app import App
 from koikoi.ui.scenes.inspector import Entry, InspectorScene
 from koikoi.ui.scenes.round import RoundScene
-from koikoi.ui.session import MatchSession, SeatConfig
+from koikoi.session import MatchSession, SeatConfig
 from koikoi.ui.tooltip import HoverTimer, place
 from koikoi.storage import Storage
 

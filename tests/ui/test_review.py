@@ -20,7 +20,7 @@ from koikoi.ui.scenes.rules_panel import (GROUPS, HouseRulesScene, RulesPanelSce
 from koikoi.ui.scenes.settings import ConfirmScene, PauseMenuScene, SettingsScene
 from koikoi.ui.scenes.stats import StatsScene, table_rows
 from koikoi.ui.scenes.title import TitleScene
-from koikoi.ui.session import MatchSession, SeatConfig
+from koikoi.session import MatchSession, SeatConfig
 
 SIZES = ((1280, 720), (1920, 1080), (960, 540))
 

@@ -20,7 +20,7 @@ from koikoi.engine.events import Played, RoundEnded
 from koikoi.ui import board
 from koikoi.ui.app import App
 from koikoi.ui.scenes.round import RoundScene, TableModel
-from koikoi.ui.session import MatchSession, SeatConfig
+from koikoi.session import MatchSession, SeatConfig
 from koikoi.storage import Storage
 
 DT = 1 / 60

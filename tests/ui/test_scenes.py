@@ -19,7 +19,7 @@ from koikoi.ui.scenes.oyagime import OyagimeScene, verdict_text
 from koikoi.ui.scenes.results import RoundResultsScene, headline, multiplier_text, yaku_label
 from koikoi.ui.scenes.settings import SettingsScene, speed_text
 from koikoi.ui.scenes.title import HowToPlayScene, TitleScene, rule_notes, yaku_rows
-from koikoi.ui.session import MatchSession, SeatConfig
+from koikoi.session import MatchSession, SeatConfig
 
 SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (1024, 768), (640, 360))
 

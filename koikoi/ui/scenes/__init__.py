@@ -10,7 +10,8 @@
     results.py     RoundResultsScene: the score of one round (an overlay)
     ledger.py      MatchResultsScene: the winner and the ledger of every round
     replay.py      ReplayScene: a played round step by step, both hands face up
-    history.py     HistoryScene: finished matches
+    history.py     HistoryScene: filed matches (finished, conceded, abandoned)
+    saved.py       UnfinishedMatchScene (before a new match replaces a saved one), SavedMatchesScene
     stats.py       StatsScene: statistics across finished matches
     howto.py       How to play: card gallery, turns, yaku per rule set, the decision
     rules_panel.py RulesPanelScene: the rules of this match

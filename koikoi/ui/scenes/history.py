@@ -1,9 +1,15 @@
-"""Match history: every finished (or conceded) match, newest first; open one to
-see its ledger, and from there replay any round."""
+"""Match history: every filed match (finished, conceded or abandoned), newest
+first; open one to see its ledger, and from there replay any round.
+
+The rows come from the history index (koikoi.match_index): what is indexed
+shows at once, and files that are new or changed are read in the background
+(``HistoryFeed``, shared with the statistics screen) while the screen draws.
+"""
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime
 from typing import Optional
 
@@ -34,8 +40,70 @@ def nice_date(iso: str) -> str:
     return f"{d.day} {d.strftime('%b %Y, %H:%M')}"
 
 
+class HistoryFeed:
+    """The index's rows for a screen: what is known now, a refresh on a worker
+    thread, fresh rows picked up by ``poll`` (only the rows written since the
+    last look, at most twice a second while the worker runs, so a rebuild of
+    thousands never costs the frame rate), and files the index had to set
+    aside reported once."""
+
+    RELOAD_EVERY = 0.5
+
+    def __init__(self, app):
+        self.app = app
+        self.index = app.storage.history_index
+        self.version = self.index.version
+        self._full_load()
+        self._loaded_at = time.monotonic()
+        self.index.refresh()
+
+    def _full_load(self) -> None:
+        self._removals = self.index.removals
+        rows, self._mark = self.index.snapshot()
+        self._rows = {m.path.name: m for m in rows}
+        self.entries: list = rows
+
+    def _load(self) -> None:
+        if self._removals != self.index.removals:    # rows went away: read them all again
+            self._full_load()
+            return
+        fresh, self._mark = self.index.written_since(self._mark)
+        if fresh:
+            for m in fresh:
+                self._rows[m.path.name] = m
+            self.entries = sorted(self._rows.values(), key=lambda m: (m.finished_at, m.path.name), reverse=True)
+
+    @property
+    def busy(self) -> bool:
+        return self.index.busy
+
+    def poll(self) -> bool:
+        """True when ``entries`` changed."""
+        problems = self.index.take_problems()
+        if problems:
+            n = len(problems)
+            self.app.toast(f"{n} match file{'s' if n != 1 else ''} could not be read and "
+                           f"{'were' if n != 1 else 'was'} set aside: {problems[0]}", 8.0, "warning")
+        if self.index.version == self.version:
+            return False
+        if self.busy and time.monotonic() - self._loaded_at < self.RELOAD_EVERY:
+            return False
+        self.version = self.index.version
+        self._load()
+        self._loaded_at = time.monotonic()
+        return True
+
+    def progress_text(self) -> Optional[str]:
+        done, total = self.index.progress
+        if not self.busy or total <= 0:
+            return None
+        return f"Reading match files… {done:,} of {total:,}"
+
+
 def result_text(m) -> tuple[str, tuple]:
     """('Won', colour) from the first seat's point of view ('Player 1 won' for friends)."""
+    if getattr(m, "unfinished", False):
+        return "Unfinished", theme.CREAM_DIM
     conceded = getattr(m, "conceded", None)
     if conceded is not None:
         if m.opponent == "Friend":
@@ -50,7 +118,8 @@ def result_text(m) -> tuple[str, tuple]:
 
 class HistoryScene(MenuScene):
     def __init__(self, app):
-        self.matches = app.storage.list_finished()
+        self.feed = HistoryFeed(app)
+        self.matches = self.feed.entries
         self.scroller = W.Scroller(line=48)
         self.hover: Optional[int] = None
         self.key_row: Optional[int] = None
@@ -58,6 +127,22 @@ class HistoryScene(MenuScene):
 
     def enter(self) -> None:
         super().enter()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.feed.poll():
+            had = len(self.matches)
+            self.matches = self.feed.entries
+            if self.hover is not None and self.hover >= len(self.matches):
+                self.hover = None
+            if self.key_row is not None and self.key_row >= len(self.matches):
+                self.key_row = None
+            if (had == 0) != (len(self.matches) == 0) or had != len(self.matches):
+                self.layout()
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.feed.busy
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
@@ -140,7 +225,10 @@ class HistoryScene(MenuScene):
 
     # ---------------------------------------------------------- drawing
     def _summary(self) -> str:
-        cpu = [m for m in self.matches if m.opponent != "Friend"]
+        progress = self.feed.progress_text()
+        if progress:
+            return progress
+        cpu = [m for m in self.matches if m.opponent != "Friend" and not getattr(m, "unfinished", False)]
         if not self.matches:
             return "Finished matches are kept here."
         won = sum(1 for m in cpu if m.winner == 0)
@@ -158,6 +246,10 @@ class HistoryScene(MenuScene):
         W.draw_panel(surface, self.panel, s=self.s)
         vp = self.scroller.viewport
         if not self.matches:
+            if self.feed.busy:
+                W.draw_text(surface, "Reading the match history…", self.font("h3", True), theme.CREAM,
+                            (w // 2, self.panel.centery - self.px(40)), "center")
+                return
             W.draw_text(surface, "No finished matches yet.", self.font("h3", True), theme.CREAM,
                         (w // 2, self.panel.centery - self.px(40)), "center")
             W.draw_text(surface, "Every match you finish is saved here with its full ledger.",

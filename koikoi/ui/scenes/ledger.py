@@ -6,7 +6,7 @@ history and the autosave cleared (``app.finish_match``). Click a row (or
 select it with the arrow keys and press Enter) to see that round's score in
 detail, or on its "Replay" to step through it (``replay.ReplayScene``); "Rules"
 shows the rules the match was played with (``rules_panel.RulesPanelScene``).
-A match from the history that was conceded says so.
+A match from the history that was conceded, or abandoned unfinished, says so.
 """
 
 from __future__ import annotations
@@ -316,6 +316,8 @@ class MatchResultsScene(MenuScene):
         if self.conceded is not None:
             name = self.names[self.conceded]
             big = "You conceded the match" if name.lower() == "you" else f"{name} conceded the match"
+        elif not st.is_over:
+            big = "Left unfinished"
         elif st.winner is None:
             big = "A draw"
         else:

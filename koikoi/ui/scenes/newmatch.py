@@ -21,7 +21,7 @@ from ...engine import PRESET_LABELS, RULESETS
 from ...storage import level_available, valid_house_rules
 from .. import theme
 from .. import widgets as W
-from ..session import MatchSession, SeatConfig
+from ...session import MatchSession, SeatConfig
 from . import MenuScene
 
 log = logging.getLogger("koikoi.newmatch")
@@ -66,12 +66,12 @@ def new_session(app, opponent: str, rules_name: str, months: Optional[int],
     if seed is None:
         seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2 ** 31)
     try:
-        session = MatchSession(rules, seed=seed, months=months, seats=seats, on_change=app.autosave)
+        session = MatchSession(rules, seed=seed, months=months, seats=seats)
     except ValueError:  # a level that vanished between the check and here
         log.exception("could not seat the CPU; falling back to random play")
         seats = tuple(SeatConfig(s.kind, s.name, "random") if s.kind == "cpu" else s for s in seats)
-        session = MatchSession(rules, seed=seed, months=months, seats=seats, on_change=app.autosave)
-    return session
+        session = MatchSession(rules, seed=seed, months=months, seats=seats)
+    return app.watch(session)
 
 
 class NewMatchScene(MenuScene):
@@ -204,6 +204,16 @@ class NewMatchScene(MenuScene):
             self.app.toast(f"These house rules cannot be played: {self.error}", 6.0, "warning")
             return
         self._remember()
+        # a match saved and not finished is never replaced without asking
+        if not self.app.read_only:
+            from .saved import UnfinishedMatchScene
+            saved = UnfinishedMatchScene.pending(self.app)
+            if saved is not None:
+                self.app.push(UnfinishedMatchScene(self.app, saved, on_clear=self._start_now))
+                return
+        self._start_now()
+
+    def _start_now(self) -> None:
         session = new_session(self.app, self.opponent, self.rules_name, self.months, house=self.house)
         self.app.autosave(session)   # Continue works from the very first moment
         from .oyagime import OyagimeScene

@@ -345,6 +345,7 @@ class PauseMenuScene(MenuScene):
         if session is None:
             return
         session.on_change = None          # nothing more is autosaved
+        session.store = None
         if self.app.storage.save_conceded(session, seat) is None:
             self.app.toast("The conceded match could not be saved to the history.", 5.0, "warning")
         from .title import TitleScene

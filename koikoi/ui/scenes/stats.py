@@ -69,19 +69,30 @@ def yaku_text(name: str, style: str = "both") -> str:
 
 class StatsScene(MenuScene):
     def __init__(self, app):
-        self.stats, self.problems = S.from_history(app.storage)
-        try:
-            self.conceded = sum(1 for m in app.storage.list_finished() if getattr(m, "conceded", None) is not None)
-        except Exception:  # the count is a footnote; never fail the screen for it
-            log.exception("could not count conceded matches")
-            self.conceded = 0
-        self.rows = table_rows(self.stats)
+        from .history import HistoryFeed
+        self.feed = HistoryFeed(app)
+        self._fold()
         self.scroller = W.Scroller(line=40)
         super().__init__(app)
-        if self.problems:
-            n = len(self.problems)
-            app.toast(f"{n} match file{'s' if n != 1 else ''} could not be read and {'are' if n != 1 else 'is'} "
-                      f"left out of the statistics.", 6.0, "warning")
+
+    def _fold(self) -> None:
+        entries = self.feed.entries
+        self.stats = S.from_entries(entries)
+        self.conceded = sum(1 for m in entries if m.conceded is not None)
+        self.unfinished = sum(1 for m in entries if m.unfinished)
+        self.rows = table_rows(self.stats)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.feed.poll():
+            was_empty = self.empty
+            self._fold()
+            if was_empty != self.empty or self.scroller.content_height != len(self.rows) * self.row_h:
+                self.layout()
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.feed.busy
 
     @property
     def empty(self) -> bool:
@@ -152,6 +163,10 @@ class StatsScene(MenuScene):
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
         y = self.draw_title(surface, "Statistics", self.px(36))
+        progress = self.feed.progress_text()
+        if self.empty and progress:
+            W.draw_text(surface, progress, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(4)), "midtop")
+            return
         if self.empty:
             W.draw_text(surface, "From every match you finish", self.font("small"), theme.CREAM_DIM,
                         (w // 2, y + self.px(4)), "midtop")
@@ -169,8 +184,12 @@ class StatsScene(MenuScene):
             return
         o = self.stats.overall
         sub = f"Your results in {o.matches} finished match{'es' if o.matches != 1 else ''}"
-        if self.conceded:
-            sub += f"  ·  {self.conceded} conceded match{'es are' if self.conceded != 1 else ' is'} not counted"
+        left_out = self.conceded + self.unfinished
+        if left_out:
+            sub += (f"  ·  {left_out} conceded or unfinished match{'es are' if left_out != 1 else ' is'} "
+                    "not counted")
+        if progress:
+            sub = progress
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(4)), "midtop")
         self._draw_tiles(surface)
         self._draw_table(surface)

@@ -16,6 +16,7 @@ from ... import __version__
 from .. import theme
 from .. import widgets as W
 from . import MenuScene
+from .saved import continue_session, match_summary
 
 FAN = ("03-B", "11-B", "01-B", "12-B", "08-B")      # the five Brights
 FAN_ANGLES = (-30.0, -15.0, 0.0, 15.0, 30.0)
@@ -31,22 +32,12 @@ def _ease(k: float) -> float:
     return 1 - (1 - k) ** 3
 
 
-def match_summary(session) -> str:
-    """'Month 3 of 6 · You 12 – 7 CPU (Hard)' for a saved session."""
-    st = session.state
-    a, b = session.seats[0].name, session.seats[1].name
-    if st.months:
-        when = f"Month {min(st.round, st.months)} of {st.months}"
-    else:
-        when = f"Round {st.round}"
-    return f"{when} · {a} {st.scores[0]} – {st.scores[1]} {b}"
-
-
 class TitleScene(MenuScene):
     intro_time = 0.9
 
     def __init__(self, app):
         self.saved = None                 # the autosaved unfinished match, if any
+        self.kept = 0                     # matches kept for later (saved/)
         self._checked_save = False
         self.lift = [0.0] * len(FAN)      # how far each fan card is raised under the mouse
         self.hover_card: Optional[int] = None
@@ -54,11 +45,13 @@ class TitleScene(MenuScene):
 
     # ---------------------------------------------------------- saves
     def _check_save(self) -> None:
-        session, warning = self.app.storage.load_autosave_checked(on_change=self.app.autosave)
+        session, warning = self.app.storage.load_autosave_checked()
         self.saved = session
+        kept, problems = self.app.storage.list_saved()
+        self.kept = len(kept)
         self._checked_save = True
-        if warning:
-            self.app.toast(warning, 7.0, "warning")
+        for text in ([warning] if warning else []) + problems[:2]:
+            self.app.toast(text, 7.0, "warning")
 
     def enter(self) -> None:
         self._check_save()
@@ -82,16 +75,26 @@ class TitleScene(MenuScene):
         self.widgets = []
         new = self.button((0, 0, bw, bh), "New match", self.new_match, style="primary",
                           sublabel="Play the CPU or a friend", hotkeys=(pygame.K_n,))
+        row = []
         if self.saved is not None:
-            cont = self.button((0, 0, bw, bh), "Continue", self.continue_match, style="primary",
-                               sublabel=match_summary(self.saved), hotkeys=(pygame.K_c,))
-            cont.rect.topright = (cx - gap // 2, row1)
-            new.rect.topleft = (cx + gap // 2, row1)
+            row.append(self.button((0, 0, bw, bh), "Continue", self.continue_match, style="primary",
+                                   sublabel=match_summary(self.saved), hotkeys=(pygame.K_c,)))
             new.style = "secondary"
-            self.widgets += [cont, new]
-        else:
-            new.rect.midtop = (cx, row1)
-            self.widgets.append(new)
+        row.append(new)
+        if self.kept:
+            row.append(self.button((0, 0, bw, bh), "Saved matches", self.saved_matches, style="secondary",
+                                   sublabel=(f"{self.kept} kept for later" if self.kept != 1 else
+                                             "1 kept for later"), hotkeys=(pygame.K_m,)))
+        if len(row) == 3:               # three side by side must fit the window
+            bw = min(bw, (w - 4 * gap) // 3)
+            for b in row:
+                b.rect.w = bw
+        total = len(row) * bw + (len(row) - 1) * gap
+        x = cx - total // 2
+        for b in row:
+            b.rect.topleft = (x, row1)
+            x += bw + gap
+        self.widgets += row
         sh, sgap = self.px(64), self.px(16)
         labels = (("Match history", self.history, pygame.K_h), ("Statistics", self.statistics, pygame.K_t),
                   ("How to play", self.how_to, pygame.K_F1), ("Settings", self.settings, pygame.K_s),
@@ -118,13 +121,11 @@ class TitleScene(MenuScene):
         session = self.saved
         if session is None:
             return
-        session.on_change = self.app.autosave
-        if session.state.phase_name == "oyagime":
-            from .oyagime import OyagimeScene
-            self.app.replace(OyagimeScene(self.app, session))
-        else:
-            from .oyagime import open_round
-            open_round(self.app, session, replace=True)
+        continue_session(self.app, session)
+
+    def saved_matches(self) -> None:
+        from .saved import SavedMatchesScene
+        self.app.push(SavedMatchesScene(self.app))
 
     def history(self) -> None:
         from .history import HistoryScene

@@ -1,0 +1,311 @@
+"""A match being played: the one owner of its engine state, seats, CPU and files.
+
+    session = MatchSession(rules, seed=7, seats=(SeatConfig("human", "You"),
+                                                 SeatConfig("cpu", "CPU (Hard)", "hard")),
+                           store=storage)
+    session.apply(action)        # the engine's apply, then autosave (or filing, once over)
+
+A session has a stable ``id`` (16 hex digits), written into every copy of it:
+the autosave, a match kept for later, the history file. Storage files a
+match by that id, so filing twice writes one file however often it is asked,
+and a restart that finds the autosave of a match already in the history
+keeps only the history copy.
+
+The scenes read ``session.state`` only through ``view(state, seat)`` and the
+public events; they send actions through ``session.apply`` and never change a
+rule. A CPU seat thinks on a worker thread (``start_cpu``/``poll_cpu``) so no
+frame waits on it. Nothing here imports pygame: the network server can own
+sessions the same way.
+
+Saved form (JSON, ``format`` 2)::
+
+    {"format": 2, "id": "3f9c0a...", "seats": [{"kind", "name", "level"}, ...],
+     "log": {"format": 1, "events": [...]}}
+
+Format 1 (before ids) is still read: its id is derived from its log, so the
+same old file always gets the same id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import secrets
+import threading
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Optional, Protocol
+
+from .ai import LEVELS, make_player
+from .engine import (IllegalAction, Rules, State, apply, events_from_json, events_to_json,
+                     legal_actions, new_match, public_event, replay, view)
+
+log = logging.getLogger("koikoi.session")
+
+FORMAT = 2
+SEAT_KINDS = ("human", "cpu")
+MAX_NAME_LEN = 40
+_ID = re.compile(r"[0-9a-f]{16}")
+
+
+def new_match_id() -> str:
+    return secrets.token_hex(8)
+
+
+def valid_match_id(value: Any) -> bool:
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
+def clean_name(value: Any) -> str:
+    """A seat name as the game shows it, or ValueError: a string of 1 to
+    MAX_NAME_LEN characters, no control characters."""
+    if not isinstance(value, str):
+        raise ValueError(f"a seat name must be text, not {type(value).__name__}")
+    name = value.strip()
+    if not name or len(name) > MAX_NAME_LEN:
+        raise ValueError(f"a seat name must have 1 to {MAX_NAME_LEN} characters")
+    if any(ord(c) < 32 or 0x7f <= ord(c) < 0xa0 for c in name):
+        raise ValueError("a seat name may not hold control characters")
+    return name
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    kind: str                  # "human" or "cpu"
+    name: str                  # shown on the table: "You", "CPU (Hard)", "Player 2"
+    level: Optional[str] = None  # CPU level: random, easy, medium, hard
+
+    @classmethod
+    def from_data(cls, data: Any) -> "SeatConfig":
+        """A seat from saved JSON, checked field by field (ValueError if malformed).
+        A level this build does not know is kept as written; the session plays
+        it as 'random' (see MatchSession)."""
+        if not isinstance(data, dict) or not set(data) <= {"kind", "name", "level"}:
+            raise ValueError("a seat in the save is malformed")
+        kind, level = data.get("kind"), data.get("level")
+        if kind not in SEAT_KINDS:
+            raise ValueError("a seat in the save is neither a player nor the CPU")
+        if level is not None and not (isinstance(level, str) and 0 < len(level) <= 20
+                                      and level.isascii() and level.isidentifier()):
+            raise ValueError("a seat in the save has a malformed CPU level")
+        return cls(kind, clean_name(data.get("name")), level)
+
+
+class MatchStore(Protocol):
+    """Where a session keeps itself (koikoi.storage.Storage; later the server's rooms)."""
+
+    def save_autosave(self, session: "MatchSession") -> bool: ...
+
+    def file_match(self, session: "MatchSession", **kwargs) -> Any: ...
+
+    def clear_autosave(self, match_id: str) -> None: ...
+
+
+class MatchSession:
+    def __init__(self, rules: Rules, *, seed: int, months: Optional[int] = None,
+                 seats: tuple[SeatConfig, SeatConfig] = (SeatConfig("human", "You"),
+                                                          SeatConfig("cpu", "CPU", "easy")),
+                 state: Optional[State] = None, match_id: Optional[str] = None,
+                 store: Optional[MatchStore] = None,
+                 on_change: Optional[Callable[["MatchSession"], None]] = None):
+        if len(seats) != 2:
+            raise ValueError("a match needs exactly two seats")
+        for s in seats:
+            if s.kind not in SEAT_KINDS:
+                raise ValueError(f"seat kind must be human or cpu, not {s.kind!r}")
+        if match_id is not None and not valid_match_id(match_id):
+            raise ValueError(f"not a match id: {match_id!r:.40}")
+        self.seats = tuple(seats)
+        self.id = match_id or new_match_id()
+        self.state = state if state is not None else new_match(rules, seed=seed, months=months)
+        self.store = store
+        self.on_change = on_change
+        # what went wrong at the last save, for the UI to report: (what, message) or None
+        self.save_problem: Optional[tuple[str, str]] = None
+        self.filed_path = None           # the history file, once filed
+        self._players = {}
+        for i, s in enumerate(self.seats):
+            if s.kind == "cpu":
+                level = s.level or "easy"
+                if level not in LEVELS:
+                    log.warning("CPU level %r is not in this build; seat %d plays at 'random'", level, i)
+                    level = "random"
+                self._players[i] = make_player(level, seed=self.state.seed * 2 + i)
+        self._thinking: Optional[threading.Thread] = None
+        self._cpu_result: Optional[tuple[int, object]] = None
+        self._cpu_error: Optional[BaseException] = None
+
+    # ------------------------------------------------------------ reading
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def to_move(self) -> Optional[int]:
+        return self.state.to_move
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.kind == "human")
+
+    @property
+    def is_hotseat(self) -> bool:
+        return len(self.human_seats) == 2
+
+    def view(self, seat: int):
+        return view(self.state, seat)
+
+    def legal(self):
+        return legal_actions(self.state)
+
+    def is_cpu_turn(self) -> bool:
+        seat = self.state.to_move
+        return seat is not None and self.seats[seat].kind == "cpu"
+
+    def public_events(self, seat: int, since: int = 0) -> list:
+        return [public_event(e, seat) for e in self.state.events[since:]]
+
+    # ------------------------------------------------------------ acting
+    def apply(self, action) -> list:
+        """Apply a legal action, then save; returns the new events.
+        Raises IllegalAction otherwise (nothing changes, nothing is written)."""
+        before = len(self.state.events)
+        self.state = apply(self.state, action)
+        self.save()
+        if self.on_change is not None:
+            try:
+                self.on_change(self)
+            except Exception:  # the UI's hook must never break play
+                log.exception("on_change hook failed")
+        return list(self.state.events[before:])
+
+    def save(self) -> Optional[tuple[str, str]]:
+        """Write this match where it belongs: the autosave while it runs; once
+        over, its history file (once, by id), and only when that is on disk is
+        the autosave removed. Returns (and keeps in ``save_problem``) what
+        failed, or None."""
+        store = self.store
+        self.save_problem = None
+        if store is None:
+            return None
+        try:
+            if self.state.is_over:
+                path = store.file_match(self)
+                if path is None:
+                    self.save_problem = ("history", "The finished match could not be saved to the history.")
+                else:
+                    self.filed_path = path
+                    store.clear_autosave(self.id)
+            elif not store.save_autosave(self):
+                self.save_problem = ("autosave", "The match could not be autosaved (see the log).")
+        except Exception:  # storage logs its own failures; play goes on regardless
+            log.exception("saving match %s failed", self.id)
+            self.save_problem = ("autosave", "The match could not be saved (see the log).")
+        return self.save_problem
+
+    def start_cpu(self) -> None:
+        """Start the CPU seat thinking about the current state (no-op if already thinking)."""
+        if not self.is_cpu_turn() or self._thinking is not None:
+            return
+        seat = self.state.to_move
+        state = self.state
+        player = self._players[seat]
+        self._cpu_result = None
+        self._cpu_error = None
+
+        def think() -> None:
+            try:
+                action = player.choose(view(state, seat), legal_actions(state))
+                self._cpu_result = (len(state.events), action)
+            except BaseException as exc:  # reported on the main thread by poll_cpu
+                self._cpu_error = exc
+
+        self._thinking = threading.Thread(target=think, name="koikoi-cpu", daemon=True)
+        self._thinking.start()
+
+    def poll_cpu(self):
+        """The CPU's chosen action once it has decided (for the current state), else None."""
+        if self._thinking is None or self._thinking.is_alive():
+            return None
+        self._thinking = None
+        if self._cpu_error is not None:
+            raise RuntimeError("the CPU player failed") from self._cpu_error
+        result, self._cpu_result = self._cpu_result, None
+        if result is None or result[0] != len(self.state.events):
+            return None  # stale: the state moved on while it thought
+        return result[1]
+
+    def cpu_move_now(self):
+        """Decide synchronously (tests and tools)."""
+        seat = self.state.to_move
+        return self._players[seat].choose(view(self.state, seat), legal_actions(self.state))
+
+    # ------------------------------------------------------------ saving
+    def to_data(self) -> dict:
+        return {
+            "format": FORMAT,
+            "id": self.id,
+            "seats": [asdict(s) for s in self.seats],
+            "log": json.loads(events_to_json(self.state.events)),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_data(), ensure_ascii=False)
+
+    @classmethod
+    def from_data(cls, data: Any, **kwargs) -> "MatchSession":
+        """Rebuild a session from ``to_data`` (parsed JSON), checked field by field
+        and replayed by the rules. Raises ValueError (only) if anything is wrong."""
+        match_id, seats, state = load_match(data)
+        return cls(state.rules, seed=state.seed, seats=seats, state=state, match_id=match_id, **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str, **kwargs) -> "MatchSession":
+        """``from_data`` on JSON text (tests, tools; the game reads files through koikoi.files)."""
+        from .files import parse_json
+        return cls.from_data(parse_json(text), **kwargs)
+
+
+def load_match(data: Any) -> tuple[str, tuple[SeatConfig, SeatConfig], State]:
+    """(id, seats, replayed state) of a saved match (parsed JSON), without
+    seating any CPU: the history index reads thousands of files this way.
+    Raises ValueError (only) if anything is malformed or the rules do not
+    reproduce the log."""
+    if not isinstance(data, dict):
+        raise ValueError("not a koikoi match save")
+    fmt = data.get("format")
+    if type(fmt) is not int or fmt not in (1, FORMAT):
+        raise ValueError("not a koikoi match save (unknown format)")
+    seats_data = data.get("seats")
+    if not isinstance(seats_data, list) or len(seats_data) != 2:
+        raise ValueError("a match save needs exactly two seats")
+    seats = tuple(SeatConfig.from_data(s) for s in seats_data)
+    log_data = data.get("log")
+    if not isinstance(log_data, dict):
+        raise ValueError("the match save has no log")
+    try:
+        state = replay(events_from_json(json.dumps(log_data)))
+    except ValueError:
+        raise
+    except (TypeError, RecursionError, KeyError, IndexError, AttributeError) as exc:
+        # events_from_json promises ValueError only; a slip there must not crash a start
+        raise ValueError(f"the match log is malformed ({exc.__class__.__name__})") from None
+    if fmt == 1:
+        match_id = legacy_id(log_data)
+    else:
+        match_id = data.get("id")
+        if not valid_match_id(match_id):
+            raise ValueError("the match save has no valid id")
+    return match_id, seats, state  # type: ignore[return-value]
+
+
+def legacy_id(log_data: Any) -> str:
+    """The id of a save written before ids: a hash of its log, so every read of
+    the same file (and a history copy of the same match) agrees."""
+    canon = json.dumps(log_data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()[:16]
+
+
+__all__ = ["MatchSession", "SeatConfig", "MatchStore", "IllegalAction", "new_match_id", "valid_match_id",
+           "clean_name", "legacy_id", "load_match", "MAX_NAME_LEN", "FORMAT"]

@@ -1,0 +1,343 @@
+"""Unfinished matches: the question before one is replaced, and the matches kept for later.
+
+``UnfinishedMatchScene`` asks, before a new match would take the place of
+the saved one: continue it, keep it for later, or abandon it (filed in the
+history as unfinished, never counted as won or lost). Escape goes back.
+
+``SavedMatchesScene`` (Title -> Saved matches) lists the matches kept for
+later: resume one (the match being played, if any, is kept for later in its
+place: nothing is lost by switching) or abandon it, after a confirmation.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Callable, Optional
+
+import pygame
+
+from ...engine import PRESET_LABELS
+from .. import theme
+from .. import widgets as W
+from . import MenuScene
+
+log = logging.getLogger("koikoi.saved")
+
+
+def match_summary(session) -> str:
+    """'Month 3 of 6 · You 12 – 7 CPU (Hard)' for a saved session."""
+    st = session.state
+    a, b = session.seats[0].name, session.seats[1].name
+    if st.months:
+        when = f"Month {min(st.round, st.months)} of {st.months}"
+    else:
+        when = f"Round {st.round}"
+    return f"{when} · {a} {st.scores[0]} – {st.scores[1]} {b}"
+
+
+def continue_session(app, session) -> None:
+    """Put ``session`` on the table (the oya-gime draw if no round has started),
+    in place of every screen open now."""
+    app.watch(session)
+    if session.state.phase_name == "oyagime":
+        from .oyagime import OyagimeScene
+        app.reset(OyagimeScene(app, session))
+    else:
+        from .oyagime import open_round
+        while len(app.scenes) > 1:
+            app.scenes.pop().exit()
+        open_round(app, session, replace=True)
+
+
+class UnfinishedMatchScene(MenuScene):
+    """Continue / keep for later / abandon, over the screen that would start a match."""
+
+    opaque = False
+    intro_time = 0.15
+
+    def __init__(self, app, session, *, on_clear: Callable[[], None]):
+        self.session = session
+        self.on_clear = on_clear          # the saved match is out of the way: start the new one
+        super().__init__(app)
+
+    @staticmethod
+    def pending(app):
+        """The unfinished match in the autosave, if any (a bad file is set aside and said so)."""
+        session, warning = app.storage.load_autosave_checked()
+        if warning:
+            app.toast(warning, 7.0, "warning")
+        return session
+
+    def layout(self) -> None:
+        w, h = self.size
+        self.panel = pygame.Rect(0, 0, min(w - self.px(60), self.px(1000)), self.px(430))
+        self.panel.center = (w // 2, h // 2)
+        gap = self.px(20)
+        bw = min(self.px(290), (self.panel.w - self.px(60) - 2 * gap) // 3)
+        bh = self.px(84)
+        by = self.panel.bottom - self.px(40) - bh
+        total = 3 * bw + 2 * gap
+        x = self.panel.centerx - total // 2
+        self.cont_b = self.button((x, by, bw, bh), "Continue it", self.continue_it, style="primary",
+                                  sublabel="Play it now", hotkeys=(pygame.K_c,))
+        self.keep_b = self.button((x + bw + gap, by, bw, bh), "Keep for later", self.keep_it,
+                                  style="secondary", sublabel="Start the new one", hotkeys=(pygame.K_k,))
+        self.drop_b = self.button((x + 2 * (bw + gap), by, bw, bh), "Abandon it", self.abandon_it,
+                                  style="danger", sublabel="Filed as unfinished", hotkeys=(pygame.K_a,))
+        self.widgets = [self.cont_b, self.keep_b, self.drop_b]
+        self.focus.set(self.widgets)
+        self.focus.focus(self.cont_b)
+
+    # ---------------------------------------------------------- actions
+    def continue_it(self) -> None:
+        continue_session(self.app, self.session)
+
+    def keep_it(self) -> None:
+        if not self.app.storage.keep_for_later():
+            self.app.toast("The saved match could not be kept for later (see the log); nothing was changed.",
+                           6.0, "warning")
+            return
+        self.app.pop()
+        self.app.toast("The unfinished match is kept for later: Title → Saved matches.", 5.0)
+        self.on_clear()
+
+    def abandon_it(self) -> None:
+        if self.app.storage.abandon(self.session) is None:
+            self.app.toast("The saved match could not be filed in the history (see the log); "
+                           "nothing was changed.", 6.0, "warning")
+            return
+        self.app.pop()
+        self.on_clear()
+
+    def handle(self, event) -> bool:
+        super().handle(event)
+        return True   # modal
+
+    # ---------------------------------------------------------- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        W.draw_scrim(surface, (0, 0, 0, int(150 * self.intro)))
+        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=theme.GOLD, s=self.s)
+        cx = self.panel.centerx
+        r = W.draw_text(surface, "You have an unfinished match", self.font("h2", True), theme.GOLD_LIGHT,
+                        (cx, self.panel.y + self.px(34)), "midtop")
+        room = self.panel.w - self.px(80)
+        font_b = self.font("body", True)
+        y = r.bottom + self.px(24)
+        line = W.ellipsize(match_summary(self.session), font_b, room)
+        W.draw_text(surface, line, font_b, theme.CREAM, (cx, y), "midtop")
+        y += font_b.get_linesize() + self.px(4)
+        rules = PRESET_LABELS.get(self.session.rules.name, self.session.rules.name)
+        W.draw_text(surface, W.ellipsize(rules, self.font("small"), room), self.font("small"),
+                    theme.CREAM_DIM, (cx, y), "midtop")
+        y += self.font("small").get_linesize() + self.px(18)
+        font = self.font("body")
+        for text in W.wrap_text("A new match would take its place. What should happen to it?", font, room)[:2]:
+            W.draw_text(surface, text, font, theme.CREAM, (cx, y), "midtop")
+            y += font.get_linesize()
+        for wdg in self.widgets:
+            wdg.draw(surface)
+        W.draw_text(surface, "Esc: back", self.font("tiny"), theme.CREAM_DIM,
+                    (self.panel.right - self.px(18), self.panel.bottom - self.px(12)), "bottomright",
+                    shadow=False)
+
+
+COLUMNS = (  # key, header, weight, align
+    ("saved", "Saved", 0.20, "left"),
+    ("match", "Match", 0.44, "left"),
+    ("rules", "Rules", 0.16, "left"),
+    ("actions", "", 0.20, "right"),
+)
+
+
+def nice_time(stamp: float) -> str:
+    d = datetime.fromtimestamp(stamp)
+    return f"{d.day} {d.strftime('%b, %H:%M')}"
+
+
+class SavedMatchesScene(MenuScene):
+    """The matches kept for later: resume or abandon."""
+
+    def __init__(self, app):
+        self.scroller = W.Scroller(line=64)
+        self.hover: Optional[int] = None
+        self.key_row: Optional[int] = None
+        self.row_buttons: list[tuple[W.Button, W.Button]] = []
+        self._load(app)
+        super().__init__(app)
+
+    def _load(self, app) -> None:
+        self.matches, problems = app.storage.list_saved()
+        for text in problems[:3]:
+            app.toast(text, 7.0, "warning")
+
+    def enter(self) -> None:
+        super().enter()
+
+    # ---------------------------------------------------------- layout
+    def layout(self) -> None:
+        w, h = self.size
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1400)), 0)
+        self.panel.centerx = w // 2
+        self.panel.y = self.px(200)
+        bh = self.px(76)
+        self.row_h = self.px(74)
+        need = self.px(22 + 50 + 18) + max(3, len(self.matches)) * self.row_h + self.px(10)
+        self.panel.h = min(h - self.panel.y - bh - self.px(80), need)
+        inner = self.panel.inflate(-2 * self.px(36), 0)
+        self.header_y = self.panel.y + self.px(22)
+        inner.y = self.header_y + self.px(50)
+        inner.h = self.panel.bottom - inner.y - self.px(18)
+        self.scroller.viewport = inner
+        self.scroller.content_height = len(self.matches) * self.row_h
+        self.scroller.line = self.row_h
+        self.cols = W.layout_columns(COLUMNS, inner)
+        by = min(h - bh - self.px(40), self.panel.bottom + self.px(56))
+        self.back_b = self.button((0, by, self.px(300), bh), "Back", self.back, style="primary",
+                                  hotkeys=(pygame.K_BACKSPACE,))
+        self.back_b.rect.centerx = w // 2
+        self.widgets = [self.back_b]
+        self.focus.set(self.widgets)
+        self.focus.vertical_keys = False   # Up/Down walk the rows
+        self._place_row_buttons()
+
+    def _place_row_buttons(self) -> None:
+        """Resume / Abandon for each visible row (rebuilt as the list scrolls)."""
+        _key, _h, x, cw, _a = self.cols[-1]
+        gap = self.px(10)
+        bw = (cw - gap) // 2
+        bh = self.row_h - self.px(18)
+        self.row_buttons = []
+        for i in range(len(self.matches)):
+            y = self.scroller.viewport.y + i * self.row_h - int(self.scroller.offset) + self.px(9)
+            resume = self.button((x + cw - 2 * bw - gap, y, bw, bh), "Resume",
+                                 lambda i=i: self.resume(i), style="primary")
+            drop = self.button((x + cw - bw, y, bw, bh), "Abandon", lambda i=i: self.abandon(i),
+                               style="danger")
+            self.row_buttons.append((resume, drop))
+
+    # ---------------------------------------------------------- actions
+    def resume(self, i: int) -> None:
+        m = self.matches[i]
+        session = self.app.storage.resume_saved(m.match_id)
+        if session is None:
+            self.app.toast("That match could not be resumed (see the log).", 6.0, "warning")
+            self._load(self.app)
+            self.layout()
+            return
+        continue_session(self.app, session)
+
+    def abandon(self, i: int) -> None:
+        m = self.matches[i]
+        from .settings import ConfirmScene
+        self.app.push(ConfirmScene(
+            self.app, "Abandon this match?",
+            f"{match_summary(m.session)}. It is filed in the match history as unfinished and never counted "
+            "as won or lost.", "Abandon", lambda: self._do_abandon(m)))
+
+    def _do_abandon(self, m) -> None:
+        if self.app.storage.abandon(m.session) is None:
+            self.app.toast("The match could not be filed in the history (see the log); it is still kept.",
+                           6.0, "warning")
+        self._load(self.app)
+        self.layout()
+
+    # ---------------------------------------------------------- input
+    def _visible(self, rect: pygame.Rect) -> bool:
+        return self.scroller.viewport.contains(rect)
+
+    def _row_at(self, pos) -> Optional[int]:
+        vp = self.scroller.viewport
+        if not vp.collidepoint(pos):
+            return None
+        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
+        return i if 0 <= i < len(self.matches) else None
+
+    def handle(self, event) -> bool:
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
+            for pair in self.row_buttons:
+                for b in pair:
+                    if self._visible(b.rect) and b.handle(event):
+                        return True
+        if super().handle(event):
+            return True
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self._row_at(event.pos)
+        elif event.type == pygame.KEYDOWN and self.matches and self.focus.current is None:
+            n = len(self.matches)
+            if event.key in (pygame.K_DOWN, pygame.K_UP):
+                cur = self.key_row if self.key_row is not None else -1
+                self.key_row = max(0, min(n - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
+                self.scroller.reveal(self.key_row * self.row_h, self.row_h)
+                return True
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
+                self.resume(self.key_row)
+                return True
+            if event.key == pygame.K_DELETE and self.key_row is not None:
+                self.abandon(self.key_row)
+                return True
+        if self.scroller.handle(event):
+            return True
+        return False
+
+    def update(self, dt: float) -> None:
+        before = self.scroller.offset
+        super().update(dt)
+        if self.scroller.offset != before:
+            self._place_row_buttons()
+
+    # ---------------------------------------------------------- drawing
+    def draw_content(self, surface: pygame.Surface) -> None:
+        w, _h = self.size
+        n = len(self.matches)
+        sub = (f"{n} unfinished match{'es' if n != 1 else ''} kept for later" if n else
+               "Matches you keep for later wait here.")
+        y = self.draw_title(surface, "Saved matches", self.px(40))
+        W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(6)), "midtop")
+        W.draw_panel(surface, self.panel, s=self.s)
+        vp = self.scroller.viewport
+        if not self.matches:
+            W.draw_text(surface, "No saved matches.", self.font("h3", True), theme.CREAM,
+                        (w // 2, self.panel.centery - self.px(20)), "center")
+            W.draw_text(surface, "When a new match would replace an unfinished one, you can keep it here.",
+                        self.font("small"), theme.CREAM_DIM, (w // 2, self.panel.centery + self.px(22)), "center")
+            return
+        head = self.font("tiny", True)
+        for key, header, x, cw, align in self.cols:
+            if header:
+                W.draw_text(surface, header.upper(), head, theme.GOLD, (x, self.header_y + self.px(14)),
+                            "topleft", shadow=False)
+        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(6), theme.GOLD_DARK, max(1, self.px(2)))
+        prev = surface.get_clip()
+        surface.set_clip(vp.inflate(self.px(16), 0))
+        body, bold = self.font("small"), self.font("small", True)
+        for i, m in enumerate(self.matches):
+            y = vp.y + i * self.row_h - int(self.scroller.offset)
+            if y + self.row_h < vp.y or y > vp.bottom:
+                continue
+            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
+            if i == self.hover or i == self.key_row:
+                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW_HOVER), rr.topleft)
+            elif i % 2 == 0:
+                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
+            cells = {
+                "saved": (nice_time(m.saved_at), theme.CREAM_DIM, body),
+                "match": (match_summary(m.session), theme.CREAM, bold),
+                "rules": (PRESET_LABELS.get(m.session.rules.name, m.session.rules.name).split(" (")[0],
+                          theme.CREAM, body),
+            }
+            cy = y + self.row_h // 2
+            for key, _header, x, cw, _align in self.cols:
+                if key in cells:
+                    text, color, font = cells[key]
+                    W.draw_text(surface, W.ellipsize(text, font, cw - self.px(12)), font, color, (x, cy),
+                                "midleft", shadow=False)
+        for pair in self.row_buttons:
+            for b in pair:
+                if vp.colliderect(b.rect):
+                    b.draw(surface)
+        surface.set_clip(prev)
+        self.scroller.draw_bar(surface)
+
+
+__all__ = ["UnfinishedMatchScene", "SavedMatchesScene", "continue_session", "match_summary"]
