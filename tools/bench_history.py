@@ -1,0 +1,210 @@
+"""How long History and Statistics take to open with thousands of finished matches.
+
+    python tools/bench_history.py                      # 5,000 logs in a cached folder
+    python tools/bench_history.py --matches 1000 --compare 84eedc0
+
+It fills a KOIKOI_HOME (``--home``, default a folder under the system temp
+dir, reused between runs) with ``--matches`` finished match logs played by
+random legal moves (12- and 6-month matches of every preset; written in the
+save format every version reads), then prints:
+
+* the time to build the history index from nothing (on its worker thread);
+* opening History and Statistics with the index built: the scene's
+  construction plus its first frame, median and worst of ``--repeat``;
+* the frame times while the index is rebuilt with History on screen
+  (the render loop must never wait for the worker more than a frame).
+
+``--compare REV`` times the same openings with the code of another commit
+(a temporary ``git worktree``) on the same files, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env(home: Path, pythonpath: Path) -> dict:
+    return dict(os.environ, KOIKOI_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                PYTHONPATH=str(pythonpath), PYGAME_HIDE_SUPPORT_PROMPT="1")
+
+
+# ---------------------------------------------------------------------- the logs
+
+
+def generate(home: Path, n: int, seed: int = 1) -> int:
+    """Write ``n`` finished matches into home/data/history (kept if already there)."""
+    sys.path.insert(0, str(ROOT))
+    from koikoi.engine import RULESETS
+    from koikoi.session import MatchSession, SeatConfig
+    from koikoi.storage import _summary
+    folder = home / "data" / "history"
+    folder.mkdir(parents=True, exist_ok=True)
+    have = len(list(folder.glob("match-*.json")))
+    rng = random.Random(seed + have)
+    names = sorted(RULESETS)
+    seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Hard)", "hard"))
+    t0 = time.perf_counter()
+    for i in range(have, n):
+        preset = RULESETS[names[i % len(names)]]
+        months = 12 if i % 2 else 6
+        s = MatchSession(preset, seed=rng.randrange(1, 2 ** 31), months=months, seats=seats)
+        state = s.state
+        from koikoi.engine import apply, legal_actions
+        while not state.is_over:
+            legal = legal_actions(state)
+            state = apply(state, legal[rng.randrange(len(legal))])
+        s.state = state
+        data = s.to_data()
+        # the format before match ids, which every version reads: --compare times the same files
+        data["format"] = 1
+        del data["id"]
+        data["summary"] = _summary(s)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(1.7e9 + i * 600))
+        data["summary"]["finished_at"] = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(1.7e9 + i * 600))
+        (folder / f"match-{stamp}-{i:05d}.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        if (i + 1) % 500 == 0:
+            print(f"  wrote {i + 1:,} of {n:,} logs ({time.perf_counter() - t0:.0f} s)", flush=True)
+    return n - have
+
+
+# ---------------------------------------------------------------------- measuring (either code)
+
+
+MEASURE = r"""
+import json, os, statistics, sys, time
+import pygame
+from koikoi.storage import Storage
+from koikoi.ui.app import App
+from koikoi.ui.scenes.history import HistoryScene
+from koikoi.ui.scenes.stats import StatsScene
+repeat = int(sys.argv[1])
+app = App((1920, 1080), storage=Storage())
+app.settings["anim_speed"] = 0.0
+idx = getattr(app.storage, "history_index", None)
+out = {}
+if idx is not None:
+    t0 = time.perf_counter(); idx.refresh(wait=True); out["warm_up_s"] = time.perf_counter() - t0
+for name, cls in (("history", HistoryScene), ("stats", StatsScene)):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        app.push(cls(app))
+        app.step(1 / 60)
+        times.append(time.perf_counter() - t0)
+        if idx is not None:
+            idx.wait(60)
+        app.pop()
+    out[name] = times
+    if name == "history":
+        out["rows"] = len(HistoryScene(app).matches)
+import koikoi
+out["code"] = os.path.dirname(os.path.dirname(os.path.abspath(koikoi.__file__)))
+print("RESULT" + json.dumps(out))
+"""
+
+
+def measure(home: Path, code_root: Path, repeat: int) -> dict:
+    # run from inside the tree measured: ``python -c`` puts the working folder first on sys.path
+    r = subprocess.run([sys.executable, "-c", MEASURE, str(repeat)], env=_env(home, code_root), cwd=code_root,
+                       capture_output=True, text=True, timeout=3600)
+    if r.returncode != 0:
+        raise SystemExit(f"measuring failed:\n{r.stderr[-3000:]}")
+    line = [x for x in r.stdout.splitlines() if x.startswith("RESULT")][-1]
+    return json.loads(line[len("RESULT"):])
+
+
+REBUILD = r"""
+import json, sys, time
+from koikoi.storage import Storage
+from koikoi.ui.app import App
+from koikoi.ui.scenes.history import HistoryScene
+app = App((1920, 1080), storage=Storage())
+app.settings["anim_speed"] = 0.0
+idx = app.storage.history_index
+t0 = time.perf_counter()
+app.push(HistoryScene(app))
+frames = []
+while True:
+    f0 = time.perf_counter()
+    app.step(1 / 60)
+    frames.append(time.perf_counter() - f0)
+    if not idx.busy and not app.top.feed.busy:
+        break
+    time.sleep(max(0.0, 1 / 60 - (time.perf_counter() - f0)))
+build = time.perf_counter() - t0
+app.step(1 / 60)
+print("RESULT" + json.dumps({"build_s": build, "frames": frames, "rows": len(app.top.matches)}))
+"""
+
+
+def rebuild(home: Path) -> dict:
+    index = home / "data" / "history-index.sqlite3"
+    for p in (index, index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm")):
+        if p.exists():
+            p.unlink()          # the benchmark's own cache, in the benchmark's own folder
+    r = subprocess.run([sys.executable, "-c", REBUILD], env=_env(home, ROOT), cwd=ROOT, capture_output=True,
+                       text=True, timeout=3600)
+    if r.returncode != 0:
+        raise SystemExit(f"rebuild failed:\n{r.stderr[-3000:]}")
+    line = [x for x in r.stdout.splitlines() if x.startswith("RESULT")][-1]
+    return json.loads(line[len("RESULT"):])
+
+
+def _fmt(times: list) -> str:
+    return f"median {statistics.median(times) * 1000:7.1f} ms, worst {max(times) * 1000:7.1f} ms"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--matches", type=int, default=5000)
+    p.add_argument("--home", default=str(Path(tempfile.gettempdir()) / "koikoi-bench-history"))
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--compare", metavar="REV", help="also time the code of this commit")
+    args = p.parse_args(argv)
+    home = Path(args.home)
+    folder = home / "data" / "history"
+    have = len(list(folder.glob("match-*.json"))) if folder.is_dir() else 0
+    if have > args.matches:
+        raise SystemExit(f"{folder} holds {have} logs, more than --matches {args.matches}: use another --home")
+    if have < args.matches:
+        print(f"writing {args.matches - have:,} match logs into {folder} ...", flush=True)
+        generate(home, args.matches)
+    size = sum(f.stat().st_size for f in folder.glob("match-*.json"))
+    print(f"{args.matches:,} finished matches, {size / 1e6:.0f} MB of logs, in {home}")
+
+    rb = rebuild(home)
+    frames = sorted(rb["frames"])
+    p95 = frames[int(0.95 * (len(frames) - 1))]
+    print(f"index built from nothing with History open: {rb['build_s']:.1f} s for {rb['rows']:,} rows; "
+          f"{len(frames)} frames meanwhile, p95 {p95 * 1000:.1f} ms, worst {frames[-1] * 1000:.1f} ms")
+
+    new = measure(home, ROOT, args.repeat)
+    print(f"this code  ({new['rows']:,} rows):  History {_fmt(new['history'])}   Statistics {_fmt(new['stats'])}")
+    if args.compare:
+        tree = Path(tempfile.mkdtemp(prefix="koikoi-old-"))
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.compare],
+                       check=True, capture_output=True)
+        try:
+            old = measure(home, tree, max(1, min(args.repeat, 2)))
+            assert Path(old["code"]).resolve() == tree.resolve(), old["code"]
+            print(f"{args.compare[:10]:<10} ({old['rows']:,} rows):  History {_fmt(old['history'])}   "
+                  f"Statistics {_fmt(old['stats'])}")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                           capture_output=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
