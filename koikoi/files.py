@@ -84,7 +84,7 @@ def read_bytes(path, *, max_bytes: int, root=None) -> Optional[bytes]:
             raise BadFile("is a link to somewhere outside the game's folder")
         target = os.path.realpath(target)
     elif not stat.S_ISREG(st.st_mode):
-        raise BadFile(f"is not a regular file ({_kind(st.st_mode)})")
+        raise BadFile(f"is not a regular file ({file_kind(st.st_mode)})")
     try:
         fd = os.open(target, os.O_RDONLY | _O_BINARY | _O_NONBLOCK | _O_NOFOLLOW | _O_CLOEXEC)
     except FileNotFoundError:
@@ -94,7 +94,7 @@ def read_bytes(path, *, max_bytes: int, root=None) -> Optional[bytes]:
     try:
         fst = os.fstat(fd)
         if not stat.S_ISREG(fst.st_mode):   # swapped between the lstat and the open
-            raise BadFile(f"is not a regular file ({_kind(fst.st_mode)})")
+            raise BadFile(f"is not a regular file ({file_kind(fst.st_mode)})")
         if fst.st_size > max_bytes:
             raise BadFile(f"is too large ({fst.st_size:,} bytes; at most {max_bytes:,} are read)")
         chunks, total = [], 0
@@ -170,7 +170,10 @@ def read_json(path, *, max_bytes: int, root=None, max_depth: int = MAX_DEPTH) ->
     return parse_json(raw, max_depth=max_depth)
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in a few words ("a pipe")."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -291,5 +294,5 @@ def move_aside(path) -> Optional[Path]:
         return None
 
 
-__all__ = ["BadFile", "read_bytes", "read_json", "parse_json", "atomic_write_text", "fsync_dir",
+__all__ = ["BadFile", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "fsync_dir",
            "clean_stale_temps", "stamped_sibling", "move_aside", "MAX_DEPTH"]

@@ -67,20 +67,10 @@ def _not_ours(path: str) -> str | None:
         st = os.lstat(path)
     except OSError:
         return None
-    mode = st.st_mode
-    if stat.S_ISREG(mode):
+    if stat.S_ISREG(st.st_mode):
         return "a file with other names (a hard link)" if st.st_nlink > 1 else None
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
+    from .files import file_kind
+    return file_kind(st.st_mode)
 
 
 def _aside_name(path: str) -> str:

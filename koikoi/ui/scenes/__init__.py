@@ -148,6 +148,34 @@ class MenuScene(Scene):
         for w in self.widgets:
             w.draw(surface)
 
+    def layout_table(self, columns, rows: int, *, width: int, row_h: int, min_rows: int) -> int:
+        """A table of ``rows`` rows in a panel under the title, with the Back button
+        below it (the History and Saved matches screens). Sets ``panel``,
+        ``header_y``, ``cols``, ``row_h``, the scroller's viewport and content, and
+        ``back_b`` as the only widget; returns the Back button's y."""
+        w, h = self.size
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(width)), 0)
+        self.panel.centerx = w // 2
+        self.panel.y = self.px(200)
+        bh = self.px(76)
+        self.row_h = self.px(row_h)
+        need = self.px(22 + 50 + 18) + max(min_rows, rows) * self.row_h + self.px(10)
+        self.panel.h = min(h - self.panel.y - bh - self.px(80), need)
+        inner = self.panel.inflate(-2 * self.px(36), 0)
+        self.header_y = self.panel.y + self.px(22)
+        inner.y = self.header_y + self.px(50)
+        inner.h = self.panel.bottom - inner.y - self.px(18)
+        self.scroller.viewport = inner
+        self.scroller.content_height = rows * self.row_h
+        self.scroller.line = self.row_h
+        self.cols = W.layout_columns(columns, inner)
+        by = min(h - bh - self.px(40), self.panel.bottom + self.px(56))
+        self.back_b = self.button((0, by, self.px(300), bh), "Back", self.back, style="primary",
+                                  hotkeys=(pygame.K_BACKSPACE,))
+        self.back_b.rect.centerx = w // 2
+        self.widgets = [self.back_b]
+        return by
+
     def draw_title(self, surface: pygame.Surface, text: str, y: int, *, subtitle: Optional[str] = None) -> int:
         """A centred screen title with a gold divider; returns the y below it."""
         cx = self.size[0] // 2

@@ -147,27 +147,7 @@ class HistoryScene(MenuScene):
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
-        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1500)), 0)
-        self.panel.centerx = w // 2
-        self.panel.y = self.px(200)
-        bh = self.px(76)
-        self.row_h = self.px(62)
-        need = self.px(22 + 50 + 18) + max(4, len(self.matches)) * self.row_h + self.px(10)
-        self.panel.h = min(h - self.panel.y - bh - self.px(80), need)
-        inner = self.panel.inflate(-2 * self.px(36), 0)
-        self.header_y = self.panel.y + self.px(22)
-        inner.y = self.header_y + self.px(50)
-        inner.h = self.panel.bottom - inner.y - self.px(18)
-        self.scroller.viewport = inner
-        self.scroller.content_height = len(self.matches) * self.row_h
-        self.scroller.line = self.row_h
-        self.cols = W.layout_columns(COLUMNS, inner)
-        bw = self.px(300)
-        by = min(h - bh - self.px(40), self.panel.bottom + self.px(56))
-        self.back_b = self.button((0, by, bw, bh), "Back", self.back, style="primary",
-                                  hotkeys=(pygame.K_BACKSPACE,))
-        self.back_b.rect.centerx = w // 2
-        self.widgets = [self.back_b]
+        self.layout_table(COLUMNS, len(self.matches), width=1500, row_h=62, min_rows=4)
         if not self.matches:
             self.new_b = self.button((0, 0, self.px(340), self.px(76)), "New match", self.new_match,
                                      style="secondary")

@@ -171,32 +171,9 @@ class SavedMatchesScene(MenuScene):
         for text in problems[:3]:
             app.toast(text, 7.0, "warning")
 
-    def enter(self) -> None:
-        super().enter()
-
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
-        w, h = self.size
-        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1400)), 0)
-        self.panel.centerx = w // 2
-        self.panel.y = self.px(200)
-        bh = self.px(76)
-        self.row_h = self.px(74)
-        need = self.px(22 + 50 + 18) + max(3, len(self.matches)) * self.row_h + self.px(10)
-        self.panel.h = min(h - self.panel.y - bh - self.px(80), need)
-        inner = self.panel.inflate(-2 * self.px(36), 0)
-        self.header_y = self.panel.y + self.px(22)
-        inner.y = self.header_y + self.px(50)
-        inner.h = self.panel.bottom - inner.y - self.px(18)
-        self.scroller.viewport = inner
-        self.scroller.content_height = len(self.matches) * self.row_h
-        self.scroller.line = self.row_h
-        self.cols = W.layout_columns(COLUMNS, inner)
-        by = min(h - bh - self.px(40), self.panel.bottom + self.px(56))
-        self.back_b = self.button((0, by, self.px(300), bh), "Back", self.back, style="primary",
-                                  hotkeys=(pygame.K_BACKSPACE,))
-        self.back_b.rect.centerx = w // 2
-        self.widgets = [self.back_b]
+        self.layout_table(COLUMNS, len(self.matches), width=1400, row_h=74, min_rows=3)
         self.focus.set(self.widgets)
         self.focus.vertical_keys = False   # Up/Down walk the rows
         self._place_row_buttons()
