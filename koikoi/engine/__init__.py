@@ -11,6 +11,7 @@ from .match import (IllegalAction, ReplayError, State, action_of, apply, legal_a
                     replay)
 from .rules import PRESET_LABELS, RULESETS, Rules
 from .scoring import YAKU_NAMES, Award, settle, yaku_points
+from .table import PublicTable, fold, fold_all
 from .view import View, view
 
 __all__ = [
@@ -18,6 +19,6 @@ __all__ = [
     "Rules", "RULESETS", "PRESET_LABELS", "settle", "Award", "YAKU_NAMES", "yaku_points",
     "new_match", "legal_actions", "apply", "replay", "view", "View", "State",
     "IllegalAction", "ReplayError", "events_to_json", "events_from_json", "public_event",
-    "LedgerRow", "action_of",
+    "LedgerRow", "action_of", "PublicTable", "fold", "fold_all",
     "Action", "PickOyagime", "Play", "ChooseMatch", "KoiKoi", "Stop", "describe",
 ]
