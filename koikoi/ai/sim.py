@@ -20,6 +20,7 @@ from ..engine import cards as _C
 from ..engine.cards import BRIGHTS, CARD_MONTH_MASK
 from ..engine.rules import Rules
 from ..engine.scoring import multipliers, yaku_points
+from ..engine.yaku import points as yaku_knob_points
 
 PLAY, CHOOSE, DECIDE, DONE = 0, 1, 2, 3
 
@@ -72,10 +73,11 @@ def points_fn(rules: Rules):
 def _compile_points(rules: Rules):
     """A function ``(capture mask, field mask) -> total yaku points``, equal to
     ``sum(p for _, p in yaku_points(mask, rules, field))`` but without building tuples."""
-    goko, shiko, ame, sanko = rules.goko, rules.shiko, rules.ame_shiko, rules.sanko
-    ino_p, aka_p, ao_p, akao_p = rules.inoshikacho, rules.akatan, rules.aotan, rules.akatan_aotan
-    hanami, tsukimi = rules.hanami_zake, rules.tsukimi_zake
-    tane, tanzaku, kasu = rules.tane, rules.tanzaku, rules.kasu
+    k = yaku_knob_points(rules)    # read through the knobs the engine's yaku table names
+    goko, shiko, ame, sanko = k["goko"], k["shiko"], k["ame_shiko"], k["sanko"]
+    ino_p, aka_p, ao_p, akao_p = k["inoshikacho"], k["akatan"], k["aotan"], k["akatan_aotan"]
+    hanami, tsukimi = k["hanami_zake"], k["tsukimi_zake"]
+    tane, tanzaku, kasu = k["tane"], k["tanzaku"], k["kasu"]
     graded = rules.combo_grading == "graded"
     view_mode = rules.viewing
     viewing = view_mode != "off" and (hanami or tsukimi)

@@ -7,33 +7,12 @@ from typing import Iterable, NamedTuple, Optional
 from . import cards as C
 from .cards import CardLike, ids_of, to_mask
 from .rules import Rules
+from .yaku import CAPTURE_ORDER, TABLE, points as _knob_points
 
-YAKU_ORDER = (
-    "goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "akatan", "aotan", "akatan_aotan",
-    "hanami_zake", "tsukimi_zake", "tane", "tanzaku", "kasu",
-)
+YAKU_ORDER = CAPTURE_ORDER
 
-# name -> (English, romaji, Japanese)
-YAKU_NAMES = {
-    "goko": ("Five Brights", "Gokō", "五光"),
-    "shiko": ("Four Brights", "Shikō", "四光"),
-    "ame_shiko": ("Rainy Four Brights", "Ame-Shikō", "雨四光"),
-    "sanko": ("Three Brights", "Sankō", "三光"),
-    "inoshikacho": ("Boar, Deer, Butterflies", "Inoshikachō", "猪鹿蝶"),
-    "akatan": ("Red Poetry Ribbons", "Akatan", "赤短"),
-    "aotan": ("Blue Ribbons", "Aotan", "青短"),
-    "akatan_aotan": ("Red and Blue Ribbons", "Akatan-Aotan", "赤短・青短"),
-    "hanami_zake": ("Flower Viewing", "Hanami-zake", "花見酒"),
-    "tsukimi_zake": ("Moon Viewing", "Tsukimi-zake", "月見酒"),
-    "tane": ("Animals", "Tane", "タネ"),
-    "tanzaku": ("Ribbons", "Tanzaku", "タン"),
-    "kasu": ("Chaff", "Kasu", "カス"),
-    "teshi": ("Four of a Month", "Teshi", "手四"),
-    "kuttsuki": ("Four Pairs", "Kuttsuki", "くっつき"),
-    "teshi_kuttsuki": ("Four of a Month and Four Pairs", "Teshi + Kuttsuki", "手四・くっつき"),
-    "field_four": ("Four of a Month in the Field", "Ba-shi", "場四"),
-    "oya_ken": ("Dealer's Privilege", "Oya-ken", "親権"),
-}
+# name -> (English, romaji, Japanese): the table's names, for code that reads them this way.
+YAKU_NAMES = {y.name: (y.english, y.romaji, y.kanji) for y in TABLE}
 
 
 class Award(NamedTuple):
@@ -55,27 +34,51 @@ _CHAFF_AND_CUP = _CHAFF | _SAKE_CUP
 _VIEWED = _CURTAIN | _MOON
 
 
+# Each capture yaku's points under a Rules value, read through the knob the yaku table names
+# for it, in YAKU_ORDER. Remembered per Rules value (a memo of a pure function); the last one
+# used is kept apart, as a match scores under one Rules value and the check runs on every
+# turn. Entries are replaced whole (one tuple), so another thread never sees half of one.
+_BY_RULES: dict = {}     # id(rules) -> (rules, points)
+_LAST: tuple = (None, ())
+
+
+def _points_of(rules: Rules) -> tuple:
+    global _LAST
+    hit = _BY_RULES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        by_name = _knob_points(rules)
+        hit = (rules, tuple(by_name[name] for name in YAKU_ORDER))
+        if len(_BY_RULES) >= 64:
+            _BY_RULES.clear()
+        _BY_RULES[id(rules)] = hit
+    _LAST = hit
+    return hit[1]
+
+
 def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, int]]:
     """The yaku held by a capture pile: [(name, points, cards mask)].
 
     ``field`` is the current field, read only by the weather ruling.
     """
+    last = _LAST   # inline, not a call: a call would cost more than the check itself
+    (goko, shiko, ame_shiko, sanko, ino_p, aka_p, ao_p, akao_p, hanami, tsukimi,
+     tane, tanzaku, kasu) = last[1] if last[0] is rules else _points_of(rules)
     out: list[tuple[str, int, int]] = []
     brights = mask & _BRIGHTS
     nb = brights.bit_count()
     if nb >= 3:
         rain = brights & _RAIN_MAN
         if nb == 5:
-            if rules.goko:
-                out.append(("goko", rules.goko, brights))
+            if goko:
+                out.append(("goko", goko, brights))
         elif nb == 4:
             if rain:
-                if rules.ame_shiko:
-                    out.append(("ame_shiko", rules.ame_shiko, brights))
-            elif rules.shiko:
-                out.append(("shiko", rules.shiko, brights))
-        elif not rain and rules.sanko:
-            out.append(("sanko", rules.sanko, brights))
+                if ame_shiko:
+                    out.append(("ame_shiko", ame_shiko, brights))
+            elif shiko:
+                out.append(("shiko", shiko, brights))
+        elif not rain and sanko:
+            out.append(("sanko", sanko, brights))
 
     animal_set = _ANIMALS if rules.sake_cup_is_animal else _ANIMALS_NO_CUP
     animals = mask & animal_set
@@ -84,38 +87,38 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
     nr = ribbons.bit_count()
     graded = rules.combo_grading == "graded"
 
-    ino = (mask & _INOSHIKACHO) == _INOSHIKACHO and rules.inoshikacho
+    ino = (mask & _INOSHIKACHO) == _INOSHIKACHO and ino_p
     if ino:
         if graded:
-            out.append(("inoshikacho", rules.inoshikacho + na - 3, animals))
+            out.append(("inoshikacho", ino_p + na - 3, animals))
         else:
-            out.append(("inoshikacho", rules.inoshikacho, _INOSHIKACHO))
-    aka = (mask & _AKATAN) == _AKATAN and rules.akatan
-    ao = (mask & _AOTAN) == _AOTAN and rules.aotan
-    if graded and aka and ao and rules.akatan_aotan:
-        out.append(("akatan_aotan", rules.akatan_aotan + nr - 6, ribbons))
+            out.append(("inoshikacho", ino_p, _INOSHIKACHO))
+    aka = (mask & _AKATAN) == _AKATAN and aka_p
+    ao = (mask & _AOTAN) == _AOTAN and ao_p
+    if graded and aka and ao and akao_p:
+        out.append(("akatan_aotan", akao_p + nr - 6, ribbons))
     else:
         if aka:
-            out.append(("akatan", rules.akatan + (nr - 3 if graded else 0), ribbons if graded else _AKATAN))
+            out.append(("akatan", aka_p + (nr - 3 if graded else 0), ribbons if graded else _AKATAN))
         if ao:
-            out.append(("aotan", rules.aotan + (nr - 3 if graded else 0), ribbons if graded else _AOTAN))
+            out.append(("aotan", ao_p + (nr - 3 if graded else 0), ribbons if graded else _AOTAN))
 
     viewing: list[tuple[str, int, int]] = []
     if rules.viewing != "off" and mask & _SAKE_CUP:
-        if rules.hanami_zake and mask & _CURTAIN and not (rules.weather and field & _WILLOW):
-            viewing.append(("hanami_zake", rules.hanami_zake, _CURTAIN | _SAKE_CUP))
-        if rules.tsukimi_zake and mask & _MOON and not (rules.weather and field & _PAULOWNIA):
-            viewing.append(("tsukimi_zake", rules.tsukimi_zake, _MOON | _SAKE_CUP))
+        if hanami and mask & _CURTAIN and not (rules.weather and field & _WILLOW):
+            viewing.append(("hanami_zake", hanami, _CURTAIN | _SAKE_CUP))
+        if tsukimi and mask & _MOON and not (rules.weather and field & _PAULOWNIA):
+            viewing.append(("tsukimi_zake", tsukimi, _MOON | _SAKE_CUP))
     head = len(out)
 
-    if na >= 5 and rules.tane and not (graded and ino):
-        out.append(("tane", rules.tane + na - 5, animals))
-    if nr >= 5 and rules.tanzaku and not (graded and (aka or ao)):
-        out.append(("tanzaku", rules.tanzaku + nr - 5, ribbons))
+    if na >= 5 and tane and not (graded and ino):
+        out.append(("tane", tane + na - 5, animals))
+    if nr >= 5 and tanzaku and not (graded and (aka or ao)):
+        out.append(("tanzaku", tanzaku + nr - 5, ribbons))
     chaff = mask & (_CHAFF_AND_CUP if rules.sake_cup_is_chaff else _CHAFF)
     nc = chaff.bit_count()
-    if nc >= 10 and rules.kasu:
-        out.append(("kasu", rules.kasu + nc - 10, chaff))
+    if nc >= 10 and kasu:
+        out.append(("kasu", kasu + nc - 10, chaff))
 
     # "with_other_yaku": the viewing yaku count only beside some other yaku.
     if viewing and (rules.viewing == "on" or out):

@@ -5,7 +5,6 @@ how close a capture pile is to each yaku. No pygame; reads only a ``View``
     capturing_cards(view)            hand cards that would capture now
     month_mates(view, "03-B")        field cards of that card's month
     card_lines("02-A", "both")       the tooltip's three lines
-    yaku_title("sanko", "both")      ("Sankō", "Three Brights")
     near_misses(view, seat)          yaku one or two cards away, with what is still out
 """
 
@@ -14,12 +13,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import NamedTuple, Optional
 
-from ..engine import KIND_JAPANESE, MONTH_NAMES, YAKU_NAMES
+from ..engine import KIND_JAPANESE, MONTH_NAMES
 from ..engine import card as card_of
+from ..engine import yaku as Y
 from ..engine.cards import ALL, CARD_MONTH_MASK, DECK, Kind, from_mask, to_mask
 from ..engine.scoring import yaku_points
 
-NAME_STYLES = ("both", "english", "romaji")
+NAME_STYLES = Y.STYLES
 KIND_ENGLISH = {Kind.BRIGHT: "Bright", Kind.ANIMAL: "Animal", Kind.RIBBON: "Ribbon", Kind.CHAFF: "Plain"}
 KIND_NOUN = {Kind.BRIGHT: ("bright", "brights"), Kind.ANIMAL: ("animal", "animals"),
              Kind.RIBBON: ("ribbon", "ribbons"), Kind.CHAFF: ("plain", "plains")}
@@ -74,26 +74,6 @@ def card_lines(card_id: str, style: str = "both") -> tuple[str, str, str]:
     return (f"{MONTH_NAMES[c.month - 1]} · {c.plant}", kind_text(c.kind, style), c.name)
 
 
-def yaku_title(name: str, style: str = "both") -> tuple[str, str]:
-    """(main line, second line) for a yaku key; kanji via ``yaku_kanji``."""
-    english, romaji, _ = YAKU_NAMES.get(name, (name, name, name))
-    if style == "english":
-        return english, ""
-    if style == "romaji":
-        return romaji, ""
-    return romaji, english
-
-
-def yaku_kanji(name: str) -> str:
-    return YAKU_NAMES.get(name, (name, name, name))[2]
-
-
-def yaku_short(name: str, style: str = "both") -> str:
-    """One compact name for the small panels."""
-    english, romaji, _ = YAKU_NAMES.get(name, (name, name, name))
-    return english if style == "english" else romaji
-
-
 # ------------------------------------------------------------------ near misses
 class NearMiss(NamedTuple):
     name: str             # yaku key
@@ -104,7 +84,7 @@ class NearMiss(NamedTuple):
     points: int           # what the yaku would be worth
 
     def text(self, style: str = "both") -> str:
-        main = yaku_short(self.name, style)
+        main = Y.label(self.name, style, short=True)
         n = len(self.candidates)
         return (f"{main}: {self.away} {self.noun} away "
                 f"({self.unseen} of {n} left unseen)")
@@ -158,8 +138,7 @@ def near_misses(view, seat: int, max_away: int = 2) -> list[NearMiss]:
         ids = tuple(DECK[i].id for i in sorted(idx))
         unseen = sum(1 for i in idx if unseen_mask >> i & 1)
         out.append(NearMiss(n, away, _noun(ids, away), ids, unseen, p))
-    from ..engine.scoring import YAKU_ORDER
-    order = {n: k for k, n in enumerate(YAKU_ORDER)}
+    order = {n: k for k, n in enumerate(Y.CAPTURE_ORDER)}
     out.sort(key=lambda m: (m.away, order.get(m.name, 99)))
     return _drop_shadowed(out)
 

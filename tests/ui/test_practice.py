@@ -78,7 +78,6 @@ def test_card_lines_and_name_styles():
     assert hints.card_lines("01-P1")[1] == "Plain / Kasu (カス)"
     assert hints.card_lines("08-B", "english")[1] == "Bright (光)"
     assert hints.card_lines("06-RB", "romaji")[1] == "Tanzaku (短冊)"
-    assert hints.yaku_title("sanko", "both") == ("Sankō", "Three Brights")
     assert hints.style_of({"name_style": "nonsense"}) == "both"
 
 

@@ -16,7 +16,7 @@ from koikoi.ui.scenes.history import HistoryScene
 from koikoi.ui.scenes.ledger import MatchResultsScene, ledger_cells
 from koikoi.ui.scenes.newmatch import NewMatchScene
 from koikoi.ui.scenes.oyagime import OyagimeScene, verdict_text
-from koikoi.ui.scenes.results import RoundResultsScene, headline, multiplier_text, yaku_label
+from koikoi.ui.scenes.results import RoundResultsScene, headline, multiplier_text
 from koikoi.ui.scenes.settings import SettingsScene, speed_text
 from koikoi.ui.scenes.title import HowToPlayScene, TitleScene, rule_notes, yaku_rows
 from koikoi.session import MatchSession, SeatConfig
@@ -203,9 +203,6 @@ def test_results_words():
     assert headline(row(winner=None, reason="exhausted"), names, False)[0] == "No game"
     assert multiplier_text("opponent called Koi-Koi", 0, names) == "CPU (Hard) called Koi-Koi"
     assert multiplier_text("you called Koi-Koi", 1, names) == "CPU (Hard) called Koi-Koi"
-    assert "Four Pairs" in yaku_label("teshi_kuttsuki")[0]
-    assert yaku_label("teshi_goko")[0] == "Four of a Month + Five Brights"
-    assert yaku_label("goko")[2] == "五光"
 
 
 # ---------------------------------------------------------------- ledger

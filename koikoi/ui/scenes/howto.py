@@ -13,56 +13,42 @@ from typing import Optional
 
 import pygame
 
-from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_LABELS, RULESETS, YAKU_NAMES, Kind, Rules
+from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_LABELS, RULESETS, Kind, Rules
+from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
 from . import MenuScene
 
-YAKU_CARDS = {
-    "goko": ("01-B", "03-B", "08-B", "11-B", "12-B"),
-    "shiko": ("01-B", "03-B", "08-B", "12-B"),
-    "ame_shiko": ("01-B", "03-B", "08-B", "11-B"),
-    "sanko": ("01-B", "03-B", "08-B"),
-    "inoshikacho": ("07-A", "10-A", "06-A"),
-    "akatan": ("01-RP", "02-RP", "03-RP"),
-    "aotan": ("06-RB", "09-RB", "10-RB"),
-    "akatan_aotan": ("01-RP", "02-RP", "03-RP", "06-RB", "09-RB", "10-RB"),
-    "hanami_zake": ("03-B", "09-A"),
-    "tsukimi_zake": ("08-B", "09-A"),
-    "tane": ("02-A", "04-A", "05-A", "08-A", "11-A"),
-    "tanzaku": ("04-R", "05-R", "07-R", "11-R", "01-RP"),
-    "kasu": ("01-P1", "02-P1", "03-P1", "04-P1", "05-P1", "06-P1", "07-P1", "08-P1", "09-P1", "10-P1"),
+# name -> the cards its row pictures (the yaku table's examples); title.py re-exports it.
+YAKU_CARDS = {y.name: y.example for y in Y.CAPTURES}
+
+# What graded combos add to a yaku's sentence (and its points a "+").
+_GRADED_MORE = {
+    "inoshikacho": " +1 for each further Animal (Tane then does not count).",
+    "akatan": " +1 for each further Ribbon.",
+    "aotan": " +1 for each further Ribbon.",
+    "akatan_aotan": " +1 for each further Ribbon.",
 }
+_COUNTING = ("tane", "tanzaku", "kasu")   # +1 for each card past the threshold, under any rules
 
 
 def yaku_rows(rules: Rules) -> list[tuple[str, str, str]]:
-    """(yaku name, points text, how it is made) for the yaku of ``rules``."""
+    """(yaku name, points text, how it is made) for the yaku of ``rules``, from the yaku table."""
     graded = rules.combo_grading == "graded"
-    rows = [
-        ("goko", str(rules.goko), "All five Brights."),
-        ("shiko", str(rules.shiko), "Four Brights, not the Rain Man."),
-        ("ame_shiko", str(rules.ame_shiko), "Four Brights with the Rain Man."),
-        ("sanko", str(rules.sanko), "Three Brights, not the Rain Man. Only the best Bright yaku counts."),
-        ("inoshikacho", str(rules.inoshikacho) + ("+" if graded else ""),
-         "Boar, Deer and Butterflies." + (" +1 for each further Animal (Tane then does not count)." if graded else "")),
-        ("akatan", str(rules.akatan) + ("+" if graded else ""),
-         "The three red poetry ribbons." + (" +1 for each further Ribbon." if graded else "")),
-        ("aotan", str(rules.aotan) + ("+" if graded else ""),
-         "The three blue ribbons." + (" +1 for each further Ribbon." if graded else "")),
-    ]
-    if graded:
-        rows.append(("akatan_aotan", f"{rules.akatan_aotan}+",
-                     "All six poetry and blue ribbons, as one yaku. +1 for each further Ribbon."))
-    if rules.viewing != "off":
-        extra = " Counts only beside another yaku." if rules.viewing == "with_other_yaku" else ""
-        rows.append(("hanami_zake", str(rules.hanami_zake), "The Cherry curtain and the Sake cup." + extra))
-        rows.append(("tsukimi_zake", str(rules.tsukimi_zake), "The Moon and the Sake cup." + extra))
-    rows += [
-        ("tane", f"{rules.tane}+", "Any five Animals; +1 for each further one."),
-        ("tanzaku", f"{rules.tanzaku}+", "Any five Ribbons; +1 for each further one."),
-        ("kasu", f"{rules.kasu}+", "Any ten Chaff; +1 for each further one."
-         + (" The Sake cup counts as Chaff too." if rules.sake_cup_is_chaff else "")),
-    ]
+    rows = []
+    for y in Y.CAPTURES:
+        if y.name == "akatan_aotan" and not graded:
+            continue            # stacked, Akatan and Aotan simply both count
+        if y.name in ("hanami_zake", "tsukimi_zake"):
+            if rules.viewing == "off":
+                continue
+            how = y.needs + (" Counts only beside another yaku." if rules.viewing == "with_other_yaku" else "")
+        else:
+            how = y.needs + (_GRADED_MORE.get(y.name, "") if graded else "")
+        if y.name == "kasu" and rules.sake_cup_is_chaff:
+            how += " The Sake cup counts as Chaff too."
+        plus = y.name in _COUNTING or (graded and y.name in _GRADED_MORE)
+        rows.append((y.name, f"{getattr(rules, y.knob)}{'+' if plus else ''}", how))
     return [r for r in rows if r[1].rstrip("+") != "0"]
 
 
@@ -158,16 +144,6 @@ TURN_TEXT = (
 CONTROLS = ("Click a hand card, then a field card to capture it, or drag the card onto the field. "
             "Esc opens the menu during a round (the rules of the match, settings, concede); "
             "F11 switches fullscreen.")
-
-
-def yaku_title(name: str, style: str = "both") -> tuple[str, str]:
-    """(main line, second line) of a yaku's name for the ``name_style`` setting."""
-    en, romaji, kanji = YAKU_NAMES[name]
-    if style == "english":
-        return en, kanji
-    if style == "romaji":
-        return romaji, kanji
-    return en, f"{romaji}  {kanji}"
 
 
 def _award_text(award) -> str:
@@ -357,14 +333,14 @@ class HowToPlayScene(MenuScene):
         col_name = col_cards + self.px(24)
         col_pts = width - self.px(10)
         for i, (name, pts, how) in enumerate(yaku_rows(rules)):
-            main, sub = yaku_title(name, style)
+            main, sub = Y.title(name, style)
             desc_w = col_pts - col_name - self.px(90)
             desc_lines = W.wrap_text(how, small, desc_w)[:2]
             text_h = self.px(24) + bold.get_linesize() + small.get_linesize() * (1 + len(desc_lines))
             rh = max(card_h + self.px(16), self.px(120), text_h)
             if i % 2 == 0:
                 ops.append(("row", pygame.Rect(-self.px(12), y, width + self.px(24), rh)))
-            ids = YAKU_CARDS[name]
+            ids = Y.info(name).example
             k = len(ids)
             cwy = int(card_h * 216 / 348)
             stp = min(cwy + self.px(6), (col_cards - cwy) / max(1, k - 1)) if k > 1 else 0
@@ -520,5 +496,5 @@ class HowToPlayScene(MenuScene):
                         (self.panel.right - self.px(24), self.panel.bottom + self.px(10)), "topright")
 
 
-__all__ = ["HowToPlayScene", "yaku_rows", "rule_notes", "yaku_title", "YAKU_CARDS", "KIND_EXAMPLES", "BASICS",
+__all__ = ["HowToPlayScene", "yaku_rows", "rule_notes", "YAKU_CARDS", "KIND_EXAMPLES", "BASICS",
            "MATCH_EXAMPLES"]

@@ -15,6 +15,7 @@ from typing import Callable, Optional
 
 import pygame
 
+from ...engine import yaku as Y
 from .. import hints, theme
 from .. import widgets as W
 from ..scene import Scene
@@ -247,9 +248,10 @@ class InspectorScene(Scene):
             if e.kind == "yaku":
                 h = self.row_h
                 card_h = int(h * 0.78)
-                main, second = hints.yaku_title(e.name, self.style)
-                kanji = hints.yaku_kanji(e.name)
-                nr = W.draw_text(img, f"{kanji}  {main}", name_f, theme.CREAM, (pad, y + self.px(12)))
+                # the kanji and the short name; the English under them when both are shown
+                main = f"{Y.info(e.name).kanji}  {Y.label(e.name, self.style, short=True)}"
+                second = Y.info(e.name).english if self.style == "both" else ""
+                nr = W.draw_text(img, main, name_f, theme.CREAM, (pad, y + self.px(12)))
                 if second:
                     W.draw_text(img, second, sub_f, theme.CREAM_DIM, (pad, nr.bottom + self.px(4)))
                 W.draw_text(img, f"{e.points}", pts_f, theme.GOLD_LIGHT, (p.w - pad, y + h // 2), "midright")
@@ -270,8 +272,7 @@ class InspectorScene(Scene):
                                            border=theme.LACQUER_LIGHT, border_width=1), tag.topleft)
                 W.draw_text(img, "NEAR", tag_f, theme.CREAM, tag.center, "center", shadow=False)
                 tx = tag.right + self.px(16)
-                main, _ = hints.yaku_title(e.name, self.style)
-                head = f"{hints.yaku_kanji(e.name)}  {main}"
+                head = f"{Y.info(e.name).kanji}  {Y.label(e.name, self.style, short=True)}"
                 hr = W.draw_text(img, head, self.font("body", True), theme.CREAM, (tx, y + self.px(8)))
                 W.draw_text(img, f"worth {e.points}", sub_f, theme.GOLD, (hr.right + self.px(14), hr.bottom),
                             "bottomleft")

@@ -17,11 +17,12 @@ from typing import Optional
 import pygame
 
 from ...engine import MONTH_NAMES, PRESET_LABELS
+from ...engine import yaku as Y
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
 from . import MenuScene
-from .results import RoundResultsScene, short_yaku
+from .results import RoundResultsScene
 
 
 class Petals:
@@ -108,9 +109,9 @@ def ledger_cells(row, names: tuple) -> dict:
         winner = "No game"
     else:
         winner = names[row.winner]
-    yaku = ", ".join(short_yaku(n) for n, _, _ in row.yaku) or "—"
+    yaku = ", ".join(Y.label(n, "romaji") for n, _, _ in row.yaku) or "—"
     if row.reason in ("lucky_hand", "field_four") and row.yaku:
-        yaku = short_yaku(row.yaku[0][0])
+        yaku = Y.label(row.yaku[0][0], "romaji")
     mult = " ".join(f"×{f}" for _, f in row.multipliers) or "—"
     calls = [names[s] + (f" ({c}×)" if c > 1 else "") for s, c in enumerate(row.calls) if c]
     return {

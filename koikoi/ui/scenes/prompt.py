@@ -18,7 +18,8 @@ from typing import Callable, Optional
 
 import pygame
 
-from ...engine import YAKU_NAMES, KoiKoi, Stop
+from ...engine import KoiKoi, Stop
+from ...engine import yaku as Y
 from ... import coach
 from .. import anim, hints, theme
 from .. import widgets as W
@@ -39,10 +40,6 @@ def _halo(size, spread: int):
         pygame.draw.rect(small, (*theme.GOLD_LIGHT, a), inner.inflate(2 * i, 2 * i), border_radius=i + 4)
     pygame.draw.rect(small, (*theme.GOLD_LIGHT, 120), inner, border_radius=4)
     return pygame.transform.smoothscale(small, (w, h)), spread
-
-
-def _label(name: str) -> tuple[str, str, str]:
-    return YAKU_NAMES.get(name, (name, name, name))
 
 
 class KoiKoiPromptScene(Scene):
@@ -158,9 +155,10 @@ class KoiKoiPromptScene(Scene):
         W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
         y += theme.px(6, s)
         for name, pts, ids in shown_rows:
-            main, second = hints.yaku_title(name, self.style)
-            kanji = hints.yaku_kanji(name)
-            nr = W.draw_text(img, f"{kanji}  {main}", name_f, theme.CREAM, (pad, y + theme.px(6, s)))
+            # the kanji and the short name; the English under them when both are shown
+            main = f"{Y.info(name).kanji}  {Y.label(name, self.style, short=True)}"
+            second = Y.info(name).english if self.style == "both" else ""
+            nr = W.draw_text(img, main, name_f, theme.CREAM, (pad, y + theme.px(6, s)))
             if second:
                 W.draw_text(img, second, sub_f, theme.CREAM_DIM, (pad, y + theme.px(6, s) + name_f.get_height()))
             if pts > self.before.get(name, 0):
@@ -354,7 +352,8 @@ class RoundSummaryScene(Scene):
         W.draw_text(surface, title, big, theme.GOLD_LIGHT, (r.centerx, y), "midtop")
         y += big.get_height() + theme.px(16, s)
         for name, pts, _ in row.yaku:
-            W.draw_text(surface, f"{_label(name)[2]} {_label(name)[1]}  {pts}", body, theme.CREAM, (r.centerx, y),
+            y_name = Y.info(name)
+            W.draw_text(surface, f"{y_name.kanji} {y_name.romaji}  {pts}", body, theme.CREAM, (r.centerx, y),
                         "midtop")
             y += body.get_height()
         W.draw_text(surface, f"Scores {row.scores[0]} : {row.scores[1]}   —   click to continue", body,

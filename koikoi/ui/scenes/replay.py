@@ -18,6 +18,7 @@ from typing import Optional
 import pygame
 
 from ...engine import DECK, MONTH_NAMES, PRESET_LABELS, Kind, action_of, card
+from ...engine import yaku as Y
 from ...engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand, Played,
                               RoundDealt, RoundEnded, Stopped, YakuMade)
 from .. import theme
@@ -33,13 +34,6 @@ def card_text(cid: str) -> str:
 
 
 _NAME_STYLE = {"style": "both"}
-
-
-def _yaku_name(name: str) -> str:
-    """The yaku's rōmaji name, or its English one under the "english" name style."""
-    from .results import yaku_label
-    en, romaji, _ = yaku_label(name)
-    return en if _NAME_STYLE["style"] == "english" else romaji
 
 
 @dataclass
@@ -162,7 +156,8 @@ def round_steps(events, round_no: int, names=("You", "CPU")) -> list[Position]:
             elif isinstance(ev, YakuMade):
                 yaku[ev.seat] = ev.yaku
                 made = True
-                parts = ", ".join(f"{_yaku_name(n)} {p}" for n, p in ev.yaku)
+                style = _NAME_STYLE["style"]
+                parts = ", ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in ev.yaku)
                 lines.append(f"{you(ev.seat)} {'have' if names[ev.seat].lower() == 'you' else 'has'} yaku: "
                              f"{parts} ({_pts(ev.total)}).")
             elif isinstance(ev, KoiKoiCalled):
@@ -201,7 +196,8 @@ def result_text(row, names) -> str:
     win = "win" if who.lower() == "you" else "wins"
     from .results import multiplier_text
     mult = "".join(f" ×{f} ({multiplier_text(label, row.winner, tuple(names))})" for label, f in row.multipliers)
-    what = ", ".join(_yaku_name(n) for n, _, _ in row.yaku)
+    style = _NAME_STYLE["style"]
+    what = ", ".join(Y.label(n, style, short=True) for n, _, _ in row.yaku)
     if not what:
         return f"{who} {win} the round: {_pts(row.award)}."
     return f"{who} {win} the round: {what} {row.base}{mult} = {_pts(row.award)}."
@@ -475,7 +471,8 @@ class ReplayScene(MenuScene):
             who = self.names[row.winner]
             head = f"{who} win{'' if who.lower() == 'you' else 's'} {row.award} point{'s' if row.award != 1 else ''}"
             color = theme.SEAT_COLORS[row.winner]
-        sub = ", ".join(f"{_yaku_name(n)} {pts}" for n, pts, _ in row.yaku) or "Both hands are empty"
+        style = _NAME_STYLE["style"]
+        sub = ", ".join(f"{Y.label(n, style, short=True)} {pts}" for n, pts, _ in row.yaku) or "Both hands are empty"
         small = self.font("small")
         w = max(W.text_width(head, big), W.text_width(sub, small)) + self.px(80)
         box = pygame.Rect(0, 0, min(area.w, w), big.get_linesize() + small.get_linesize() + self.px(44))
@@ -502,7 +499,8 @@ class ReplayScene(MenuScene):
                 W.draw_text(surface, tag, self.font("tiny", True), theme.LACQUER_LIGHT,
                             (box.right - self.px(20), r.centery), "midright")
             yk = p.yaku[seat]
-            ytext = ", ".join(f"{_yaku_name(n)} {pt}" for n, pt in yk) if yk else "No yaku yet"
+            style = _NAME_STYLE["style"]
+            ytext = ", ".join(f"{Y.label(n, style, short=True)} {pt}" for n, pt in yk) if yk else "No yaku yet"
             ty = r.bottom + self.px(4)
             W.draw_text(surface, W.ellipsize(ytext, tiny, box.w - self.px(40)), tiny,
                         theme.GOLD_LIGHT if yk else theme.CREAM_DIM, (x, ty), shadow=False)

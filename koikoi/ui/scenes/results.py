@@ -14,7 +14,8 @@ from typing import Callable, Optional
 
 import pygame
 
-from ...engine import MONTH_NAMES, YAKU_NAMES
+from ...engine import MONTH_NAMES
+from ...engine import yaku as Y
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
@@ -22,19 +23,6 @@ from ..assets import card_size
 from . import MenuScene
 
 REVEAL_STEP = 0.22       # seconds between the rows of the breakdown
-
-
-def yaku_label(name: str) -> tuple[str, str, str]:
-    """(English, romaji, kanji) of a yaku, also for combined lucky hands."""
-    if name in YAKU_NAMES:
-        return YAKU_NAMES[name]
-    parts = [YAKU_NAMES.get(p, (p.title(), p.title(), "")) for p in name.split("_")]
-    return (" + ".join(p[0] for p in parts), " + ".join(p[1] for p in parts), "・".join(p[2] for p in parts))
-
-
-def short_yaku(name: str) -> str:
-    """The romaji name alone (ledger columns)."""
-    return yaku_label(name)[1]
 
 
 def multiplier_text(label: str, winner: Optional[int], names: tuple) -> str:
@@ -284,11 +272,10 @@ class RoundResultsScene(MenuScene):
                 ch = max(self.px(34), self.yaku_h - self.px(18))
                 draw_card_strip(layer, a, ids, pygame.Rect(pad, (self.yaku_h - ch) // 2, strip_w, ch),
                                 month_numbers=month_numbers)
-                en, romaji, kanji = yaku_label(name)
+                main, sub = Y.title(name)
                 ty = self.yaku_h // 2
-                W.draw_text(layer, en, name_font, theme.CREAM, (name_x - p.x, ty), "bottomleft")
-                W.draw_text(layer, f"{romaji}  {kanji}", sub_font, theme.GOLD, (name_x - p.x, ty + self.px(2)),
-                            "topleft")
+                W.draw_text(layer, main, name_font, theme.CREAM, (name_x - p.x, ty), "bottomleft")
+                W.draw_text(layer, sub, sub_font, theme.GOLD, (name_x - p.x, ty + self.px(2)), "topleft")
                 W.draw_text(layer, f"{pts}", pts_font, theme.GOLD_LIGHT, (p.w - pad, ty), "midright")
                 layer.set_alpha(int(255 * alpha))
                 surface.blit(layer, (p.x, y + int((1 - alpha) * self.px(12))))

@@ -16,8 +16,9 @@ from typing import Optional
 
 import pygame
 
-from ...engine import YAKU_NAMES, ChooseMatch, Play
+from ...engine import ChooseMatch, Play
 from ...engine import card as card_of
+from ...engine import yaku as Y
 from ...engine.cards import ID_TO_INDEX, Kind
 from ...engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand,
                               MatchEnded, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
@@ -48,11 +49,6 @@ def _mask(ids) -> int:
     for i in ids:
         m |= 1 << ID_TO_INDEX[i]
     return m
-
-
-def yaku_label(name: str) -> tuple[str, str, str]:
-    """(English, rōmaji, kanji) of a yaku name key."""
-    return YAKU_NAMES.get(name, (name, name, name))
 
 
 # ---------------------------------------------------------------------- model
@@ -653,7 +649,7 @@ class RoundScene(Scene):
         return CAPTURE_TIME + 0.2
 
     def _step_lucky(self, e: LuckyHand) -> float:
-        names = " + ".join(f"{yaku_label(h)[2]} {yaku_label(h)[1]}" for h in e.hands)
+        names = " + ".join(f"{y.kanji} {y.romaji}" for y in map(Y.info, e.hands))
         return self._announce(names, f"{self.name(e.seat)}: a lucky hand, {e.points} points", "yaku", 1.8,
                               cards=e.cards)
 
@@ -757,7 +753,7 @@ class RoundScene(Scene):
     # -- announcements
     def _step_yaku(self, e: YakuMade) -> float:
         who = "You" if self._you(e.seat) else self.name(e.seat)
-        lines = [f"{yaku_label(n)[2]}  {yaku_label(n)[1]}  {p}" for n, p in e.yaku]
+        lines = [f"{Y.info(n).kanji}  {Y.info(n).romaji}  {p}" for n, p in e.yaku]
         self._sound("yaku")
         self._show_banner("  ·  ".join(lines) if len(lines) <= 2 else f"{len(lines)} yaku · {e.total} points",
                           f"{who}: {e.total} point{'s' if e.total != 1 else ''}", 2.0, big=True)
@@ -1715,7 +1711,7 @@ class RoundScene(Scene):
             yaku = self._yaku_of(seat)
             if yaku:
                 total = sum(p for _, p in yaku)
-                text = "  ·  ".join(f"{yaku_label(n)[2]} {p}" for n, p in yaku)
+                text = "  ·  ".join(f"{Y.info(n).kanji} {p}" for n, p in yaku)
                 text = f"{text}   = {total} pt{'s' if total != 1 else ''}"
                 font = self.f_body
                 text = W.ellipsize(text, font, line.w)
@@ -1829,7 +1825,7 @@ class RoundScene(Scene):
             style = self.name_style()
             tr = W.draw_text(surface, self.combo_title(seat), self.f_small, theme.GOLD, (box.x + pad // 2, box.centery),
                              "midleft")
-            rest = "  ·  ".join(f"{hints.yaku_short(n, style)} {p}" for n, p in yaku) or "—"
+            rest = "  ·  ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in yaku) or "—"
             W.draw_text(surface, W.ellipsize(rest, self.f_small, box.right - pad * 2 - tr.right), self.f_small,
                         theme.CREAM, (tr.right + pad // 2, box.centery), "midleft")
             W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, box.centery), "midright")
@@ -1852,12 +1848,12 @@ class RoundScene(Scene):
             for i, (n, p) in enumerate(yaku):
                 if i == rows - 1 and len(yaku) > rows:
                     # the last line that fits: the rest, side by side
-                    rest = "  ·  ".join(f"{hints.yaku_short(n2, style)} {p2}" for n2, p2 in yaku[i:])
+                    rest = "  ·  ".join(f"{Y.label(n2, style, short=True)} {p2}" for n2, p2 in yaku[i:])
                     W.draw_text(surface, W.ellipsize(rest, self.f_small, box.w - pad), self.f_small,
                                 theme.CREAM, (ix, iy))
                     iy += lh                 # the line is taken: nothing more is drawn over it
                     break
-                label = hints.yaku_short(n, style)
+                label = Y.label(n, style, short=True)
                 W.draw_text(surface, W.ellipsize(label, self.f_small, box.w - pad * 2 - pw), self.f_small,
                             theme.CREAM, (ix, iy))
                 W.draw_text(surface, str(p), self.f_small, theme.GOLD_LIGHT, (box.right - pad // 2, iy), "topright")
@@ -1869,7 +1865,7 @@ class RoundScene(Scene):
                 for miss in self._near_of(seat):
                     if iy + lh > box.bottom - pad // 4:
                         break
-                    label = f"1 away: {hints.yaku_short(miss.name, style)}"
+                    label = f"1 away: {Y.label(miss.name, style, short=True)}"
                     W.draw_text(surface, W.ellipsize(label, self.f_small, box.w - pad), self.f_small,
                                 theme.CREAM_DIM, (ix, iy))
                     iy += lh

@@ -14,7 +14,8 @@ from typing import Optional
 import pygame
 
 from ... import stats as S
-from ...engine import PRESET_LABELS, YAKU_NAMES
+from ...engine import PRESET_LABELS
+from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
 from . import MenuScene
@@ -60,11 +61,6 @@ def table_rows(stats: "S.Stats") -> list[dict]:
             "lost": str(rec.losses), "rate": percent(rec.win_rate), "ppr": signed(rec.points_per_round),
         })
     return out
-
-
-def yaku_text(name: str, style: str = "both") -> str:
-    en, romaji, _ = YAKU_NAMES.get(name, (name.title(), name.title(), ""))
-    return {"english": en, "romaji": romaji}.get(style, f"{romaji} · {en}")
 
 
 class StatsScene(MenuScene):
@@ -255,13 +251,12 @@ class StatsScene(MenuScene):
         self.scroller.draw_bar(surface)
 
     def _draw_yaku(self, surface) -> None:
-        from .howto import YAKU_CARDS
         p = self.yaku_panel
         W.draw_panel(surface, p, s=self.s)
         W.draw_text(surface, "Yaku you made most", self.font("h3", True), theme.GOLD_LIGHT,
                     (p.x + self.px(30), p.y + self.px(20)))
         common = self.stats.overall.yaku.most_common()
-        common = [(n, c) for n, c in common if n in YAKU_CARDS]
+        common = [(n, c) for n, c in common if n in Y.CAPTURE_ORDER]
         y = p.y + self.px(80)
         if not common:
             W.draw_text(surface, "No yaku scored yet.", self.font("small"), theme.CREAM_DIM,
@@ -277,13 +272,13 @@ class StatsScene(MenuScene):
         numbers = bool(self.app.settings.get("month_numbers", True))
         for i, (name, count) in enumerate(common[:n]):
             ry = y + i * row_h
-            ids = YAKU_CARDS[name][:3]
+            ids = Y.info(name).example[:3]
             for j, cid in enumerate(ids):
                 W.draw_card(surface, self.app.assets.card(cid, ch, month_number=numbers),
                             (p.x + self.px(30) + j * int(cw * 0.6), ry + (row_h - ch) // 2), shadow=False)
             tx = p.x + self.px(30) + int(cw * 0.6) * 2 + cw + self.px(20)
             bar_w = p.right - self.px(110) - tx
-            W.draw_text(surface, W.ellipsize(yaku_text(name, style), bold, p.right - self.px(40) - tx), bold,
+            W.draw_text(surface, W.ellipsize(Y.label(name, style), bold, p.right - self.px(40) - tx), bold,
                         theme.CREAM, (tx, ry + self.px(12)), shadow=False)
             bar = pygame.Rect(tx, ry + self.px(46), max(self.px(8), int(bar_w * count / top)), self.px(12))
             track = pygame.Rect(tx, bar.y, bar_w, bar.h)
