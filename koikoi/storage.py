@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import platformdirs
 
+from .ai import OFFERED_LEVELS
 from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
                     stamped_sibling)
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex
@@ -67,7 +68,7 @@ log = logging.getLogger("koikoi.storage")
 APP_NAME = "koikoi"
 ENV_HOME = "KOIKOI_HOME"
 
-OPPONENTS = ("easy", "medium", "hard", "friend")
+OPPONENTS = tuple(lvl.name for lvl in OFFERED_LEVELS) + ("friend",)   # the new-match choices
 SETTINGS_MAX_BYTES = 1 << 20
 MIN_WINDOW = (200, 200)
 MAX_WINDOW = (7680, 4320)
@@ -163,25 +164,25 @@ def _valid_new_match(v) -> Optional[dict]:
     return out
 
 
-# Knobs a player may change on top of a preset (RULES.md section 5, house rules);
-# name and months_offered are the preset's own, months is chosen in the dialog.
-HOUSE_EXCLUDED = ("name", "months_offered")   # and "months" may only become None (no limit)
-
-
 def valid_house_rules(preset_name: str, house: Any) -> dict:
-    """The house-rule changes ``house`` (knob -> value) that the preset accepts:
-    unknown knobs, wrong types and combinations the Rules refuse are dropped
-    (one at a time, so one bad knob does not lose the others)."""
-    from dataclasses import fields, replace
+    """The house-rule changes ``house`` (knob -> value) that the preset accepts: only
+    knobs and values the house-rules editor offers (``koikoi.engine.rules.HOUSE_ROWS``,
+    declared with each knob), and only combinations the Rules accept. Anything else is
+    dropped, one knob at a time, so one bad knob does not lose the others."""
+    from dataclasses import replace
     from .engine import RULESETS
+    from .engine.rules import JOINT_ROWS, house_knobs, house_offers, house_value
     if not isinstance(house, dict) or preset_name not in RULESETS:
         return {}
     preset = RULESETS[preset_name]
-    known = {f.name for f in fields(preset)} - set(HOUSE_EXCLUDED)
-    out: dict = {}
+    offers = house_offers()
+
+    def offered(k, v) -> bool:
+        return any(type(v) is type(o) and v == o for o in offers.get(k, ()))
     todo = [(k, v) for k, v in house.items()
-            if k in known and not isinstance(v, (list, dict)) and not (k == "months" and v is not None)
+            if isinstance(k, str) and offered(k, v)
             and not (getattr(preset, k) == v and type(getattr(preset, k)) is type(v))]
+    out: dict = {}
     progress = True
     while todo and progress:      # a knob may only be valid beside another (months=None with a target)
         progress = False
@@ -201,6 +202,13 @@ def valid_house_rules(preset_name: str, house: Any) -> dict:
             out.update(todo)
         except (ValueError, TypeError):
             pass
+    # a row that sets several knobs (the sake cup) offers some combinations only
+    rules = replace(preset, **out)
+    for row in JOINT_ROWS:
+        knobs = house_knobs(row, house_value(rules, row))
+        if any(getattr(rules, k) != v for k, v in knobs.items()):
+            for k in knobs:
+                out.pop(k, None)
     return out
 
 
@@ -771,6 +779,6 @@ class Storage:
 
 
 __all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES",
-           "HOUSE_EXCLUDED", "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
+           "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
            "move_aside", "validate_settings", "level_available", "session_from_json", "session_from_data",
            "config_dir", "data_dir", "log_dir", "path_problem", "ENV_HOME", "MAX_WINDOW", "MIN_WINDOW"]

@@ -21,12 +21,17 @@ Levels (modules):
   (tools/fit_winprob.py). 600 playouts a decision by default (cut short at
   0.5 s), or ``simulations`` (deterministic) or ``think_time`` seconds.
 
+Each level's names (label, blurb, seat name), hints default and class are
+declared once, in ``players.CPU_LEVELS``.
+
 Every player keeps its own state (RNG, per-rules tables): one instance per
 seat, callable from a worker thread.
 """
 
 from __future__ import annotations
 
-from .players import LEVELS, Player, make_player
+from .players import (CPU_LEVELS, LEVEL_INFO, LEVEL_LABELS, LEVEL_ORDER, LEVELS, OFFERED_LEVELS, Level,
+                      Player, hints_on, make_player)
 
-__all__ = ["make_player", "Player", "LEVELS"]
+__all__ = ["make_player", "Player", "LEVELS", "Level", "CPU_LEVELS", "LEVEL_INFO", "LEVEL_LABELS",
+           "LEVEL_ORDER", "OFFERED_LEVELS", "hints_on"]

@@ -4,36 +4,26 @@ A preset is just a named ``Rules``; house rules are
 ``dataclasses.replace(RULESETS["nintendo"], weather=True)``. A match records
 its full ``Rules`` in its first event, so a saved match replays under the
 rules it was played with.
+
+Each knob is declared once, as a field of ``Rules`` whose metadata is a
+``Knob``: its label, group, explanation, the values it may hold (choices with
+their words, or bounds), which other knob makes it matter (``depends``), and
+how the house-rules editor offers it (``house``). ``Rules.__post_init__``
+validates against it; the "Rules of this match" panel, the house-rules editor
+(koikoi/ui/scenes/rules_panel.py) and the saved house rules
+(``koikoi.storage.valid_house_rules``) read it. ``KNOBS`` maps every field to
+its ``Knob``; ``HOUSE_ROWS`` lists the editor's rows in order. Everything here
+is plain data: strings, numbers and tuples.
+
+A new knob: a field below with its ``Knob``; give it a ``House`` to offer it
+as a house rule. The engine (and koikoi/ai/sim.py) still have to play it.
 """
 
 from __future__ import annotations
 
 import reprlib
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Optional
-
-# The allowed values of the enumerated knobs (the first is not a default,
-# see the field defaults below).
-CHOICES: dict[str, tuple] = {
-    "combo_grading": ("stack", "graded"),
-    "viewing": ("on", "off", "with_other_yaku"),
-    "lucky_hands": ("off", "on", "misdeal"),
-    "lucky_both_players": ("draw", "dealer"),
-    "field_four_of_month": ("redeal", "dealer_sweeps", "dealer_wins"),
-    "field_four_pairs": ("redeal", "play_on"),
-    "koikoi_multiplier": ("opponent_called", "own_calls_and_opponent", "caller", "anyone", "scaling", "none"),
-    "prompt_when": ("total_rises", "combo_new_or_grew"),
-    "last_turn_auto_stop": ("both_hands_empty", "mover_hand_empty"),
-    "exhausted_dealer": ("keeps", "passes", "last_yaku"),
-    "oyagime_tie": ("redraw", "kind"),
-    "scoring_mode": ("total", "zero_sum"),
-}
-
-_POINT_KNOBS = (
-    "goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "akatan", "aotan", "akatan_aotan",
-    "hanami_zake", "tsukimi_zake", "tane", "tanzaku", "kasu",
-    "lucky_points", "lucky_both_hands_points", "oya_ken",
-)
 
 # Upper bounds of the number knobs. A saved match is read back through these checks,
 # so a log cannot hand the statistics or ledger screens an absurd value.
@@ -42,6 +32,12 @@ POINTS_MAX = 10_000          # any one point knob
 MONTHS_MAX = 120             # ``months`` and every entry of ``months_offered``
 TARGET_POINTS_MAX = 100_000  # ``target_points`` and ``starting_points``
 KOIKOI_CALLS_MAX = 100       # ``max_koikoi_calls``
+
+# The groups of the "Rules of this match" panel, in reading order.
+KNOB_GROUPS = ("Yaku values", "Yaku rules", "Multipliers", "Scoring", "Round rules", "Match length")
+
+# The house-rules editor's value for "the length chosen in the New match dialog" (``months``).
+AS_CHOSEN = "chosen"
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 60
@@ -61,92 +57,320 @@ def _whole(value: Any, lo: int, hi: int) -> bool:
     return type(value) is int and lo <= value <= hi
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of one type: 1 is not True, and 1.0 is not 1."""
+    return type(a) is type(b) and a == b
+
+
+# ------------------------------------------------------------------ knob metadata
+
+
+@dataclass(frozen=True)
+class When:
+    """A condition on another knob: its value is one of ``values`` (any, if empty) and
+    none of ``unless``."""
+
+    knob: str
+    values: tuple = ()
+    unless: tuple = ()
+
+    def holds(self, rules: "Rules") -> bool:
+        v = getattr(rules, self.knob)
+        return ((not self.values or any(_same(v, x) for x in self.values))
+                and not any(_same(v, x) for x in self.unless))
+
+
+@dataclass(frozen=True)
+class House:
+    """How the house-rules editor offers a knob."""
+
+    row: int                       # the editor's order: the left column top down, then the right
+    control: str                   # "toggle", "choice" (a row of buttons) or "step" (◀ value ▶)
+    values: tuple = (False, True)  # offered, in this order
+    keep: Optional[str] = None     # an offered value that changes nothing (``AS_CHOSEN``)
+
+    @property
+    def settable(self) -> tuple:
+        """The offered values that are the knob's own (not ``keep``)."""
+        return tuple(v for v in self.values if self.keep is None or not _same(v, self.keep))
+
+
+@dataclass(frozen=True)
+class Knob:
+    """What one knob is called, what it may hold and what it means, for a player."""
+
+    label: str                     # "Koi-Koi multiplier"
+    group: str                     # one of KNOB_GROUPS
+    explanation: str               # a sentence or two, in the game's words
+    kind: str = "number"           # "number", "choice", "toggle", "text" or "lengths"
+    choices: tuple = ()            # choice knobs: (value, words[, shorter words]) in order
+    bounds: tuple = ()             # whole numbers lo..hi (text: its length; lengths: each entry)
+    optional: bool = False         # number knobs: None is allowed too
+    words: tuple = ()              # number knobs: (value, words) for values said specially
+    unit: str = "{}"               # number knobs: how any other value reads
+    depends: tuple = ()            # When(...)s: the knob matters only while one of them holds
+    house: Optional[House] = None  # offered as a house rule, and how
+    sets: tuple = ()               # an editor row standing for several knobs:
+                                   # (value, ((knob, its value), ...)) per choice
+    shown: bool = True             # listed in the "Rules of this match" panel
+
+    @property
+    def values(self) -> tuple:
+        """The allowed values of a choice knob, in order."""
+        return tuple(c[0] for c in self.choices)
+
+    def word(self, value: Any) -> Optional[str]:
+        """The words for ``value`` (a choice, or a number said specially), or None."""
+        for entry in self.words + self.choices:
+            if _same(entry[0], value):
+                return entry[1]
+        return None
+
+    def short(self, value: Any) -> Optional[str]:
+        """Shorter words for a choice, where the editor's buttons need them."""
+        for entry in self.choices:
+            if _same(entry[0], value):
+                return entry[2] if len(entry) > 2 else entry[1]
+        return None
+
+    def problem(self, name: str, value: Any) -> Optional[str]:
+        """Why ``value`` cannot be this knob's, or None if it can."""
+        if self.kind == "choice":
+            if type(value) is not str or value not in self.values:
+                return f"{name}={_show(value)} (allowed: {', '.join(self.values)})"
+        elif self.kind == "toggle":
+            if not isinstance(value, bool):
+                return f"{name}={_show(value)} (true or false)"
+        elif self.kind == "number":
+            if not (_whole(value, *self.bounds) or (self.optional and value is None)):
+                lo, hi = self.bounds
+                return (f"{name}={_show(value)} (a whole number from {lo} to {hi}"
+                        + (", or None)" if self.optional else ")"))
+        elif self.kind == "text":
+            lo, hi = self.bounds
+            if not (type(value) is str and lo <= len(value) <= hi):
+                return f"{name}={_show(value)} (a text of {lo} to {hi} characters)"
+        elif self.kind == "lengths":
+            lo, hi = self.bounds
+            if not (type(value) is tuple and len(value) <= hi and all(_whole(m, lo, hi) for m in value)):
+                return f"{name}={_show(value)} (a tuple of whole numbers from {lo} to {hi})"
+        return None
+
+
+def _knob(default: Any, label: str, group: str, explanation: str, **more: Any) -> Any:
+    return field(default=default, metadata={"knob": Knob(label, group, explanation, **more)})
+
+
+def _points(default: int, label: str, group: str, explanation: str, **more: Any) -> Any:
+    return _knob(default, label, group, explanation, bounds=(0, POINTS_MAX), **more)
+
+
+def _toggle(default: bool, label: str, group: str, explanation: str, **more: Any) -> Any:
+    return _knob(default, label, group, explanation, kind="toggle", **more)
+
+
+def _choice(default: str, label: str, group: str, explanation: str, choices: tuple, **more: Any) -> Any:
+    return _knob(default, label, group, explanation, kind="choice", choices=choices, **more)
+
+
+_VIEWING_COUNTS = When("viewing", unless=("off",))
+_LUCKY_ON = When("lucky_hands", ("on",))
+_CALLS_ALLOWED = When("max_koikoi_calls", unless=(0,))
+
+
 @dataclass(frozen=True)
 class Rules:
     """One complete rule system. Field names are the knobs of RULES.md."""
 
-    name: str = "custom"
+    name: str = _knob(
+        "custom", "Rule set", "Rule set",
+        "The name of these rules: a preset's, or one given to a house-rules variant.",
+        kind="text", bounds=(1, NAME_MAX), shown=False)
     # Match length: ``months`` rounds (None: until a target or a bankruptcy).
-    months: Optional[int] = 12
-    months_offered: tuple = (1, 3, 6, 12)
-    target_points: Optional[int] = None
+    months: Optional[int] = _knob(
+        12, "Match length", "Match length",
+        "How many rounds (months) the match lasts. With no limit it is played to a target, "
+        "or with zero-sum stakes until a player has nothing left.",
+        bounds=(1, MONTHS_MAX), optional=True, unit="{} months",
+        words=((None, "No limit"), (AS_CHOSEN, "As chosen"), (1, "1 month")),
+        house=House(17, "step", (AS_CHOSEN, None), keep=AS_CHOSEN))
+    months_offered: tuple = _knob(
+        (1, 3, 6, 12), "Lengths offered", "Match length",
+        "The match lengths the New match screen offers with these rules.",
+        kind="lengths", bounds=(1, MONTHS_MAX))
+    target_points: Optional[int] = _knob(
+        None, "Play to a target", "Match length",
+        "The match ends as soon as a player's total reaches this many points, even before the last month.",
+        bounds=(1, TARGET_POINTS_MAX), optional=True, words=((None, "Off"),), unit="First to {}",
+        house=House(16, "step", (None, 50, 100)))
     # Bright yaku (only the best counts).
-    goko: int = 10
-    shiko: int = 8
-    ame_shiko: int = 7
-    sanko: int = 5
+    goko: int = _points(10, "Gokō (five Brights)", "Yaku values", "Points for all five Brights.")
+    shiko: int = _points(8, "Shikō (four Brights)", "Yaku values",
+                         "Points for four Brights without the Rain Man.")
+    ame_shiko: int = _points(7, "Ame-Shikō (rainy four)", "Yaku values",
+                             "Points for four Brights, one of them the Rain Man.")
+    sanko: int = _points(5, "Sankō (three Brights)", "Yaku values",
+                         "Points for three Brights without the Rain Man (three with him are no yaku).")
     # Set yaku.
-    inoshikacho: int = 5
-    akatan: int = 5
-    aotan: int = 5
-    akatan_aotan: int = 10
-    hanami_zake: int = 5
-    tsukimi_zake: int = 5
+    inoshikacho: int = _points(5, "Inoshikachō", "Yaku values",
+                               "Points for the Boar, the Deer and the Butterflies.")
+    akatan: int = _points(5, "Akatan (red ribbons)", "Yaku values",
+                          "Points for the three red poetry ribbons of Pine, Plum and Cherry.")
+    aotan: int = _points(5, "Aotan (blue ribbons)", "Yaku values",
+                         "Points for the three blue ribbons of Peony, Chrysanthemum and Maple.")
+    akatan_aotan: int = _points(10, "Akatan-Aotan", "Yaku values",
+                                "Points for both ribbon sets at once, scored as one yaku, "
+                                "+1 for each further ribbon.",
+                                depends=(When("combo_grading", ("graded",)),))
+    hanami_zake: int = _points(5, "Hanami-zake", "Yaku values",
+                               "Points for the Cherry Curtain with the Sake cup: cherry-blossom viewing.",
+                               depends=(_VIEWING_COUNTS,))
+    tsukimi_zake: int = _points(5, "Tsukimi-zake", "Yaku values",
+                                "Points for the Moon with the Sake cup: moon viewing.",
+                                depends=(_VIEWING_COUNTS,))
     # Counting yaku: points at the threshold (5 animals, 5 ribbons, 10 chaff), +1 each extra.
-    tane: int = 1
-    tanzaku: int = 1
-    kasu: int = 1
-    combo_grading: str = "stack"
-    viewing: str = "on"
-    weather: bool = False
-    sake_cup_is_chaff: bool = False
-    sake_cup_is_animal: bool = True
+    tane: int = _points(1, "Tane (5 animals)", "Yaku values",
+                        "Points for five animals, +1 for each further animal.")
+    tanzaku: int = _points(1, "Tanzaku (5 ribbons)", "Yaku values",
+                           "Points for five ribbons, +1 for each further ribbon.")
+    kasu: int = _points(1, "Kasu (10 chaff)", "Yaku values",
+                        "Points for ten chaff cards, +1 for each further chaff card.")
+    combo_grading: str = _choice(
+        "stack", "Set yaku", "Yaku rules",
+        "Stack: every yaku scores on its own, so the ribbons of Akatan still count toward Tanzaku. "
+        "Graded: Inoshikachō, Akatan and Aotan gain 1 point for each further card of their kind "
+        "and then Tane or Tanzaku does not count; both ribbon sets together are Akatan-Aotan.",
+        (("stack", "Stack"), ("graded", "Graded")),
+        house=House(7, "choice", ("stack", "graded")))
+    viewing: str = _choice(
+        "on", "Viewing yaku", "Yaku rules",
+        "Whether Hanami-zake and Tsukimi-zake score: always, never, or only beside another yaku.",
+        (("on", "On"), ("off", "Off"), ("with_other_yaku", "With another yaku", "With another")),
+        house=House(4, "choice", ("on", "off", "with_other_yaku")))
+    weather: bool = _toggle(
+        False, "Weather ruling", "Yaku rules",
+        "While a Willow card lies in the field, Hanami-zake does not count; while a Paulownia "
+        "card lies there, Tsukimi-zake does not count.",
+        depends=(_VIEWING_COUNTS,), house=House(5, "toggle"))
+    sake_cup_is_chaff: bool = _toggle(
+        False, "Sake cup counts as chaff", "Yaku rules",
+        "The Sake cup also counts as a chaff card toward Kasu.")
+    sake_cup_is_animal: bool = _toggle(
+        True, "Sake cup counts as animal", "Yaku rules",
+        "The Sake cup counts as an animal toward Tane.")
     # Lucky hands (teshi, kuttsuki), checked once on the dealt hands.
-    lucky_hands: str = "off"
-    lucky_points: int = 6
-    lucky_both_hands_points: int = 6   # one player holding teshi and kuttsuki at once
-    lucky_both_players: str = "draw"   # both players lucky: 0-0 draw, or the dealer's counts
+    lucky_hands: str = _choice(
+        "off", "Lucky hands", "Round rules",
+        "A dealt hand holding four cards of one month (Teshi) or four pairs (Kuttsuki). "
+        "On: its holder wins the round at once. Misdeal: the cards are dealt again.",
+        (("off", "Off"), ("on", "On"), ("misdeal", "Misdeal")),
+        house=House(9, "choice", ("off", "on", "misdeal")))
+    lucky_points: int = _points(
+        6, "Lucky hand points", "Round rules",
+        "What a lucky hand wins; also what the dealer wins when four cards of a month "
+        "in the opening field end the round.",
+        depends=(_LUCKY_ON, When("field_four_of_month", ("dealer_wins",))),
+        house=House(10, "step", (6, 12)))
+    lucky_both_hands_points: int = _points(   # one player holding teshi and kuttsuki at once
+        6, "Teshi + Kuttsuki points", "Round rules",
+        "What a hand that is Teshi and Kuttsuki at once wins.",
+        depends=(_LUCKY_ON,))
+    lucky_both_players: str = _choice(   # both players lucky: 0-0 draw, or the dealer's counts
+        "draw", "Both players lucky", "Round rules",
+        "When both dealt hands are lucky: the round is a 0–0 draw, or only the dealer's hand counts.",
+        (("draw", "0–0 draw"), ("dealer", "Dealer's counts")),
+        depends=(_LUCKY_ON,))
     # Misdeals in the field.
-    field_four_of_month: str = "redeal"
-    field_four_pairs: str = "play_on"
+    field_four_of_month: str = _choice(
+        "redeal", "Four of a month in the field", "Round rules",
+        "When the opening field holds all four cards of a month: deal again; or the dealer "
+        "captures the four and four stock cards take their place; or the dealer wins the round "
+        "for the lucky hand points.",
+        (("redeal", "Redeal"), ("dealer_sweeps", "Dealer sweeps", "Sweeps"), ("dealer_wins", "Dealer wins")),
+        house=House(12, "choice", ("redeal", "dealer_sweeps", "dealer_wins")))
+    field_four_pairs: str = _choice(
+        "play_on", "Four pairs in the field", "Round rules",
+        "When the opening field is four pairs of months: deal again, or play on.",
+        (("redeal", "Redeal"), ("play_on", "Play on")),
+        house=House(13, "choice", ("redeal", "play_on")))
     # Settlement.
-    seven_plus_double: bool = True
-    koikoi_multiplier: str = "opponent_called"
-    field_brights_multiplier: bool = False
-    max_koikoi_calls: Optional[int] = None   # None: unlimited
-    prompt_when: str = "total_rises"
-    last_turn_auto_stop: str = "both_hands_empty"
-    exhausted_dealer: str = "keeps"
-    oya_ken: int = 0
-    oyagime_tie: str = "redraw"
-    must_play_match: bool = False
-    scoring_mode: str = "total"
-    starting_points: int = 50   # zero_sum only *(chosen)*
+    seven_plus_double: bool = _toggle(
+        True, "Double at 7 points or more", "Multipliers",
+        "A hand worth 7 points or more scores double.",
+        house=House(1, "toggle"))
+    koikoi_multiplier: str = _choice(
+        "opponent_called", "Koi-Koi multiplier", "Multipliers",
+        "How Koi-Koi calls raise the winner's score. Opponent's call: double if the other player "
+        "called. Own calls: times 1 + your own calls, and double if the other player called. "
+        "Caller: double if the winner called. Anyone: double if anybody called. +1 per call: "
+        "times 1 + every call made this round. None: calls never multiply.",
+        (("opponent_called", "Opponent's call ×2"), ("own_calls_and_opponent", "Own calls ×n"),
+         ("caller", "Caller ×2"), ("anyone", "Anyone ×2"), ("scaling", "+1 per call"), ("none", "None")),
+        depends=(_CALLS_ALLOWED,),
+        house=House(2, "step", ("opponent_called", "own_calls_and_opponent", "caller", "anyone",
+                                "scaling", "none")))
+    field_brights_multiplier: bool = _toggle(
+        False, "Field brights multiplier", "Multipliers",
+        "The winner's score is multiplied by 1 + the number of Brights in the opening field.",
+        house=House(8, "toggle"))
+    max_koikoi_calls: Optional[int] = _knob(   # None: unlimited
+        None, "Koi-Koi calls allowed", "Scoring",
+        "How many times Koi-Koi may be called in a round, by both players together. Once they are "
+        "used up, the next yaku ends the round; with none, the first yaku ends it.",
+        bounds=(0, KOIKOI_CALLS_MAX), optional=True,
+        words=((None, "Unlimited"), (0, "None (first yaku ends)")),
+        house=House(3, "step", (None, 1, 0)))
+    prompt_when: str = _choice(
+        "total_rises", "Koi-Koi offered when", "Scoring",
+        "When a player is asked Koi-Koi or Stop: when their yaku total rises, or when any one "
+        "yaku is new or worth more.",
+        (("total_rises", "Total rises"), ("combo_new_or_grew", "A yaku is new or grew")))
+    last_turn_auto_stop: str = _choice(
+        "both_hands_empty", "Last turn stops when", "Scoring",
+        "A yaku made on the last turn scores at once, with no Koi-Koi offered: the last turn is "
+        "when both hands are empty, or when the player's own hand is.",
+        (("both_hands_empty", "Both hands empty"), ("mover_hand_empty", "Own hand empty")),
+        depends=(_CALLS_ALLOWED,))
+    exhausted_dealer: str = _choice(
+        "keeps", "After a round with no yaku", "Round rules",
+        "Who deals after a round in which both hands ran out and nobody stopped: the same dealer, "
+        "the other player, or whoever last made or improved a yaku.",
+        (("keeps", "Dealer keeps", "Keeps"), ("passes", "Deal passes", "Passes"),
+         ("last_yaku", "Last yaku maker", "Last yaku")),
+        house=House(14, "choice", ("keeps", "passes", "last_yaku")))
+    oya_ken: int = _points(
+        0, "Oya-ken (dealer's privilege)", "Round rules",
+        "Points the dealer receives when both hands run out and nobody stopped.",
+        words=((0, "Off"),), house=House(11, "step", (0, 1, 6)))
+    oyagime_tie: str = _choice(
+        "redraw", "Oya-gime tie", "Round rules",
+        "When the two cards turned up to choose the first dealer are of one month: draw again, "
+        "or the higher kind deals (Bright, Animal, Ribbon, Chaff).",
+        (("redraw", "Redraw"), ("kind", "Higher kind")))
+    must_play_match: bool = _toggle(
+        False, "Must play a matching card", "Round rules",
+        "A player holding a card that matches the field must play one.",
+        house=House(15, "toggle"))
+    scoring_mode: str = _choice(
+        "total", "Scoring", "Scoring",
+        "Running total: points add up. Zero-sum stakes: each player starts with the starting "
+        "points, the winner's score is taken from the loser, and the match ends early when a "
+        "player has none left.",
+        (("total", "Running total", "Total"), ("zero_sum", "Zero-sum stakes", "Zero-sum")),
+        house=House(18, "choice", ("total", "zero_sum")))
+    starting_points: int = _knob(   # zero_sum only *(chosen)*
+        50, "Starting points (zero-sum)", "Scoring",
+        "The points each player starts with under zero-sum stakes.",
+        bounds=(1, TARGET_POINTS_MAX), depends=(When("scoring_mode", ("zero_sum",)),))
 
     def __post_init__(self) -> None:
         problems = []
-        if not (type(self.name) is str and 1 <= len(self.name) <= NAME_MAX):
-            problems.append(f"name={_show(self.name)} (a text of 1 to {NAME_MAX} characters)")
-        for knob, allowed in CHOICES.items():
-            value = getattr(self, knob)
-            if type(value) is not str or value not in allowed:
-                problems.append(f"{knob}={_show(value)} (allowed: {', '.join(allowed)})")
-        for knob in _POINT_KNOBS:
-            value = getattr(self, knob)
-            if not _whole(value, 0, POINTS_MAX):
-                problems.append(f"{knob}={_show(value)} (a whole number from 0 to {POINTS_MAX})")
-        for knob in ("weather", "sake_cup_is_chaff", "sake_cup_is_animal", "seven_plus_double",
-                     "field_brights_multiplier", "must_play_match"):
-            if not isinstance(getattr(self, knob), bool):
-                problems.append(f"{knob}={_show(getattr(self, knob))} (true or false)")
-        if self.months is not None and not _whole(self.months, 1, MONTHS_MAX):
-            problems.append(f"months={_show(self.months)} (a whole number from 1 to {MONTHS_MAX}, or None)")
-        if self.target_points is not None and not _whole(self.target_points, 1, TARGET_POINTS_MAX):
-            problems.append(f"target_points={_show(self.target_points)} "
-                            f"(a whole number from 1 to {TARGET_POINTS_MAX}, or None)")
+        for name, ok, knob in _CHECKED:
+            value = getattr(self, name)
+            if not ok(value):
+                problems.append(knob.problem(name, value) or f"{name}={_show(value)}")
         if self.months is None and self.target_points is None and self.scoring_mode != "zero_sum":
             problems.append("months=None needs a target_points or zero_sum scoring, or the match never ends")
-        if self.max_koikoi_calls is not None and not _whole(self.max_koikoi_calls, 0, KOIKOI_CALLS_MAX):
-            problems.append(f"max_koikoi_calls={_show(self.max_koikoi_calls)} "
-                            f"(a whole number from 0 to {KOIKOI_CALLS_MAX}, or None)")
-        if not _whole(self.starting_points, 1, TARGET_POINTS_MAX):
-            problems.append(f"starting_points={_show(self.starting_points)} "
-                            f"(a whole number from 1 to {TARGET_POINTS_MAX})")
-        offered = self.months_offered
-        if not (type(offered) is tuple and len(offered) <= MONTHS_MAX
-                and all(_whole(m, 1, MONTHS_MAX) for m in offered)):
-            problems.append(f"months_offered={_show(offered)} "
-                            f"(a tuple of whole numbers from 1 to {MONTHS_MAX})")
         if problems:
             raise ValueError("invalid rules: " + "; ".join(problems))
 
@@ -173,7 +397,116 @@ class Rules:
 
     def describe(self) -> list[tuple[str, str]]:
         """(knob, value) pairs for a "Rules of this match" panel."""
-        return [(f.name, str(getattr(self, f.name))) for f in fields(self) if f.name != "name"]
+        return [(name, str(getattr(self, name))) for name, knob in KNOBS.items() if knob.shown]
+
+
+KNOBS: dict[str, Knob] = {f.name: f.metadata["knob"] for f in fields(Rules)}
+"""Every field of Rules -> its Knob, in field order."""
+
+
+def _quick_check(knob: Knob) -> Any:
+    """A fast yes/no for the common case (Rules are built often); ``Knob.problem`` says why not."""
+    if knob.kind == "choice":
+        allowed = frozenset(knob.values)
+        return lambda v: type(v) is str and v in allowed
+    if knob.kind == "toggle":
+        return lambda v: v is True or v is False
+    if knob.kind == "number":
+        lo, hi = knob.bounds
+        if knob.optional:
+            return lambda v: v is None or (type(v) is int and lo <= v <= hi)
+        return lambda v: type(v) is int and lo <= v <= hi
+    return lambda v: knob.problem("", v) is None
+
+
+_CHECKED = tuple((name, _quick_check(knob), knob) for name, knob in KNOBS.items())
+
+# The allowed values of the enumerated knobs (the first is not a default, see the fields).
+CHOICES: dict[str, tuple] = {name: k.values for name, k in KNOBS.items() if k.kind == "choice"}
+
+# Editor rows that stand for several knobs at once.
+JOINT_ROWS: dict[str, Knob] = {
+    "sake_cup": Knob(
+        "Sake cup counts as", "Yaku rules",
+        "Whether the Sake cup counts as an animal toward Tane, as chaff toward Kasu, or as both. "
+        "It always counts for the viewing yaku.",
+        kind="choice", choices=(("animal", "Animal"), ("chaff", "Chaff"), ("both", "Both")),
+        house=House(6, "choice", ("animal", "chaff", "both")),
+        sets=(("animal", (("sake_cup_is_chaff", False), ("sake_cup_is_animal", True))),
+              ("chaff", (("sake_cup_is_chaff", True), ("sake_cup_is_animal", False))),
+              ("both", (("sake_cup_is_chaff", True), ("sake_cup_is_animal", True))))),
+}
+
+HOUSE_ROWS: tuple[tuple[str, Knob], ...] = tuple(sorted(
+    [(n, k) for n, k in KNOBS.items() if k.house is not None] + list(JOINT_ROWS.items()),
+    key=lambda item: item[1].house.row))  # type: ignore[union-attr]
+"""The house-rules editor's rows, in order: (row name, Knob). A row is a knob's name, or
+a name of JOINT_ROWS."""
+
+ROW_OF: dict[str, str] = {
+    **{n: n for n, _ in HOUSE_ROWS},
+    **{k: row for row, joint in JOINT_ROWS.items() for _, pairs in joint.sets for k, _ in pairs},
+}
+"""Knob -> the editor row that sets it."""
+
+
+def knob_info(name: str) -> Knob:
+    """The Knob of a field or of a joint editor row (KeyError for neither)."""
+    return KNOBS[name] if name in KNOBS else JOINT_ROWS[name]
+
+
+def house_value(rules: Rules, row: str) -> Any:
+    """What the editor's ``row`` shows for ``rules``."""
+    knob = knob_info(row)
+    if knob.sets:
+        for value, pairs in knob.sets:
+            if all(_same(getattr(rules, k), v) for k, v in pairs):
+                return value
+        return knob.sets[0][0]
+    value = getattr(rules, row)
+    house = knob.house
+    if house is not None and house.keep is not None and not any(_same(value, v) for v in house.settable):
+        return house.keep
+    return value
+
+
+def house_knobs(row: str, value: Any) -> dict[str, Any]:
+    """Knob -> value that ``value`` of the editor's ``row`` stands for."""
+    knob = knob_info(row)
+    if knob.sets:
+        return dict(dict(knob.sets)[value])
+    if knob.house is not None and knob.house.keep is not None and _same(value, knob.house.keep):
+        return {}
+    return {row: value}
+
+
+def house_offers() -> dict[str, tuple]:
+    """Knob -> the values the house-rules editor can give it."""
+    out: dict[str, tuple] = {}
+    for row, knob in HOUSE_ROWS:
+        for value in knob.house.settable:  # type: ignore[union-attr]
+            for k, v in house_knobs(row, value).items():
+                if not any(_same(v, o) for o in out.get(k, ())):
+                    out[k] = out.get(k, ()) + (v,)
+    return out
+
+
+def matters(rules: Rules, name: str) -> bool:
+    """Whether knob ``name`` can change anything under ``rules`` (its ``depends``)."""
+    depends = knob_info(name).depends
+    return not depends or any(w.holds(rules) for w in depends)
+
+
+def dependency_text(name: str) -> str:
+    """``name``'s dependency in words ("Only when Lucky hands is On."), or ""."""
+    parts = []
+    for w in knob_info(name).depends:
+        other = knob_info(w.knob)
+        if w.values:
+            parts.append(f"{other.label} is {' or '.join(other.word(v) or str(v) for v in w.values)}")
+        if w.unless:
+            parts.append(f"{other.label} is not {' or '.join(other.word(v) or str(v) for v in w.unless)}")
+    return f"Only when {', or when '.join(parts)}." if parts else ""
 
 
 _CASUAL = Rules(

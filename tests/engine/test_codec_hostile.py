@@ -20,7 +20,9 @@ from koikoi.engine import (RULESETS, ReplayError, Rules, apply, events_from_json
                            legal_actions, new_match, replay)
 from koikoi.engine import events as E
 from koikoi.engine.cards import IDS
-from koikoi.engine.rules import _POINT_KNOBS, CHOICES
+from koikoi.engine.rules import CHOICES, HOUSE_ROWS, KNOBS, POINTS_MAX, house_knobs
+
+_POINT_KNOBS = tuple(n for n, k in KNOBS.items() if k.kind == "number" and k.bounds == (0, POINTS_MAX))
 
 
 def _played(preset: str, seed: int, months: int) -> tuple:
@@ -422,11 +424,14 @@ def test_every_preset_and_every_value_the_game_offers_passes():
         assert Rules.from_dict(json.loads(json.dumps(preset.to_dict()))) == preset
         for months in preset.months_offered:
             assert replace(preset, months=months).months == months
-        # the house-rule steppers of koikoi/ui/scenes/rules_panel.py (HOUSE_KNOBS)
-        for knob, values in (("max_koikoi_calls", (None, 1, 0)), ("lucky_points", (6, 12)),
-                             ("oya_ken", (0, 1, 6)), ("target_points", (None, 50, 100))):
-            for v in values:
-                assert getattr(replace(preset, **{knob: v}), knob) == v
+        # every value the house-rules editor offers (HOUSE_ROWS, declared with each knob)
+        for row, knob in HOUSE_ROWS:
+            for v in knob.house.settable:
+                changes = house_knobs(row, v)
+                if changes.get("months", 0) is None:
+                    changes["target_points"] = 50
+                made = replace(preset, **changes)
+                assert all(getattr(made, k) == x for k, x in changes.items())
         assert replace(preset, months=None, target_points=50).months is None
         assert replace(preset, scoring_mode="zero_sum", months=None).months is None
     assert Rules().name == "custom"

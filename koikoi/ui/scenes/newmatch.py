@@ -17,6 +17,7 @@ from typing import Optional
 
 import pygame
 
+from ...ai import LEVEL_INFO, OFFERED_LEVELS
 from ...engine import PRESET_LABELS, RULESETS
 from ...storage import level_available, valid_house_rules
 from .. import theme
@@ -26,10 +27,8 @@ from . import MenuScene
 
 log = logging.getLogger("koikoi.newmatch")
 
-OPPONENTS = (
-    ("easy", "CPU · Easy", "Relaxed"),
-    ("medium", "CPU · Medium", "Thoughtful"),
-    ("hard", "CPU · Hard", "Ruthless"),
+# (choice, label, blurb): the CPU levels as koikoi.ai declares them, then a friend.
+OPPONENTS = tuple((lvl.name, lvl.label, lvl.blurb) for lvl in OFFERED_LEVELS) + (
     ("friend", "Friend", "Same screen"),
 )
 
@@ -50,8 +49,8 @@ def make_seats(opponent: str) -> tuple[tuple, str]:
     level = opponent
     if not level_available(level):
         log.warning("CPU level %r is not available; using 'random'", level)
-        return (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Random)", "random")), "random"
-    return (SeatConfig("human", "You"), SeatConfig("cpu", f"CPU ({level.title()})", level)), level
+        level = "random"
+    return (SeatConfig("human", "You"), SeatConfig("cpu", LEVEL_INFO[level].seat_name, level)), level
 
 
 def new_session(app, opponent: str, rules_name: str, months: Optional[int],

@@ -4,8 +4,9 @@ editor of the New match dialog.
     RulesPanelScene(app, rules, months=None)       # read-only, over any scene
     HouseRulesScene(app, "nintendo", {"weather": True}, on_done=callback)
 
-Both speak of the knobs of ``koikoi.engine.rules.Rules`` with the labels and
-value wording below. A knob that differs from the preset named in
+Both speak of the knobs of ``koikoi.engine.rules.Rules`` with the labels, value
+words, groups and editor rows declared with each knob there (``KNOBS``,
+``HOUSE_ROWS``). A knob that differs from the preset named in
 ``rules.name`` is highlighted (the panel) or counted ("3 house rules changed").
 """
 
@@ -17,124 +18,59 @@ from typing import Any, Callable, Optional
 import pygame
 
 from ...engine import PRESET_LABELS, RULESETS, Rules
-from ...engine.rules import CHOICES
+from ...engine.rules import (HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, ROW_OF, Knob, house_knobs,
+                             house_value, knob_info)
 from .. import theme
 from .. import widgets as W
 from . import MenuScene
 
 # ------------------------------------------------------------------ words
+# Every label, value word, group and editor row comes from the knobs' declaration in
+# koikoi/engine/rules.py (``Rules`` fields' metadata); these are views of it.
 
-KNOB_LABELS = {
-    "months": "Match length",
-    "months_offered": "Lengths offered",
-    "target_points": "Play to a target",
-    "goko": "Gokō (five Brights)",
-    "shiko": "Shikō (four Brights)",
-    "ame_shiko": "Ame-Shikō (rainy four)",
-    "sanko": "Sankō (three Brights)",
-    "inoshikacho": "Inoshikachō",
-    "akatan": "Akatan (red ribbons)",
-    "aotan": "Aotan (blue ribbons)",
-    "akatan_aotan": "Akatan-Aotan",
-    "hanami_zake": "Hanami-zake",
-    "tsukimi_zake": "Tsukimi-zake",
-    "tane": "Tane (5 animals)",
-    "tanzaku": "Tanzaku (5 ribbons)",
-    "kasu": "Kasu (10 chaff)",
-    "combo_grading": "Set yaku",
-    "viewing": "Viewing yaku",
-    "weather": "Weather ruling",
-    "sake_cup_is_chaff": "Sake cup counts as chaff",
-    "sake_cup_is_animal": "Sake cup counts as animal",
-    "sake_cup": "Sake cup counts as",
-    "lucky_hands": "Lucky hands",
-    "lucky_points": "Lucky hand points",
-    "lucky_both_hands_points": "Teshi + Kuttsuki points",
-    "lucky_both_players": "Both players lucky",
-    "field_four_of_month": "Four of a month in the field",
-    "field_four_pairs": "Four pairs in the field",
-    "seven_plus_double": "Double at 7 points or more",
-    "koikoi_multiplier": "Koi-Koi multiplier",
-    "field_brights_multiplier": "Field brights multiplier",
-    "max_koikoi_calls": "Koi-Koi calls allowed",
-    "prompt_when": "Koi-Koi offered when",
-    "last_turn_auto_stop": "Last turn stops when",
-    "exhausted_dealer": "After a round with no yaku",
-    "oya_ken": "Oya-ken (dealer's privilege)",
-    "oyagime_tie": "Oya-gime tie",
-    "must_play_match": "Must play a matching card",
-    "scoring_mode": "Scoring",
-    "starting_points": "Starting points (zero-sum)",
-}
-
-VALUE_LABELS = {
-    "stack": "Stack", "graded": "Graded",
-    "on": "On", "off": "Off", "with_other_yaku": "With another yaku", "misdeal": "Misdeal",
-    "draw": "0–0 draw", "dealer": "Dealer's counts",
-    "redeal": "Redeal", "dealer_sweeps": "Dealer sweeps", "dealer_wins": "Dealer wins",
-    "play_on": "Play on",
-    "opponent_called": "Opponent's call ×2", "own_calls_and_opponent": "Own calls ×n",
-    "caller": "Caller ×2", "anyone": "Anyone ×2", "scaling": "+1 per call", "none": "None",
-    "total_rises": "Total rises", "combo_new_or_grew": "A yaku is new or grew",
-    "both_hands_empty": "Both hands empty", "mover_hand_empty": "Own hand empty",
-    "keeps": "Dealer keeps", "passes": "Deal passes", "last_yaku": "Last yaku maker",
-    "redraw": "Redraw", "kind": "Higher kind",
-    "total": "Running total", "zero_sum": "Zero-sum stakes",
-    "animal": "Animal", "chaff": "Chaff", "both": "Both",
-}
+KNOB_LABELS = {**{name: k.label for name, k in KNOBS.items()},
+               **{name: k.label for name, k in JOINT_ROWS.items()}}
 
 
-# Shorter words for the pills of the house-rules editor.
-SHORT_VALUES = {"with_other_yaku": "With another", "last_yaku": "Last yaku", "dealer_sweeps": "Sweeps",
-                "dealer_wins": "Dealer wins", "keeps": "Keeps", "passes": "Passes",
-                "zero_sum": "Zero-sum", "total": "Total"}
+def _knob(name: str) -> Optional[Knob]:
+    try:
+        return knob_info(name)
+    except KeyError:
+        return None
 
 
 def short_value(knob: str, value: Any) -> str:
-    if isinstance(value, str) and value in SHORT_VALUES:
-        return SHORT_VALUES[value]
-    return format_value(knob, value)
+    """A value in the fewest words, for the pills of the house-rules editor."""
+    info = _knob(knob)
+    short = info.short(value) if info is not None else None
+    return short if short is not None else format_value(knob, value)
 
 
 def format_value(knob: str, value: Any) -> str:
     """A knob's value in words ("Yes", "Unlimited", "Dealer sweeps", "12")."""
     if isinstance(value, bool):
         return "Yes" if value else "No"
-    if knob == "months" and value == "chosen":
-        return "As chosen"
+    info = _knob(knob)
+    said = info.word(value) if info is not None else None
+    if said is not None:
+        return said
     if value is None:
-        return {"months": "No limit", "target_points": "Off", "max_koikoi_calls": "Unlimited"}.get(knob, "—")
-    if knob == "max_koikoi_calls":
-        return "None (first yaku ends)" if value == 0 else str(value)
-    if knob == "target_points":
-        return f"First to {value}"
-    if knob == "oya_ken" and value == 0:
-        return "Off"
-    if knob == "months":
-        return f"{value} month{'s' if value != 1 else ''}"
-    if knob == "months_offered":
+        return "—"
+    if info is not None and info.kind == "lengths":
         v = tuple(value)
         if len(v) > 4 and v == tuple(range(v[0], v[-1] + 1)):
             return f"{v[0]}–{v[-1]}"
         return ", ".join(str(m) for m in v)
     if isinstance(value, str):
-        return VALUE_LABELS.get(value, value.replace("_", " "))
+        return value.replace("_", " ")
+    if info is not None and info.kind == "number":
+        return info.unit.format(value)
     return str(value)
 
 
 # The panel's groups, in reading order; every knob but ``name`` is in one.
-GROUPS = (
-    ("Yaku values", ("goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "akatan", "aotan",
-                     "akatan_aotan", "hanami_zake", "tsukimi_zake", "tane", "tanzaku", "kasu")),
-    ("Yaku rules", ("combo_grading", "viewing", "weather", "sake_cup_is_chaff", "sake_cup_is_animal")),
-    ("Multipliers", ("seven_plus_double", "koikoi_multiplier", "field_brights_multiplier")),
-    ("Scoring", ("max_koikoi_calls", "prompt_when", "last_turn_auto_stop", "scoring_mode",
-                 "starting_points")),
-    ("Round rules", ("lucky_hands", "lucky_points", "lucky_both_hands_points", "lucky_both_players",
-                     "field_four_of_month", "field_four_pairs", "exhausted_dealer", "oya_ken",
-                     "oyagime_tie", "must_play_match")),
-    ("Match length", ("months", "months_offered", "target_points")),
-)
+GROUPS = tuple((title, tuple(n for n, k in KNOBS.items() if k.shown and k.group == title))
+               for title in KNOB_GROUPS)
 
 
 def preset_of(rules: Rules) -> Optional[Rules]:
@@ -170,58 +106,24 @@ def rules_rows(rules: Rules, months: Optional[int] = None) -> list[tuple[str, li
 # ------------------------------------------------------------------ house rules
 
 
-def sake_cup_value(rules: Rules) -> str:
-    if rules.sake_cup_is_chaff and rules.sake_cup_is_animal:
-        return "both"
-    return "chaff" if rules.sake_cup_is_chaff else "animal"
+# The editor's rows: (row, kind, options). Kinds: "toggle", "choice" (a ChoiceRow over
+# the options), "step" (a stepper over the options). A row is a knob, or a joint row of
+# several ("sake_cup" stands for the two sake-cup knobs).
+HOUSE_KNOBS = tuple((row, k.house.control, None if k.house.control == "toggle" else k.house.values)
+                    for row, k in HOUSE_ROWS)
 
 
-def sake_cup_knobs(value: str) -> dict:
-    return {"sake_cup_is_chaff": value in ("chaff", "both"), "sake_cup_is_animal": value in ("animal", "both")}
-
-
-# The editor's rows: (knob, kind, options). Kinds: "toggle", "choice" (a ChoiceRow over
-# the options), "step" (a stepper over the options). "sake_cup" stands for its two knobs.
-HOUSE_KNOBS = (
-    ("seven_plus_double", "toggle", None),
-    ("koikoi_multiplier", "step", CHOICES["koikoi_multiplier"]),
-    ("max_koikoi_calls", "step", (None, 1, 0)),
-    ("viewing", "choice", CHOICES["viewing"]),
-    ("weather", "toggle", None),
-    ("sake_cup", "choice", ("animal", "chaff", "both")),
-    ("combo_grading", "choice", CHOICES["combo_grading"]),
-    ("field_brights_multiplier", "toggle", None),
-    ("lucky_hands", "choice", CHOICES["lucky_hands"]),
-    ("lucky_points", "step", (6, 12)),
-    ("oya_ken", "step", (0, 1, 6)),
-    ("field_four_of_month", "choice", CHOICES["field_four_of_month"]),
-    ("field_four_pairs", "choice", CHOICES["field_four_pairs"]),
-    ("exhausted_dealer", "choice", CHOICES["exhausted_dealer"]),
-    ("must_play_match", "toggle", None),
-    ("target_points", "step", (None, 50, 100)),
-    ("months", "step", ("chosen", None)),
-    ("scoring_mode", "choice", CHOICES["scoring_mode"]),
-)
-
-
-def house_value(rules: Rules, knob: str) -> Any:
-    if knob == "sake_cup":
-        return sake_cup_value(rules)
-    if knob == "months":   # the length is chosen in the dialog; here only "no limit"
-        return None if rules.months is None else "chosen"
-    return getattr(rules, knob)
+def row_knobs(row: str) -> tuple:
+    """The knobs the editor's ``row`` sets."""
+    info = knob_info(row)
+    return tuple(k for k, _ in info.sets[0][1]) if info.sets else (row,)
 
 
 def house_changes(preset: Rules, values: dict) -> dict:
     """Knob -> value for the entries of ``values`` (editor rows) that differ from ``preset``."""
     out: dict = {}
-    for knob, value in values.items():
-        if knob == "months":
-            if value is None:
-                out["months"] = None
-            continue
-        items = sake_cup_knobs(value).items() if knob == "sake_cup" else ((knob, value),)
-        for k, v in items:
+    for row, value in values.items():
+        for k, v in house_knobs(row, value).items():
             if getattr(preset, k) != v:
                 out[k] = v
     return out
@@ -244,9 +146,7 @@ def changed_text(n: int) -> str:
 
 def count_changes(changes: dict) -> int:
     """How many editor rows ``changes`` touch (the two sake-cup knobs are one row)."""
-    keys = set(changes)
-    n = len(keys - {"sake_cup_is_chaff", "sake_cup_is_animal"})
-    return n + (1 if keys & {"sake_cup_is_chaff", "sake_cup_is_animal"} else 0)
+    return len({ROW_OF.get(k, k) for k in changes})
 
 
 class Stepper(W.Widget):
@@ -562,8 +462,7 @@ class HouseRulesScene(_Overlay):
         changed = self.changes
         keys_changed = set(changed)
         for i, (knob, row) in enumerate(self.rows):
-            knobs = ("sake_cup_is_chaff", "sake_cup_is_animal") if knob == "sake_cup" else (knob,)
-            differs = bool(keys_changed.intersection(knobs))
+            differs = bool(keys_changed.intersection(row_knobs(knob)))
             rr = row.inflate(self.px(16), -self.px(6))
             if differs:
                 surface.blit(W.rounded_surface(rr.size, self.px(8), theme.with_alpha(theme.LACQUER, 80),
@@ -593,5 +492,5 @@ class HouseRulesScene(_Overlay):
 
 
 __all__ = ["RulesPanelScene", "HouseRulesScene", "Stepper", "GROUPS", "HOUSE_KNOBS", "KNOB_LABELS",
-           "format_value", "differing_knobs", "rules_rows", "house_changes", "build_rules", "changed_text",
-           "count_changes"]
+           "format_value", "short_value", "differing_knobs", "rules_rows", "house_value", "house_changes",
+           "row_knobs", "build_rules", "changed_text", "count_changes"]
