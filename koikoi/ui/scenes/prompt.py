@@ -18,6 +18,7 @@ from typing import Callable, Optional
 
 import pygame
 
+from ...ai import hints_on
 from ...engine import KoiKoi, Stop
 from ...engine import yaku as Y
 from ... import coach
@@ -58,7 +59,7 @@ class KoiKoiPromptScene(Scene):
         if practice is None:
             try:
                 other = session.seats[1 - seat]
-                practice = (not session.is_hotseat and other.kind == "cpu" and other.level == "easy")
+                practice = not session.is_hotseat and other.kind == "cpu" and hints_on(other.level)
             except (AttributeError, IndexError):
                 practice = False
         self.practice = bool(practice)

@@ -16,6 +16,7 @@ from typing import Optional
 
 import pygame
 
+from ...ai import hints_on
 from ...engine import ChooseMatch, Play
 from ...engine import card as card_of
 from ...engine import yaku as Y
@@ -244,13 +245,13 @@ class RoundScene(Scene):
             return 1.0
 
     def practice(self) -> bool:
-        """Easy practice: on only against a CPU whose level is "easy" (never in friend matches)."""
+        """Practice hints: on against a CPU level that has them (Easy; never in friend matches)."""
         try:
             s = self.session
             if s.is_hotseat:
                 return False
             other = s.seats[1 - self.me]
-            return other.kind == "cpu" and other.level == "easy"
+            return other.kind == "cpu" and hints_on(other.level)
         except (AttributeError, IndexError):
             return False
 

@@ -14,6 +14,7 @@ from typing import Optional
 import pygame
 
 from ... import stats as S
+from ...ai import LEVEL_LABELS, LEVEL_ORDER
 from ...engine import PRESET_LABELS
 from ...engine import yaku as Y
 from .. import theme
@@ -22,9 +23,9 @@ from . import MenuScene
 
 log = logging.getLogger("koikoi.stats_scene")
 
-OPPONENT_LABELS = {"easy": "CPU · Easy", "medium": "CPU · Medium", "hard": "CPU · Hard",
-                   "random": "CPU · Random", "friend": "Friend", "cpu": "CPU"}
-OPPONENT_ORDER = ("easy", "medium", "hard", "random", "cpu", "friend")
+# the CPU levels as declared once in koikoi.ai, then the two kinds of opponent that are not levels
+OPPONENT_LABELS = {**LEVEL_LABELS, "cpu": "CPU", "friend": "Friend"}
+OPPONENT_ORDER = LEVEL_ORDER + ("cpu", "friend")
 
 TABLE_COLUMNS = (  # key, header, weight, align
     ("opponent", "Opponent", 0.22, "left"),
