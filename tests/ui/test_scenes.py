@@ -343,7 +343,13 @@ def test_text_helpers(screen):
     lines = W.wrap_text("one two three four five six seven eight nine ten", font, 120)
     assert len(lines) > 2 and all(font.size(line)[0] <= 120 for line in lines)
     assert W.ellipsize("a" * 200, font, 100).endswith("…")
-    assert W.fit_font(a, "x" * 80, 200, 40).size("x" * 80)[0] <= 200 or True
+    # 80 x's need shrinking to fit 800 px, and fit above the minimum size (the old check here ended in
+    # "or True": at 200 px they fit at no size, and fit_font then gives the minimum, asserted below)
+    fitted = W.fit_font(a, "x" * 80, 800, 40)
+    assert fitted.size("x" * 80)[0] <= 800 and fitted.get_height() < a.font(40).get_height()
+    assert W.fit_font(a, "x", 200, 40).get_height() == a.font(40).get_height()    # no need to shrink
+    tiny = W.fit_font(a, "x" * 2000, 50, 40, minimum=10)          # fits at no size: the minimum
+    assert tiny.get_height() == a.font(10).get_height()
     W.draw_panel(screen, (10, 10, 300, 200))
     W.draw_panel(screen, (10, 10, 1, 1))            # degenerate sizes never crash
     W.draw_card(screen, a.card("01-B", 120), (50, 50), angle=12)
