@@ -293,3 +293,21 @@ def test_kill_9_cycles_lose_nothing_and_duplicate_nothing(tmp_path):
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "duplicates: 0; finished matches lost: 0; matches behind their last reported action: 0" in r.stdout
+
+
+def test_saved_matches_by_keyboard_down_and_enter_resumes():
+    store = Storage()
+    kept = play(MatchSession(RULESETS["casual"], seed=21, months=3, seats=VS_CPU, store=store), 4)
+    store.keep_for_later()
+    app = make_app()
+    app.push(TitleScene(app))
+    app.step()
+    assert app.top.kept == 1
+    app.push(SavedMatchesScene(app))
+    app.step()
+    for key in (pygame.K_DOWN, pygame.K_RETURN):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+        app.step()
+    for _ in range(3):
+        app.step()
+    assert app.top.session.id == kept.id and Storage().load_autosave().id == kept.id

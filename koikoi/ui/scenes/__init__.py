@@ -42,6 +42,7 @@ class MenuScene(Scene):
 
     intro_time = 0.35
     scroller: Optional[W.Scroller] = None
+    key_row: Optional[int] = None      # the row picked with the arrow keys (layout_table screens)
     _scratch: Optional[pygame.Surface] = None
 
     def __init__(self, app):
@@ -175,6 +176,29 @@ class MenuScene(Scene):
         self.back_b.rect.centerx = w // 2
         self.widgets = [self.back_b]
         return by
+
+    def table_row_at(self, pos, rows: int) -> Optional[int]:
+        """The row of a ``layout_table`` table under ``pos``, or None."""
+        vp = self.scroller.viewport
+        if not vp.collidepoint(pos):
+            return None
+        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
+        return i if 0 <= i < rows else None
+
+    def table_keys(self, event, rows: int, on_enter) -> bool:
+        """Up/Down walk the rows of a ``layout_table`` table (``key_row``, scrolled
+        into view), Enter opens one (``on_enter(i)``); True if the key was used."""
+        if event.type != pygame.KEYDOWN or not rows or self.focus.current is not None:
+            return False
+        if event.key in (pygame.K_DOWN, pygame.K_UP):
+            cur = self.key_row if self.key_row is not None else -1
+            self.key_row = max(0, min(rows - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
+            self.scroller.reveal(self.key_row * self.row_h, self.row_h)
+            return True
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
+            on_enter(self.key_row)
+            return True
+        return False
 
     def draw_title(self, surface: pygame.Surface, text: str, y: int, *, subtitle: Optional[str] = None) -> int:
         """A centred screen title with a gold divider; returns the y below it."""

@@ -174,33 +174,18 @@ class HistoryScene(MenuScene):
                                         conceded=getattr(m, "conceded", None)))
 
     # ---------------------------------------------------------- input
-    def _row_at(self, pos) -> Optional[int]:
-        vp = self.scroller.viewport
-        if not vp.collidepoint(pos):
-            return None
-        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
-        return i if 0 <= i < len(self.matches) else None
-
     def handle(self, event) -> bool:
         if super().handle(event):
             return True
         if event.type == pygame.MOUSEMOTION:
-            self.hover = self._row_at(event.pos)
+            self.hover = self.table_row_at(event.pos, len(self.matches))
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            i = self._row_at(event.pos)
+            i = self.table_row_at(event.pos, len(self.matches))
             if i is not None:
                 self.open(i)
                 return True
-        elif event.type == pygame.KEYDOWN and self.matches and self.focus.current is None:
-            n = len(self.matches)
-            if event.key in (pygame.K_DOWN, pygame.K_UP):
-                cur = self.key_row if self.key_row is not None else -1
-                self.key_row = max(0, min(n - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
-                self.scroller.reveal(self.key_row * self.row_h, self.row_h)
-                return True
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
-                self.open(self.key_row)
-                return True
+        elif self.table_keys(event, len(self.matches), self.open):
+            return True
         return self.scroller.handle(event)
 
     # ---------------------------------------------------------- drawing

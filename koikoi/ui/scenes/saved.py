@@ -223,13 +223,6 @@ class SavedMatchesScene(MenuScene):
     def _visible(self, rect: pygame.Rect) -> bool:
         return self.scroller.viewport.contains(rect)
 
-    def _row_at(self, pos) -> Optional[int]:
-        vp = self.scroller.viewport
-        if not vp.collidepoint(pos):
-            return None
-        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
-        return i if 0 <= i < len(self.matches) else None
-
     def handle(self, event) -> bool:
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
             for pair in self.row_buttons:
@@ -239,23 +232,14 @@ class SavedMatchesScene(MenuScene):
         if super().handle(event):
             return True
         if event.type == pygame.MOUSEMOTION:
-            self.hover = self._row_at(event.pos)
-        elif event.type == pygame.KEYDOWN and self.matches and self.focus.current is None:
-            n = len(self.matches)
-            if event.key in (pygame.K_DOWN, pygame.K_UP):
-                cur = self.key_row if self.key_row is not None else -1
-                self.key_row = max(0, min(n - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
-                self.scroller.reveal(self.key_row * self.row_h, self.row_h)
-                return True
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
-                self.resume(self.key_row)
-                return True
-            if event.key == pygame.K_DELETE and self.key_row is not None:
-                self.abandon(self.key_row)
-                return True
-        if self.scroller.handle(event):
+            self.hover = self.table_row_at(event.pos, len(self.matches))
+        elif self.table_keys(event, len(self.matches), self.resume):
             return True
-        return False
+        elif (event.type == pygame.KEYDOWN and event.key == pygame.K_DELETE and self.key_row is not None
+              and self.focus.current is None):
+            self.abandon(self.key_row)
+            return True
+        return bool(self.scroller.handle(event))
 
     def update(self, dt: float) -> None:
         before = self.scroller.offset
