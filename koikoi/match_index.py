@@ -97,7 +97,13 @@ def summarize(path: Path, *, data_root=None, mtime: Optional[float] = None) -> F
         raise FileNotFoundError(str(path))
     match_id, seats, state = load_match(data)
     summary = data.get("summary")
-    summary = summary if isinstance(summary, dict) else {}
+    return row_of(path, match_id, seats, state, summary if isinstance(summary, dict) else {}, mtime)
+
+
+def row_of(path: Path, match_id: str, seats, state, summary: dict, mtime: Optional[float] = None) -> FinishedMatch:
+    """The history row of a match already replayed (``state``), filed at ``path``
+    with ``summary``. Only the filing time and a concession are read from the
+    summary (checked); everything else comes from the state."""
     when = _valid_time(summary.get("finished_at"))
     if when is None:
         stamp = mtime if mtime is not None else os.stat(path).st_mtime
@@ -452,4 +458,4 @@ class MatchIndex:
             self.problems.append(f"{path.name}: {reason}" + (f" (kept as {moved.name})" if moved else ""))
 
 
-__all__ = ["MatchIndex", "FinishedMatch", "summarize", "history_files", "INDEX_NAME", "MATCH_MAX_BYTES"]
+__all__ = ["MatchIndex", "FinishedMatch", "summarize", "row_of", "history_files", "INDEX_NAME", "MATCH_MAX_BYTES"]

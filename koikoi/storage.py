@@ -58,7 +58,7 @@ import platformdirs
 from .ai import OFFERED_LEVELS
 from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
                     stamped_sibling)
-from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex
+from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import MatchSession
@@ -130,12 +130,6 @@ def path_problem(*folders) -> Optional[str]:
                 return (f"The folder for the game's files is too long a path ({len(str(folder)):,} characters; "
                         f"set {ENV_HOME} to a shorter folder): {str(folder)[:60]}…")
     return None
-
-
-# ------------------------------------------------------------------ files
-
-# the old names of what moved to koikoi.files (kept for tools and tests)
-_stamped_sibling = stamped_sibling
 
 
 # ------------------------------------------------------------------ settings
@@ -322,12 +316,6 @@ def session_from_data(data: Any, **kwargs) -> "MatchSession":
     except Exception as exc:  # the session's own checks should catch all; a bug must not crash a start
         log.exception("unexpected failure reading a match")
         raise ValueError(f"the save is malformed ({exc.__class__.__name__})") from None
-
-
-def session_from_json(text: str, **kwargs) -> "MatchSession":
-    """``session_from_data`` on JSON text."""
-    from .files import parse_json
-    return session_from_data(parse_json(text), **kwargs)
 
 
 def _summary(session: "MatchSession") -> dict:
@@ -537,15 +525,14 @@ class Storage:
                 if self._autosave_id is None:    # there, but unreadable: never write over it
                     self._set_aside(self.autosave_path)
                     self._autosave_id = ""
-            before = None
-            if self._autosave_id not in ("", session.id):
-                other = self._autosave_id
+            other = self._autosave_id
 
-                def before() -> None:     # only once the new save is on disk: a failed write moves nothing
-                    log.warning("the autosave holds another match (%s); keeping it for later", other)
-                    if not self.keep_for_later():
-                        raise OSError("the other saved match could not be kept for later")
-            atomic_write_text(self.autosave_path, session.to_json(), before_replace=before)
+            def keep_the_other() -> None:     # only once the new save is on disk: a failed write moves nothing
+                log.warning("the autosave holds another match (%s); keeping it for later", other)
+                if not self.keep_for_later():
+                    raise OSError("the other saved match could not be kept for later")
+            atomic_write_text(self.autosave_path, session.to_json(),
+                              before_replace=keep_the_other if other not in ("", session.id) else None)
             self._autosave_id = session.id
             return True
         except OSError as exc:
@@ -658,10 +645,10 @@ class Storage:
                 problems.append(f"A saved match could not be restored ({_short(exc)})."
                                 + (f" It was kept as {moved.name}." if moved else ""))
                 continue
-            if self.is_filed(session.id) is not None or session.state.is_over:
-                if session.state.is_over and self.is_filed(session.id) is None:
-                    if self.file_match(session) is None:
-                        continue
+            filed = self.is_filed(session.id)
+            if filed is not None or session.state.is_over:
+                if filed is None and self.file_match(session) is None:     # over, not yet filed
+                    continue
                 if not self.read_only:
                     self._remove_saved(p)
                 continue
@@ -730,10 +717,9 @@ class Storage:
         except OSError as exc:
             log.error("could not save the match to %s: %s", path, exc)
             return None
-        try:
-            from .match_index import summarize
-            self.history_index.add(summarize(path, data_root=self.data_dir))
-        except (BadFile, ValueError, OSError) as exc:   # the next refresh reads it instead
+        try:    # the row from the match in hand: no need to read back and replay what was just written
+            self.history_index.add(row_of(path, session.id, session.seats, session.state, data["summary"]))
+        except (ValueError, OSError) as exc:   # the next refresh reads it instead
             log.warning("could not index %s at once: %s", path, exc)
         return path
 
@@ -780,5 +766,5 @@ class Storage:
 
 __all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES",
            "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
-           "move_aside", "validate_settings", "level_available", "session_from_json", "session_from_data",
+           "move_aside", "validate_settings", "level_available", "session_from_data",
            "config_dir", "data_dir", "log_dir", "path_problem", "ENV_HOME", "MAX_WINDOW", "MIN_WINDOW"]

@@ -311,3 +311,16 @@ def test_saved_matches_by_keyboard_down_and_enter_resumes():
     for _ in range(3):
         app.step()
     assert app.top.session.id == kept.id and Storage().load_autosave().id == kept.id
+
+
+def test_the_row_indexed_at_filing_is_the_row_read_back_from_the_file():
+    """file_match indexes from the match in hand; a rebuild from the file must agree."""
+    from koikoi.match_index import summarize
+    store = Storage()
+    done = play(MatchSession(RULESETS["casual"], seed=31, months=1, seats=CPUS))
+    half = play(MatchSession(RULESETS["casual"], seed=32, months=3, seats=VS_CPU), 6)
+    half2 = play(MatchSession(RULESETS["casual"], seed=33, months=3, seats=VS_CPU), 6)
+    paths = [store.file_match(done), store.file_match(half, conceded=0), store.file_match(half2, abandoned=True)]
+    indexed = {m.path.name: m for m in store.history_index.entries()}
+    for p in paths:
+        assert indexed[p.name] == summarize(p, data_root=store.data_dir)
