@@ -19,7 +19,7 @@ from typing import Optional
 from ..engine import cards as _C
 from ..engine.cards import BRIGHTS, CARD_MONTH_MASK
 from ..engine.rules import Rules
-from ..engine.scoring import multipliers, yaku_points
+from ..engine.scoring import improved, multipliers, yaku_points
 from ..engine.yaku import points as yaku_knob_points
 
 PLAY, CHOOSE, DECIDE, DONE = 0, 1, 2, 3
@@ -130,14 +130,6 @@ def _compile_points(rules: Rules):
         return t
 
     return points
-
-
-def improved(rules: Rules, now: tuple, ref: tuple) -> bool:
-    """The engine's prompt test (``match._improved``)."""
-    if rules.prompt_when == "total_rises":
-        return sum(p for _, p in now) > sum(p for _, p in ref)
-    before = dict(ref)
-    return any(p > before.get(name, 0) for name, p in now)
 
 
 def award(rules: Rules, cap: int, own_calls: int, opp_calls: int, field_brights: int,

@@ -26,7 +26,7 @@ from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, Ledger
                      MatchEnded, MatchStarted, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
                      Played, RoundDealt, RoundEnded, Stopped, YakuMade)
 from .rules import Rules
-from .scoring import award_from_mask, next_dealer, paid, yaku_points
+from .scoring import award_from_mask, improved, next_dealer, paid, yaku_points
 
 OYAGIME, PLAY, CHOOSE, DECIDE, OVER = range(5)
 PHASE_NAMES = ("oyagime", "play", "choose_match", "decide", "over")
@@ -375,17 +375,10 @@ def _choose(d: _Draft, target: int) -> None:
 _POINTS = itemgetter(1)
 
 
-def _improved(rules: Rules, now: tuple, ref: tuple) -> bool:
-    if rules.prompt_when == "total_rises":
-        return sum(map(_POINTS, now)) > sum(map(_POINTS, ref))
-    before = dict(ref)
-    return any(p > before.get(name, 0) for name, p in now)
-
-
 def _end_turn(d: _Draft, seat: int) -> None:
     rules = d.rules
     now = yaku_points(d.captured[seat], rules, d.field)
-    if now and _improved(rules, now, d.refs[seat]):
+    if now and improved(rules, now, d.refs[seat]):
         _yaku_made(d, seat, now)
         return
     _next_turn(d, seat)
@@ -733,7 +726,7 @@ def _apply_play(state: State, action: Play) -> State:
     now = ()
     if cap != before or rules.weather:
         now = yaku_points(cap, rules, field)
-        if now and not _improved(rules, now, refs[seat]):
+        if now and not improved(rules, now, refs[seat]):
             now = ()
     if now and not _auto_stop(rules, new_hands, seat, calls):
         # A yaku made: the seat decides between Koi-Koi and Stop.
@@ -782,7 +775,7 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
     new_cap = (captured[0], cap) if seat else (cap, captured[1])
     chose = _new(Chose, (seat, IDS[s], IDS[t], "chose"))
     now = yaku_points(cap, rules, field)
-    if now and not _improved(rules, now, refs[seat]):
+    if now and not improved(rules, now, refs[seat]):
         now = ()
     if now and not _auto_stop(rules, hands, seat, calls):
         return _new(State, (

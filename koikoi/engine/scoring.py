@@ -167,6 +167,22 @@ def yaku_points(mask: int, rules: Rules, field: int = 0) -> tuple[tuple[str, int
     return tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field))
 
 
+def improved(rules: Rules, now: tuple, ref: tuple) -> bool:
+    """Whether the yaku ``now`` (``yaku_points`` pairs) improve on ``ref``, the yaku held at the
+    seat's last Koi-Koi call (or ``()``): the test that offers Koi-Koi or Stop again. With
+    ``prompt_when="total_rises"`` the total must rise; otherwise one yaku must be new or worth
+    more (``"new_or_grown"``). The engine, the simulator and the coach all ask this function."""
+    if not now:
+        return False
+    if rules.prompt_when == "total_rises":
+        return sum(p for _, p in now) > sum(p for _, p in ref)
+    before = dict(ref)
+    for name, p in now:
+        if p > before.get(name, 0):
+            return True
+    return False
+
+
 def multipliers(base: int, rules: Rules, own_calls: int, opponent_calls: int,
                 field_brights: int = 0) -> tuple[tuple[str, int], ...]:
     """The multipliers of RULES.md 4.2-4.4, in the order they apply."""

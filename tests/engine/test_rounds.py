@@ -9,6 +9,7 @@ from koikoi.engine import (RULESETS, ChooseMatch, IllegalAction, KoiKoi, PickOya
                            apply, legal_actions, new_match, view)
 from koikoi.engine import match as M
 from koikoi.engine.cards import to_mask
+from koikoi.engine.scoring import improved
 from koikoi.engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand,
                                   MatchEnded, Misdeal, OyagimeDecided, Played, RoundDealt,
                                   RoundEnded, Stopped, YakuMade)
@@ -172,10 +173,10 @@ def test_prompt_when_modes():
     grow = replace(R["casual"], prompt_when="combo_new_or_grew")
     ref = (("tane", 2),)
     now = (("tane", 1), ("kasu", 1))  # same total, a new combo
-    assert not M._improved(rise, now, ref)
-    assert M._improved(grow, now, ref)
-    assert M._improved(rise, (("tane", 3),), ref) and M._improved(grow, (("tane", 3),), ref)
-    assert not M._improved(grow, (("tane", 2),), ref)
+    assert not improved(rise, now, ref)
+    assert improved(grow, now, ref)
+    assert improved(rise, (("tane", 3),), ref) and improved(grow, (("tane", 3),), ref)
+    assert not improved(grow, (("tane", 2),), ref)
 
 
 def test_nintendo_one_koikoi_then_the_next_improvement_ends_the_round(rigged):
