@@ -40,11 +40,12 @@ from typing import Any, Callable, Optional, Protocol
 from .ai import LEVELS, make_player
 from .engine import (IllegalAction, Rules, State, apply, events_from_json, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
+from .engine.phase import Phase, SeatKind
 
 log = logging.getLogger("koikoi.session")
 
 FORMAT = 2
-SEAT_KINDS = ("human", "cpu")
+SEAT_KINDS = tuple(SeatKind)
 MAX_NAME_LEN = 40
 _ID = re.compile(r"[0-9a-f]{16}")
 
@@ -89,7 +90,7 @@ class SeatConfig:
         if level is not None and not (isinstance(level, str) and 0 < len(level) <= 20
                                       and level.isascii() and level.isidentifier()):
             raise ValueError("a seat in the save has a malformed CPU level")
-        return cls(kind, clean_name(data.get("name")), level)
+        return cls(SeatKind(kind), clean_name(data.get("name")), level)
 
 
 class MatchStore(Protocol):

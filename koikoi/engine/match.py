@@ -25,11 +25,12 @@ from .cards import CARD_MONTH_MASK, DECK, ID_TO_INDEX, IDS, ids_of, indices
 from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LedgerRow, LuckyHand,
                      MatchEnded, MatchStarted, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
                      Played, RoundDealt, RoundEnded, Stopped, YakuMade)
+from .phase import PHASES, Phase  # noqa: F401  (Phase: re-exported for callers)
 from .rules import Rules
 from .scoring import award_from_mask, improved, next_dealer, paid, yaku_points
 
 OYAGIME, PLAY, CHOOSE, DECIDE, OVER = range(5)
-PHASE_NAMES = ("oyagime", "play", "choose_match", "decide", "over")
+PHASE_NAMES = PHASES            # Phase members, indexed by State.phase
 
 
 class IllegalAction(ValueError):

@@ -46,11 +46,12 @@ from .cards import BRIGHTS, CARD_MONTH_MASK, ID_TO_INDEX, ids_of
 from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LedgerRow, LuckyHand,
                      MatchEnded, MatchStarted, Misdeal, OyagimeDecided, OyagimePicked,
                      OyagimeSpread, Played, RoundDealt, RoundEnded, Stopped, YakuMade)
+from .phase import Phase
 from .rules import Rules
 from .scoring import next_dealer
 
-# The phase names of View.phase (match.PHASE_NAMES), spelt out once here.
-OYAGIME, PLAY, CHOOSE, DECIDE, OVER = "oyagime", "play", "choose_match", "decide", "over"
+# The phases of View.phase.
+OYAGIME, PLAY, CHOOSE, DECIDE, OVER = Phase.OYAGIME, Phase.PLAY, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
 
 
 class PublicTable(NamedTuple):
