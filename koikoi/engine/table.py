@@ -17,32 +17,33 @@ and who announced last.
 
 Field slots
 -----------
-The field is a tuple of slots, each a card id or None (empty). Its layout is a
-pure function of the public events, so a match resumed from its log lays out
-exactly as it did before it was saved. The rule:
+The field is a tuple of slots, one month each: a slot is the tuple of that
+month's field cards (in the order they came to the field), or ``()`` when the
+slot is free. A table lays out slot ``k`` in one place (``ui.board``), so the
+layout is a pure function of the public events and a match resumed from its
+log lays out exactly as it did before it was saved. The rule:
 
 1. A deal (``RoundDealt``, also a redeal after a misdeal) resets the field:
-   its cards fill slots 0..n-1 in the order the event lists them.
-2. A captured field card frees its slot (the slot becomes None); the slots of
-   the other cards do not move.
-3. A card that joins the field (a hand or stock card that matched nothing)
-   takes the lowest empty slot, or a new slot at the end if none is empty.
-   Such a card never has a month-mate on the field (it would have captured),
-   so there is nothing to group it with.
-4. ``FieldSwept``: the four swept cards free their slots, then the
-   replacements, in the event's order, take the lowest empty slots (those are
-   the freed ones: the field is full just after a deal).
+   its months take slots 0, 1, 2, ... in the order their first card is listed
+   in the event, and each slot holds its month's dealt cards in that order.
+2. A captured field card leaves its slot; a slot left with no card is free.
+   The other slots do not move.
+3. A card that joins the field goes to the slot of its month if the field
+   holds that month (only a sweep's replacement can), else to the lowest free
+   slot, or to a new slot at the end if none is free.
+4. ``FieldSwept``: the four swept cards leave (their slot is freed), then the
+   replacements join in the event's order by rule 3.
 
-So a card keeps its slot for as long as it stays on the field, the number of
-slots never shrinks within a round (it grows when the field holds more cards
-than ever before this round), and a new round starts again from the deal.
+So a card keeps its slot for as long as it stays on the field, a month never
+holds two slots, there are at most twelve slots, their number never shrinks
+within a round, and a new round starts again from the deal.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Iterator, NamedTuple, Optional
 
-from .cards import BRIGHTS, CARD_MONTH_MASK, ID_TO_INDEX, ids_of
+from .cards import BRIGHTS, CARD_MONTH_MASK, DECK, ID_TO_INDEX, ids_of
 from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LedgerRow, LuckyHand,
                      MatchEnded, MatchStarted, Misdeal, OyagimeDecided, OyagimePicked,
                      OyagimeSpread, Played, RoundDealt, RoundEnded, Stopped, YakuMade)
@@ -67,7 +68,7 @@ class PublicTable(NamedTuple):
     scores: tuple               # running match totals per seat
     hand: tuple                 # this seat's cards, in dealt (deck) order
     opponent_hand_count: int
-    field_slots: tuple          # card id or None per slot (see the module docstring)
+    field_slots: tuple          # per slot, its month's card ids; () when free (module docstring)
     captured: tuple             # (seat 0's ids, seat 1's ids), each in capture order
     stock_count: int
     pending: Optional[str]      # the stock card waiting for a ChooseMatch target
@@ -93,15 +94,15 @@ class PublicTable(NamedTuple):
 
     @property
     def field(self) -> tuple:
-        """The field's cards in slot order (the empty slots left out)."""
-        return tuple(c for c in self.field_slots if c is not None)
+        """The field's cards in slot order (each slot's cards in their order)."""
+        return tuple(c for slot in self.field_slots for c in slot)
 
     def slot_of(self, card: str) -> Optional[int]:
         """The slot ``card`` lies in, or None if it is not on the field."""
-        try:
-            return self.field_slots.index(card)
-        except ValueError:
-            return None
+        for i, slot in enumerate(self.field_slots):
+            if card in slot:
+                return i
+        return None
 
     def hand_count(self, seat: int) -> int:
         return len(self.hand) if seat == self.seat else self.opponent_hand_count
@@ -117,18 +118,43 @@ def initial(seat: int) -> PublicTable:
 
 # ---------------------------------------------------------------- the field's slots
 
+_MONTH = {c.id: c.month for c in DECK}
+
+
+def _deal(cards: Iterable[str]) -> tuple:
+    """The slots of a freshly dealt field: one per month, in order of first appearance."""
+    slots: list = []
+    where: dict = {}
+    for c in cards:
+        m = _MONTH[c]
+        k = where.get(m)
+        if k is None:
+            where[m] = len(slots)
+            slots.append((c,))
+        else:
+            slots[k] += (c,)
+    return tuple(slots)
+
+
 def _free(slots: tuple, cards: Iterable[str]) -> tuple:
-    """``slots`` with the slots of ``cards`` emptied."""
+    """``slots`` without ``cards`` (a slot left empty is free: ``()``)."""
     gone = set(cards)
-    return tuple(None if c in gone else c for c in slots)
+    return tuple(tuple(c for c in slot if c not in gone) if gone.intersection(slot) else slot
+                 for slot in slots)
 
 
 def _join(slots: tuple, card: str) -> tuple:
-    """``slots`` with ``card`` in the lowest empty slot, or in a new last one."""
-    for i, c in enumerate(slots):
-        if c is None:
-            return slots[:i] + (card,) + slots[i + 1:]
-    return slots + (card,)
+    """``slots`` with ``card`` in its month's slot, else the lowest free one, else a new one."""
+    month = _MONTH[card]
+    free = None
+    for i, slot in enumerate(slots):
+        if slot and _MONTH[slot[0]] == month:
+            return slots[:i] + (slot + (card,),) + slots[i + 1:]
+        if not slot and free is None:
+            free = i
+    if free is None:
+        return slots + ((card,),)
+    return slots[:free] + ((card,),) + slots[free + 1:]
 
 
 def _per_seat(pair: tuple, seat: int, value) -> tuple:
@@ -165,7 +191,7 @@ def _round_dealt(t: PublicTable, e: RoundDealt) -> PublicTable:
     brights = sum(BRIGHTS >> ID_TO_INDEX[c] & 1 for c in field)
     return t._replace(
         phase=PLAY, to_move=e.dealer, dealer=e.dealer, round=e.round, hand=tuple(e.hands[t.seat]),
-        opponent_hand_count=len(e.hands[1 - t.seat]), field_slots=field, captured=((), ()),
+        opponent_hand_count=len(e.hands[1 - t.seat]), field_slots=_deal(field), captured=((), ()),
         stock_count=len(e.stock), pending=None, choices=(), calls=(0, 0),
         koikoi_refs=((), ()), yaku=((), ()), last_yaku_seat=None, field_brights=brights,
         oyagime_face_down=0)
@@ -210,7 +236,7 @@ def _flipped(t: PublicTable, e: Flipped) -> PublicTable:
     seat, card = e.seat, e.card
     t = t._replace(stock_count=t.stock_count - 1)
     if e.taken is None:  # two field cards match: the seat chooses
-        field = sum(1 << ID_TO_INDEX[c] for c in t.field_slots if c is not None)
+        field = sum(1 << ID_TO_INDEX[c] for c in t.field)
         choices = ids_of(field & CARD_MONTH_MASK[ID_TO_INDEX[card]])
         return t._replace(phase=CHOOSE, to_move=seat, pending=card, choices=choices)
     if e.taken:

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import koikoi.engine as engine
-from koikoi.engine import (RULESETS, apply, events_from_json, events_to_json, legal_actions,
+from koikoi.engine import (RULESETS, card, apply, events_from_json, events_to_json, legal_actions,
                            new_match, public_event, replay, view)
 from koikoi.engine import table as T
 from koikoi.engine.cards import ALL, ID_TO_INDEX, to_mask
@@ -126,26 +126,43 @@ def check_no_leak(t: PublicTable, s, seat: int):
         assert not mask(shown) & hidden, f"{name} shows hidden cards {sorted(shown)}"
 
 
+def month_of(c):
+    return card(c).month
+
+
+def dealt_slots(field):
+    """The slot rule for a deal, written out again: months in order of first appearance."""
+    order = []
+    for c in field:
+        if month_of(c) not in order:
+            order.append(month_of(c))
+    return tuple(tuple(c for c in field if month_of(c) == m) for m in order)
+
+
 def check_slots(before: PublicTable, events, after: list):
-    """Event by event: a card that stays on the field keeps its slot, slots never shrink
-    within a round, and a deal lays its cards in slots 0..n-1."""
+    """Event by event: one month per slot and never two slots for a month, a card that
+    stays on the field keeps its slot, slots never shrink within a round, a deal lays its
+    months in slots 0..n-1, and a joining card takes its month's slot, the lowest free one
+    or a new one."""
     prev = before
     for e, cur in zip(events, after):
-        live = [c for c in cur.field_slots if c is not None]
+        live = cur.field
         assert len(live) == len(set(live))
+        months = [month_of(slot[0]) for slot in cur.field_slots if slot]
+        assert len(months) == len(set(months)) and len(cur.field_slots) <= 12
+        assert all(len({month_of(c) for c in slot}) <= 1 for slot in cur.field_slots)
         if isinstance(e, RoundDealt):
-            assert cur.field_slots == tuple(e.field)
+            assert cur.field_slots == dealt_slots(e.field)
         else:
             assert len(cur.field_slots) >= len(prev.field_slots)
-            for i, c in enumerate(prev.field_slots):
-                if c is not None and c in live:
-                    assert cur.field_slots[i] == c, f"{c} moved from slot {i} on {e.type}"
-            joined = set(live) - set(prev.field_slots)
+            for c in prev.field:
+                if c in live:
+                    assert cur.slot_of(c) == prev.slot_of(c), f"{c} moved on {e.type}"
+            joined = [c for c in live if c not in prev.field]
             if joined and not isinstance(e, FieldSwept):
-                # A joining card takes the lowest empty slot, or a new one.
                 (c,) = joined
-                empty = [i for i, x in enumerate(prev.field_slots) if x is None]
-                assert cur.field_slots.index(c) == (empty[0] if empty else len(prev.field_slots))
+                empty = [i for i, x in enumerate(prev.field_slots) if not x]
+                assert cur.slot_of(c) == (empty[0] if empty else len(prev.field_slots))
         prev = cur
 
 
@@ -216,8 +233,10 @@ def test_a_swept_field_keeps_the_freed_slots_for_the_replacements():
         before = fold_all(public[seat][:i], seat)
         after = fold(before, public[seat][i], seat)
         swept = public[seat][i]
-        freed = sorted(before.field_slots.index(c) for c in swept.cards)
-        assert [after.field_slots[k] for k in freed] == list(swept.replacements)
+        (freed,) = {before.slot_of(c) for c in swept.cards}   # the month's one slot
+        assert after.slot_of(swept.replacements[0]) == freed
+        for c in swept.replacements:   # each in its month's slot (one may match the field)
+            assert month_of(c) in {month_of(x) for x in after.field_slots[after.slot_of(c)]}
         assert after.captured[swept.seat] == tuple(swept.cards)
         assert after.stock_count == before.stock_count - 4
 
@@ -233,7 +252,7 @@ def test_misdeals_redeal_and_the_table_starts_again_from_the_new_deal():
         assert s.events[i].reason == reason and isinstance(s.events[i + 1], RoundDealt)
         for seat in (0, 1):
             t = fold_all(public[seat][:i + 2], seat)
-            assert t.field_slots == s.events[i + 1].field and t.round == 1
+            assert t.field_slots == dealt_slots(s.events[i + 1].field) and t.round == 1
 
 
 def test_the_property_runs_met_every_kind_of_event():
@@ -350,54 +369,65 @@ def dealt(rules=R["casual"], field=DEALT_FIELD):
     return [MatchStarted(rules, 0, 1), RoundDealt(1, 0, (HAND_0, (None,) * 8), field, (None,) * 24)]
 
 
-def test_a_deal_fills_slots_in_order_and_captures_free_them():
+DEALT_SLOTS = (("01-B",), ("02-A", "02-RP"), ("03-B",), ("04-A",), ("05-A",), ("06-A",), ("07-A",))
+
+
+def test_a_deal_fills_slots_by_month_and_captures_free_them():
     t = fold_all(dealt(), 0)
-    assert t.field_slots == DEALT_FIELD and t.hand == HAND_0
+    assert t.field_slots == DEALT_SLOTS and t.hand == HAND_0 and t.field == DEALT_FIELD
     assert (t.phase, t.to_move, t.stock_count, t.opponent_hand_count) == ("play", 0, 24, 8)
     assert t.field_brights == 2
     t = fold(t, Played(0, "01-RP", None, ("01-B",)), 0)
     t = fold(t, Flipped(0, "03-P1", ("03-B",)), 0)
-    assert t.field_slots == (None, "02-A", "02-RP", None, "04-A", "05-A", "06-A", "07-A")
+    assert t.field_slots == ((), ("02-A", "02-RP"), (), ("04-A",), ("05-A",), ("06-A",), ("07-A",))
     assert t.captured == (("01-RP", "01-B", "03-P1", "03-B"), ())
     assert t.hand == HAND_0[1:] and t.to_move == 1 and t.stock_count == 23
-    # Cards that join the field take the lowest empty slot, then new slots at the end.
+    # Cards that join the field take the lowest free slot, then new slots at the end.
     t = fold(t, Played(1, "08-P1", None, ()), 0)
     t = fold(t, Flipped(1, "11-P", ()), 0)
-    assert t.field_slots == ("08-P1", "02-A", "02-RP", "11-P", "04-A", "05-A", "06-A", "07-A")
+    assert t.field_slots == (("08-P1",), ("02-A", "02-RP"), ("11-P",), ("04-A",), ("05-A",),
+                             ("06-A",), ("07-A",))
     assert t.opponent_hand_count == 7 and t.to_move == 0
     t = fold(t, Played(0, "12-B", None, ()), 0)
     t = fold(t, Flipped(0, "10-P1", ()), 0)
-    assert t.field_slots[8:] == ("12-B", "10-P1") and t.slot_of("10-P1") == 9
+    assert t.field_slots[7:] == (("12-B",), ("10-P1",)) and t.slot_of("10-P1") == 8
     assert t.field == ("08-P1", "02-A", "02-RP", "11-P", "04-A", "05-A", "06-A", "07-A", "12-B",
                        "10-P1")
+    # One of a pair taken: the other stays in its slot.
+    t = fold(t, Played(1, "02-P1", "02-A", ("02-A",)), 0)
+    assert t.field_slots[1] == ("02-RP",) and t.slot_of("02-RP") == 1
     # A capture from the middle leaves a hole; the slot count never shrinks in a round.
     t = fold(t, Played(1, "12-P1", None, ("12-B",)), 0)
     t = fold(t, Flipped(1, "10-P2", ("10-P1",)), 0)
-    assert t.field_slots[8:] == (None, None) and t.slot_of("12-B") is None
+    assert t.field_slots[7:] == ((), ()) and t.slot_of("12-B") is None
     # A new round starts again from its deal.
     t = fold(t, RoundDealt(2, 1, (HAND_0, (None,) * 8), DEALT_FIELD, (None,) * 24), 0)
-    assert t.field_slots == DEALT_FIELD and t.captured == ((), ()) and t.round == 2
+    assert t.field_slots == DEALT_SLOTS and t.captured == ((), ()) and t.round == 2
 
 
 def test_a_stock_card_with_two_matches_waits_with_its_choices():
     t = fold_all(dealt(), 0)
     t = fold(t, Played(0, "09-A", None, ()), 0)
-    assert t.slot_of("09-A") == 8  # no empty slot: a new one
+    assert t.slot_of("09-A") == 7  # no free slot: a new one
     t = fold(t, Flipped(0, "02-P2", None), 0)
     assert (t.phase, t.to_move, t.pending, t.choices) == ("choose_match", 0, "02-P2",
                                                           ("02-A", "02-RP"))
-    assert "02-P2" not in t.field_slots and t.stock_count == 23
+    assert "02-P2" not in t.field and t.stock_count == 23
     t = fold(t, Chose(0, "02-P2", "02-RP"), 0)
     assert (t.phase, t.to_move, t.pending, t.choices) == ("play", 1, None, ())
-    assert t.field_slots[1:3] == ("02-A", None)
+    assert t.field_slots[1] == ("02-A",)
     assert t.captured[0] == ("02-P2", "02-RP")
 
 
-def test_a_sweep_puts_the_replacements_in_the_freed_slots():
+def test_a_sweep_puts_the_replacements_in_the_freed_slot_and_their_months():
     field = ("01-B", "01-RP", "01-P1", "01-P2", "04-A", "05-A", "06-A", "07-A")
     t = fold_all(dealt(field=field), 0)
-    t = fold(t, FieldSwept(0, field[:4], ("11-R", "11-P", "12-P1", "12-P2")), 0)
-    assert t.field_slots == ("11-R", "11-P", "12-P1", "12-P2") + field[4:]
+    assert t.field_slots[0] == field[:4]
+    # The first replacement takes the freed slot; the second joins its month on the field
+    # (a sweep's replacement may match); the others take new slots.
+    t = fold(t, FieldSwept(0, field[:4], ("11-R", "04-R", "12-P1", "12-P2")), 0)
+    assert t.field_slots == (("11-R",), ("04-A", "04-R"), ("05-A",), ("06-A",), ("07-A",),
+                             ("12-P1", "12-P2"))
     assert t.captured == (field[:4], ()) and t.stock_count == 20
     assert t.field_brights == 1  # as View: the field as dealt
 
