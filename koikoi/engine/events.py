@@ -2,9 +2,13 @@
 
 Every event is a NamedTuple whose last field ``type`` names it (so two kinds
 of event with equal fields never compare equal). Cards are ids ("09-A").
-The log holds hidden information (dealt hands, stock order): show a seat only
-``public_event(event, seat)``. A log read back with ``events_from_json`` is checked
-field by field against _SCHEMA (below), so only ValueError comes out of it.
+The log holds hidden information (dealt hands, stock order, decks set with
+``new_match(decks=...)``): show a seat only ``public_event(event, seat)``. A log read
+back with ``events_from_json`` is checked field by field against _SCHEMA (below), so
+only ValueError comes out of it. A field with a default (other than ``type``) was added
+after logs were first written: ``events_to_json`` leaves it out while it holds its
+default, and ``events_from_json`` reads it as the default when it is absent, so old logs
+read unchanged and ordinary logs are written as before.
 """
 
 from __future__ import annotations
@@ -29,10 +33,15 @@ class LedgerRow(NamedTuple):
     calls: tuple               # Koi-Koi calls per seat this round
 
 
+DECKS_MAX = 256           # decks ``new_match`` may be given (and a log may record)
+
+
 class MatchStarted(NamedTuple):
     rules: Rules
     seed: int
     months: Optional[int]
+    decks: tuple = ()          # set decks for the first deals, each 48 ids in deal order (hidden)
+    first_dealer: Optional[int] = None   # set: no oya-gime, this seat deals the first round
     type: str = "match_started"
 
 
@@ -153,6 +162,11 @@ EVENT_TYPES = {
 
 FORMAT_VERSION = 1
 
+# Per event class, its fields that may be left out of a log: (name, default), ...
+_OPTIONAL: dict = {cls: tuple((f, v) for f, v in cls._field_defaults.items() if f != "type")
+                   for cls in EVENT_TYPES.values()}
+_OMITTED = {cls: fields for cls, fields in _OPTIONAL.items() if fields}
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, Rules):
@@ -165,7 +179,14 @@ def _plain(value: Any) -> Any:
 
 
 def event_to_dict(event: NamedTuple) -> dict:
-    return {k: _plain(v) for k, v in event._asdict().items()}
+    """The event as a dict of JSON values; an optional field holding its default is left out."""
+    out = {k: _plain(v) for k, v in event._asdict().items()}
+    omitted = _OMITTED.get(type(event))
+    if omitted:
+        for f, default in omitted:
+            if getattr(event, f) == default:
+                del out[f]
+    return out
 
 
 # ---------------------------------------------------------------- reading a log
@@ -257,6 +278,19 @@ def _records(*checks: Validator) -> Validator:
     return valid
 
 
+def _decks(v: Any) -> Any:
+    """A list of at most DECKS_MAX decks, each all 48 card ids once."""
+    if type(v) is not list and type(v) is not tuple or len(v) > DECKS_MAX:
+        return _BAD
+    out = []
+    for deck in v:
+        deck = _cards(deck)
+        if deck is _BAD or len(deck) != 48 or len(set(deck)) != 48:
+            return _BAD
+        out.append(deck)
+    return tuple(out)
+
+
 def _texts(v: Any) -> Any:
     """A short list of short texts (the names of lucky hands)."""
     if type(v) is not list and type(v) is not tuple or len(v) > 8:
@@ -307,6 +341,8 @@ _SCHEMA: dict = {
         ("rules", _rules, "an object of rule knobs"),
         ("seed", _whole(-_SEED_MAX, _SEED_MAX), "a whole number (the match's seed)"),
         ("months", _optional(_whole(1, MONTHS_MAX)), f"a whole number from 1 to {MONTHS_MAX}, or null"),
+        ("decks", _decks, f"a list of at most {DECKS_MAX} decks, each the 48 card ids once"),
+        ("first_dealer",) + _SEAT_OR_NONE,
     ),
     OyagimeSpread: (("cards",) + _CARDS,),
     OyagimePicked: (("seat",) + _SEAT, ("index", _whole(0, 3), "0, 1, 2 or 3"), ("card",) + _CARD),
@@ -347,7 +383,8 @@ def _checked(cls: type, schema: tuple, data: dict) -> list:
 
 def event_from_dict(data: Any) -> NamedTuple:
     """One event from its dict (as event_to_dict writes it). Raises ValueError if ``data``
-    is not exactly such a dict, with every field of the right type."""
+    is not exactly such a dict, with every field of the right type (an optional field may
+    be absent: it takes its default)."""
     if not isinstance(data, dict):
         raise ValueError(f"not an event: {_show(data)}")
     kind = data.get("type")
@@ -356,14 +393,25 @@ def event_from_dict(data: Any) -> NamedTuple:
         raise ValueError(f"unknown event type {_show(kind)}" if "type" in data
                          else f"not an event (no type): {_show(data)}")
     if len(data) != len(cls._fields) or not all(f in data for f in cls._fields):
-        missing = [f for f in cls._fields if f not in data]
-        extra = sorted(_show(k)[:_TEXT_MAX] for k in data if k not in cls._fields)
-        raise ValueError(f"event {kind!r} has the wrong fields (expected {', '.join(cls._fields)}"
-                         + (f"; missing {', '.join(missing)}" if missing else "")
-                         + (f"; unexpected {', '.join(extra[:5])}" if extra else "") + ")")
+        data = _with_defaults(cls, data)
     values = _checked(cls, _SCHEMA[cls], data)
     values.append(kind)
     return tuple.__new__(cls, values)
+
+
+def _with_defaults(cls: type, data: dict) -> dict:
+    """``data`` with the optional fields it leaves out set to their defaults; raises
+    ValueError if it lacks a field that is not optional or has one ``cls`` does not."""
+    optional = dict(_OPTIONAL[cls])
+    fields = cls._fields
+    if all(f in data or f in optional for f in fields) and all(k in fields for k in data):
+        return {**optional, **data}
+    missing = [f for f in fields if f not in data and f not in optional]
+    extra = sorted(_show(k)[:_TEXT_MAX] for k in data if k not in fields)
+    expected = ", ".join(f + " (optional)" if f in optional else f for f in fields)
+    raise ValueError(f"event {data['type']!r} has the wrong fields (expected {expected}"
+                     + (f"; missing {', '.join(missing)}" if missing else "")
+                     + (f"; unexpected {', '.join(extra[:5])}" if extra else "") + ")")
 
 
 def events_to_json(events) -> str:
@@ -400,10 +448,14 @@ def events_from_json(text: Any) -> tuple:
 
 
 def public_event(event: NamedTuple, seat: int) -> NamedTuple:
-    """The event as ``seat`` may see it: hidden cards become None."""
+    """The event as ``seat`` may see it: hidden cards become None (the other seat's dealt
+    hand, the stock, the face-down oya-gime spread, and every card of the decks a match was
+    started with). The seed in MatchStarted is passed on as it is."""
     if isinstance(event, RoundDealt):
         hands = tuple(h if s == seat else (None,) * len(h) for s, h in enumerate(event.hands))
         return event._replace(hands=hands, stock=(None,) * len(event.stock))
     if isinstance(event, OyagimeSpread):
         return event._replace(cards=(None,) * len(event.cards))
+    if isinstance(event, MatchStarted) and event.decks:
+        return event._replace(decks=tuple((None,) * len(d) for d in event.decks))
     return event

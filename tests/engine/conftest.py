@@ -1,1 +1,1 @@
-from engine_helpers import rigged  # noqa: F401  (the fixture)
+"""Engine tests: exact positions come from engine_helpers (the public ``new_match(decks=...)``)."""

@@ -101,7 +101,7 @@ def test_legal_actions_are_the_rules_enumeration_and_apply_agrees_with_the_refer
         assert legal_actions(s) == enumerated(s)
         snapshot = tuple(s)
         for action in candidates(s, rng):
-            assert outcome(apply, s, action) == outcome(M._apply, s, action), action
+            assert outcome(apply, s, action) == outcome(M.reference_apply, s, action), action
             assert tuple(s) == snapshot, "apply changed its input"
         s = apply(s, rng.choice(legal_actions(s)))
     assert legal_actions(s) is None

@@ -1,14 +1,13 @@
-"""Turns and rounds, knob by knob, from exact deals (see conftest.rigged)."""
+"""Turns and rounds, knob by knob, from exact deals (see engine_helpers.start)."""
 
 from dataclasses import replace
 
 import pytest
-from engine_helpers import SEAT0_DEALS, deal, full_deck, start
+from engine_helpers import deal, seed_with_spread, start
 
 from koikoi.engine import (RULESETS, ChooseMatch, IllegalAction, KoiKoi, PickOyagime, Play, Stop,
                            apply, legal_actions, new_match, view)
-from koikoi.engine import match as M
-from koikoi.engine.cards import to_mask
+from koikoi.engine.cards import ID_TO_INDEX, card, to_mask
 from koikoi.engine.scoring import improved
 from koikoi.engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand,
                                   MatchEnded, Misdeal, OyagimeDecided, Played, RoundDealt,
@@ -33,8 +32,8 @@ def events_since(before, after, kind):
 
 # ---------------------------------------------------------------- matching
 
-def test_hand_card_with_no_match_joins_the_field_and_stock_can_match_it(rigged):
-    s = start(R["casual"], rigged, deal(
+def test_hand_card_with_no_match_joins_the_field_and_stock_can_match_it():
+    s = start(R["casual"], deal(
         ["01-B", "02-A", "03-B", "04-A", "05-A", "06-A", "07-A", "08-B"],
         ["01-RP", "02-RP", "03-RP", "04-R", "05-R", "06-RB", "07-R", "08-A"],
         ["09-A", "09-RB", "10-A", "10-RB", "11-A", "11-R", "12-B", "12-P3"],
@@ -48,8 +47,8 @@ def test_hand_card_with_no_match_joins_the_field_and_stock_can_match_it(rigged):
     assert s2.to_move == 1
 
 
-def test_one_match_captures_both_three_match_captures_all_four(rigged):
-    s = start(R["casual"], rigged, deal(
+def test_one_match_captures_both_three_match_captures_all_four():
+    s = start(R["casual"], deal(
         ["01-B", "02-A", "03-B", "04-A", "05-A", "06-A", "07-A", "08-B"],
         ["08-A", "09-RB", "10-RB", "11-R", "12-B", "04-R", "05-R", "06-RB"],
         ["01-RP", "01-P1", "01-P2", "02-RP", "09-A", "10-A", "11-A", "12-P3"],
@@ -62,8 +61,8 @@ def test_one_match_captures_both_three_match_captures_all_four(rigged):
     assert ids(view(s3, 1).captured[1]) >= {"12-B", "12-P3"}
 
 
-def test_two_matches_need_a_target_and_the_stock_choice_cannot_be_cancelled(rigged):
-    s = start(R["casual"], rigged, deal(
+def test_two_matches_need_a_target_and_the_stock_choice_cannot_be_cancelled():
+    s = start(R["casual"], deal(
         ["01-B", "02-A", "03-B", "04-A", "05-A", "06-A", "07-A", "08-B"],
         ["08-A", "09-RB", "10-RB", "11-R", "12-B", "04-R", "05-R", "06-RB"],
         ["01-RP", "01-P1", "02-RP", "02-P1", "09-A", "10-A", "11-A", "12-P3"],
@@ -90,13 +89,13 @@ def test_two_matches_need_a_target_and_the_stock_choice_cannot_be_cancelled(rigg
     assert "02-P1" in ids(view(s2, 1).field)
 
 
-def test_must_play_match_knob(rigged):
+def test_must_play_match_knob():
     hands = (["01-B", "02-A", "03-B", "04-A", "05-A", "06-A", "07-A", "08-B"],
              ["08-A", "09-RB", "10-RB", "11-R", "12-B", "04-R", "05-R", "06-RB"],
              ["01-RP", "09-A", "10-A", "11-A", "12-P3", "11-P", "10-P1", "09-P1"])
-    s = start(R["casual"], rigged, deal(*hands))
+    s = start(R["casual"], deal(*hands))
     assert len(legal_actions(s)) == 8
-    s = start(replace(R["casual"], must_play_match=True), rigged, deal(*hands))
+    s = start(replace(R["casual"], must_play_match=True), deal(*hands))
     assert legal_actions(s) == (Play("01-B"),)
     with pytest.raises(IllegalAction, match="must_play_match"):
         apply(s, Play("02-A"))
@@ -121,9 +120,9 @@ def play_to_sanko(s):
 
 
 @pytest.mark.parametrize("preset", ["casual", "classic", "nintendo", "kk-add-10", "tournament", "yakuza"])
-def test_a_new_yaku_prompts_stop_or_koikoi_and_stop_scores_it(rigged, preset):
+def test_a_new_yaku_prompts_stop_or_koikoi_and_stop_scores_it(preset):
     rules = replace(R[preset], lucky_hands="off")
-    s = start(rules, rigged, SANKO_DEAL)
+    s = start(rules, SANKO_DEAL)
     s = play_to_sanko(s)
     assert s.phase_name == "decide" and s.to_move == 0
     assert set(legal_actions(s)) == {Stop(), KoiKoi()}
@@ -140,7 +139,7 @@ def test_a_new_yaku_prompts_stop_or_koikoi_and_stop_scores_it(rigged, preset):
 def give(s, seat, card_ids):
     """Move cards from the (unturned) stock into ``seat``'s capture pile."""
     m = _mask(card_ids)
-    idx = [M.ID_TO_INDEX[c] for c in card_ids]
+    idx = [ID_TO_INDEX[c] for c in card_ids]
     assert all(i in s.stock[s.stock_pos:] for i in idx), "only unturned stock cards can be moved"
     stock = tuple(i for i in s.stock if i not in idx)
     captured = list(s.captured)
@@ -148,8 +147,8 @@ def give(s, seat, card_ids):
     return s._replace(stock=stock, captured=tuple(captured))
 
 
-def test_koikoi_then_no_prompt_until_the_total_rises_and_opponent_stop_doubles(rigged):
-    s = start(R["casual"], rigged, SANKO_DEAL)
+def test_koikoi_then_no_prompt_until_the_total_rises_and_opponent_stop_doubles():
+    s = start(R["casual"], SANKO_DEAL)
     s = apply(play_to_sanko(s), KoiKoi())
     assert s.calls == (1, 0) and s.to_move == 1
     assert view(s, 1).koikoi_refs[0] == (("sanko", 5),)
@@ -179,8 +178,8 @@ def test_prompt_when_modes():
     assert not improved(grow, (("tane", 2),), ref)
 
 
-def test_nintendo_one_koikoi_then_the_next_improvement_ends_the_round(rigged):
-    s = start(R["nintendo"], rigged, SANKO_DEAL)
+def test_nintendo_one_koikoi_then_the_next_improvement_ends_the_round():
+    s = start(R["nintendo"], SANKO_DEAL)
     s = apply(play_to_sanko(s), KoiKoi())
     s = give(s, 1, ["01-P2", "02-P1", "02-P2", "03-P2", "08-P2"])
     s2 = apply(s, Play("12-B"))  # Kasu: the first improvement after the call ends the round
@@ -197,9 +196,9 @@ def test_last_turn_auto_stop_modes():
 
 
 @pytest.mark.parametrize("mode,expect_prompt", [("both_hands_empty", True), ("mover_hand_empty", False)])
-def test_yaku_on_the_dealers_last_card(rigged, mode, expect_prompt):
+def test_yaku_on_the_dealers_last_card(mode, expect_prompt):
     rules = replace(R["casual"], last_turn_auto_stop=mode)
-    s = start(rules, rigged, SANKO_DEAL)
+    s = start(rules, SANKO_DEAL)
     # Dealer's last card: hand holds only 08-B, the other seat still has one card.
     s = s._replace(hands=(_mask(["08-B"]), _mask(["12-B"])), captured=(_mask(["01-B", "03-B"]), 0))
     s2 = apply(s, Play("08-B"))
@@ -213,9 +212,9 @@ def test_yaku_on_the_dealers_last_card(rigged, mode, expect_prompt):
 
 @pytest.mark.parametrize("mode,last_yaku,next_dealer", [
     ("keeps", -1, 0), ("passes", -1, 1), ("last_yaku", 1, 1), ("last_yaku", -1, 0)])
-def test_exhausted_round_scores_nothing_and_picks_the_next_dealer(rigged, mode, last_yaku, next_dealer):
+def test_exhausted_round_scores_nothing_and_picks_the_next_dealer(mode, last_yaku, next_dealer):
     rules = replace(R["casual"], exhausted_dealer=mode)
-    s = start(rules, rigged, SANKO_DEAL)
+    s = start(rules, SANKO_DEAL)
     s = s._replace(hands=(0, _mask(["12-B"])), to_move=1, last_yaku_seat=last_yaku)
     s2 = apply(s, Play("12-B"))
     assert events_since(s, s2, Exhausted)
@@ -225,9 +224,9 @@ def test_exhausted_round_scores_nothing_and_picks_the_next_dealer(rigged, mode, 
     assert s2.dealer == next_dealer
 
 
-def test_oya_ken_pays_the_dealer_for_an_exhausted_round(rigged):
+def test_oya_ken_pays_the_dealer_for_an_exhausted_round():
     rules = replace(R["casual"], oya_ken=1, exhausted_dealer="keeps")
-    s = start(rules, rigged, SANKO_DEAL)
+    s = start(rules, SANKO_DEAL)
     s = s._replace(hands=(0, _mask(["12-B"])), to_move=1)
     s2 = apply(s, Play("12-B"))
     row = s2.ledger[-1]
@@ -252,16 +251,16 @@ PLAIN = deal(  # no misdeal, no lucky hand
     ["09-A", "09-RB", "10-A", "10-RB", "11-A", "11-R", "12-B", "01-P1"])
 
 
-def test_four_of_a_month_in_the_field_is_a_misdeal_redealt_by_the_same_dealer(rigged):
-    s = start(R["casual"], rigged, FOUR_IN_FIELD, PLAIN)
+def test_four_of_a_month_in_the_field_is_a_misdeal_redealt_by_the_same_dealer():
+    s = start(R["casual"], FOUR_IN_FIELD, PLAIN)
     mis = [e for e in s.events if isinstance(e, Misdeal)]
     assert mis and mis[0].reason == "four_of_a_month"
     assert len([e for e in s.events if isinstance(e, RoundDealt)]) == 2
     assert s.ledger == () and s.round == 1 and s.dealer == 0
 
 
-def test_dealer_sweeps_the_four_and_stock_cards_replace_them(rigged):
-    s = start(replace(R["casual"], field_four_of_month="dealer_sweeps"), rigged, FOUR_IN_FIELD)
+def test_dealer_sweeps_the_four_and_stock_cards_replace_them():
+    s = start(replace(R["casual"], field_four_of_month="dealer_sweeps"), FOUR_IN_FIELD)
     swept = [e for e in s.events if isinstance(e, FieldSwept)][0]
     assert swept.seat == 0 and set(swept.cards) == {"01-B", "01-RP", "01-P1", "01-P2"}
     assert swept.replacements == ("11-R", "11-P", "12-P1", "12-P2")
@@ -270,17 +269,17 @@ def test_dealer_sweeps_the_four_and_stock_cards_replace_them(rigged):
     assert len(v.field) == 8 and v.stock_count == 20
 
 
-def test_dealer_wins_with_four_of_a_month(rigged):
+def test_dealer_wins_with_four_of_a_month():
     rules = replace(R["casual"], field_four_of_month="dealer_wins")
-    s = start(rules, rigged, FOUR_IN_FIELD, PLAIN)
+    s = start(rules, FOUR_IN_FIELD, PLAIN)
     row = s.ledger[0]
     assert (row.winner, row.reason, row.award) == (0, "field_four", rules.lucky_points)
 
 
-def test_four_pairs_redeal_only_where_the_preset_says(rigged):
-    s = start(replace(R["kk-add-10"], lucky_hands="off"), rigged, FOUR_PAIRS_FIELD, PLAIN)
+def test_four_pairs_redeal_only_where_the_preset_says():
+    s = start(replace(R["kk-add-10"], lucky_hands="off"), FOUR_PAIRS_FIELD, PLAIN)
     assert [e.reason for e in s.events if isinstance(e, Misdeal)] == ["four_pairs"]
-    s = start(R["nintendo"], rigged, FOUR_PAIRS_FIELD, PLAIN)
+    s = start(R["nintendo"], FOUR_PAIRS_FIELD, PLAIN)
     assert not [e for e in s.events if isinstance(e, Misdeal)]
 
 
@@ -294,8 +293,8 @@ KUTTSUKI_BOTH = deal(
     ["06-A", "07-A", "08-B", "09-A", "10-A", "11-A", "12-B", "10-RB"])
 
 
-def test_lucky_hand_wins_the_round_flat(rigged):
-    s = start(R["nintendo"], rigged, TESHI, PLAIN)
+def test_lucky_hand_wins_the_round_flat():
+    s = start(R["nintendo"], TESHI, PLAIN)
     lucky = [e for e in s.events if isinstance(e, LuckyHand)]
     assert lucky[0].seat == 0 and lucky[0].hands == ("teshi",) and lucky[0].points == 6
     row = s.ledger[0]
@@ -303,49 +302,58 @@ def test_lucky_hand_wins_the_round_flat(rigged):
     assert s.scores == (6, 0) and s.round == 2
 
 
-def test_lucky_hands_for_both_players_draw_or_dealer(rigged):
-    s = start(R["kk-add-10"], rigged, KUTTSUKI_BOTH, PLAIN)
+def test_lucky_hands_for_both_players_draw_or_dealer():
+    s = start(R["kk-add-10"], KUTTSUKI_BOTH, PLAIN)
     assert s.ledger[0].reason == "lucky_draw" and s.ledger[0].winner is None and s.scores == (0, 0)
     assert s.dealer == 0
-    s = start(R["yakuza"], rigged, KUTTSUKI_BOTH, PLAIN, dealer=1)
+    s = start(R["yakuza"], KUTTSUKI_BOTH, PLAIN, dealer=1)
     # seat 1 deals: its hand is the teshi one here
     assert s.ledger[0].winner == 1 and s.scores == (0, 6)
 
 
-def test_lucky_hands_off_or_misdeal(rigged):
-    s = start(R["casual"], rigged, TESHI, PLAIN)
+def test_lucky_hands_off_or_misdeal():
+    s = start(R["casual"], TESHI, PLAIN)
     assert s.ledger == () and s.phase_name == "play"
-    s = start(replace(R["nintendo"], lucky_hands="misdeal"), rigged, TESHI, PLAIN)
+    s = start(replace(R["nintendo"], lucky_hands="misdeal"), TESHI, PLAIN)
     assert [e.reason for e in s.events if isinstance(e, Misdeal)] == ["lucky_hand"]
     assert s.ledger == ()
 
 
-def test_one_player_holding_teshi_and_kuttsuki_gets_the_both_hands_points(rigged):
+def test_one_player_holding_teshi_and_kuttsuki_gets_the_both_hands_points():
     both = deal(["01-B", "01-RP", "01-P1", "01-P2", "02-A", "02-RP", "03-B", "03-RP"],
                 ["04-R", "05-R", "06-RB", "07-R", "08-A", "09-RB", "10-A", "11-A"],
                 ["06-A", "07-A", "08-B", "09-A", "12-B", "10-RB", "04-A", "05-A"])
     rules = replace(R["nintendo"], lucky_both_hands_points=12)
-    s = start(rules, rigged, both, PLAIN)
+    s = start(rules, both, PLAIN)
     assert s.ledger[0].yaku[0][0] == "teshi_kuttsuki" and s.scores == (12, 0)
 
 
 # ---------------------------------------------------------------- oya-gime and match end
 
-def test_oyagime_earlier_month_deals_and_ties_follow_the_knob(rigged):
-    rigged(full_deck(["05-P1", "05-P2", "01-P1", "01-P2"]))
-    s = apply(apply(new_match(R["casual"], seed=1), PickOyagime(1)), PickOyagime(3))
+def test_oyagime_earlier_month_deals_and_ties_follow_the_knob():
+    def month(c):
+        return card(c).month
+
+    # Seeds whose first spread has the shape each case needs (picks 1 and 3, 0 and 3, 1 and 2).
+    seed = seed_with_spread(lambda sp: month(sp[3]) < month(sp[1]))
+    s = apply(apply(new_match(R["casual"], seed=seed), PickOyagime(1)), PickOyagime(3))
     decided = [e for e in s.events if isinstance(e, OyagimeDecided)][0]
     assert (decided.dealer, decided.reason) == (1, "earlier_month") and s.to_move == 1
 
-    tie = full_deck(["03-B", "03-P1", "03-RP", "03-P2"])
-    rigged(tie, SEAT0_DEALS)
-    s = apply(apply(new_match(R["casual"], seed=1), PickOyagime(0)), PickOyagime(3))
+    seed = seed_with_spread(lambda sp: month(sp[0]) == month(sp[3])
+                            and month(sp[1]) != month(sp[2]))
+    s = apply(apply(new_match(R["casual"], seed=seed), PickOyagime(0)), PickOyagime(3))
     assert s.phase_name == "oyagime" and s.to_move == 0       # redraw
     assert [e.reason for e in s.events if isinstance(e, OyagimeDecided)] == ["same_month_redraw"]
-    rigged(tie)
-    s = apply(apply(new_match(R["kk-add-10"], seed=1), PickOyagime(1)), PickOyagime(2))
+    assert [e.type for e in s.events[-2:]] == ["oyagime_decided", "oyagime_spread"]
+
+    seed = seed_with_spread(lambda sp: month(sp[1]) == month(sp[2])
+                            and card(sp[2]).kind > card(sp[1]).kind)
+    s = apply(apply(new_match(R["kk-add-10"], seed=seed), PickOyagime(1)), PickOyagime(2))
     decided = [e for e in s.events if isinstance(e, OyagimeDecided)][0]
-    assert (decided.dealer, decided.reason) == (1, "higher_kind")  # 03-RP ribbon beats chaff
+    assert (decided.dealer, decided.reason) == (1, "higher_kind")  # seat 1's card is the higher kind
+    s = apply(apply(new_match(R["casual"], seed=seed), PickOyagime(1)), PickOyagime(2))
+    assert s.phase_name == "oyagime"                          # the same spread redraws under "redraw"
 
 
 def test_oyagime_picks_are_per_seat():
@@ -357,8 +365,8 @@ def test_oyagime_picks_are_per_seat():
     assert legal_actions(s) == (PickOyagime(2), PickOyagime(3))
 
 
-def test_match_ends_after_its_months_with_a_winner(rigged):
-    s = start(R["casual"], rigged, SANKO_DEAL, months=1)
+def test_match_ends_after_its_months_with_a_winner():
+    s = start(R["casual"], SANKO_DEAL, months=1)
     s = apply(play_to_sanko(s), Stop())
     assert s.is_over and s.winner == 0 and legal_actions(s) is None
     assert isinstance(s.events[-1], MatchEnded) and s.events[-1].scores == (5, 0)
@@ -366,26 +374,26 @@ def test_match_ends_after_its_months_with_a_winner(rigged):
         apply(s, Stop())
 
 
-def test_target_points_and_zero_sum(rigged):
-    s = start(replace(R["casual"], months=None, target_points=5), rigged, SANKO_DEAL)
+def test_target_points_and_zero_sum():
+    s = start(replace(R["casual"], months=None, target_points=5), SANKO_DEAL)
     s = apply(play_to_sanko(s), Stop())
     assert s.is_over and s.scores == (5, 0)
     zs = replace(R["casual"], scoring_mode="zero_sum", starting_points=4, months=None)
-    s = start(zs, rigged, SANKO_DEAL)
+    s = start(zs, SANKO_DEAL)
     assert s.scores == (4, 4)
     s = apply(play_to_sanko(s), Stop())
     assert s.scores == (8, 0) and s.is_over and s.winner == 0  # capped at what the loser had
 
 
-def test_draw_when_totals_are_equal(rigged):
-    s = start(R["casual"], rigged, SANKO_DEAL, months=1)
+def test_draw_when_totals_are_equal():
+    s = start(R["casual"], SANKO_DEAL, months=1)
     s = s._replace(hands=(0, _mask(["12-B"])), to_move=1)
     s = apply(s, Play("12-B"))
     assert s.is_over and s.winner is None and s.scores == (0, 0)
 
 
-def test_koikoi_calls_event(rigged):
-    s = start(R["casual"], rigged, SANKO_DEAL)
+def test_koikoi_calls_event():
+    s = start(R["casual"], SANKO_DEAL)
     s2 = apply(play_to_sanko(s), KoiKoi())
     assert events_since(s, s2, KoiKoiCalled)[0].calls == 1
     assert any(isinstance(e, RoundEnded) for e in s2.events) is False

@@ -144,11 +144,11 @@ AT_THE_DEAL = {
 
 
 @pytest.mark.parametrize("name", sorted(AT_THE_DEAL))
-def test_the_example_of_a_deal_round_wins_it_for_its_knob(rigged, name):
+def test_the_example_of_a_deal_round_wins_it_for_its_knob(name):
     y = Y.info(name)
     rules, where = AT_THE_DEAL[name]
     deck = _deal_with(hand=y.example) if where == "hand" else _deal_with(field=y.example)
-    s = start(rules, rigged, deck)
+    s = start(rules, deck)
     row = s.ledger[0]
     assert row.winner == 0 and row.yaku[0][:2] == (name, getattr(rules, y.knob))
 
