@@ -2,177 +2,158 @@
 
 ``risk(view, samples=200, seed=0)`` deals the cards hidden from ``view.seat``
 (the opponent's hand and the stock, ``view.unseen_mask``) at random many
-times, plays the rest of the round out with a simple greedy policy for both
-sides, and answers the share of deals in which the opponent's yaku improve
-(as the Koi-Koi prompt counts it) before your hand runs out. It never reads
-a hidden card: two views that show the same thing give the same answer.
+times into a ``koikoi.ai.sim.Round`` (``sim.from_view`` + ``sim.deal_hidden``:
+everything else is what the View shows), calls Koi-Koi for the seat when it
+is at its decision (the simulator's own ``Round.koikoi``), and plays on with
+the simulator's rules and its playout policy for both seats
+(``ai.playout.Policy.until_yaku``) until the first of:
 
-The playout is a lean simulation on card bitmasks (the engine's matching
-rules: a card takes the field card of its month, the chosen one of two, or
-all three; the stock card the same), scored with ``scoring.yaku_points``.
+* the opponent makes or improves a yaku (the engine would offer it Koi-Koi or
+  Stop, or the rules stop the round for it): it can take the round;
+* the seat improves its own yaku: it can stop then (the coach's plan: play on
+  once, stop at the next chance);
+* the round runs out with nobody stopping: the seat's yaku score nothing.
+
+The answer is an ``Odds``: a float, the share of deals that end the first way,
+with the rest of the picture as attributes (the part before the seat's hand
+runs out, the share the seat improves first, whether its hand is already
+empty, whether the opponent already holds a yaku). It never reads a hidden
+card: two views that show the same thing give the same answer. Every rule
+(matching, the stock choice, ``must_play_match``, ``prompt_when`` via
+``scoring.improved``, the auto-stop knobs, weather) is the simulator's, which
+tests/ai/test_sim.py and tests/ai/test_coach_cross.py check against the engine.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Optional
 
-from .engine.cards import (ANIMALS, AKATAN, AOTAN, BRIGHTS, CARD_MONTH_MASK, INOSHIKACHO, RIBBONS,
-                           SAKE_CUP, indices)
-from .engine.scoring import yaku_points
+from .ai.knowledge import Knowledge
+from .ai.playout import Policy
+from .ai.sim import DECIDE, DONE, bits, deal_hidden, from_view, points_fn
 
-# What a card is worth to the greedy policy (captures of valuable cards first).
-_WEIGHT = [1] * 48
-for _i in range(48):
-    _b = 1 << _i
-    if _b & BRIGHTS:
-        _WEIGHT[_i] = 20
-    elif _b & SAKE_CUP:
-        _WEIGHT[_i] = 16
-    elif _b & INOSHIKACHO:
-        _WEIGHT[_i] = 14
-    elif _b & ANIMALS:
-        _WEIGHT[_i] = 8
-    elif _b & (AKATAN | AOTAN):
-        _WEIGHT[_i] = 12
-    elif _b & RIBBONS:
-        _WEIGHT[_i] = 7
-_MONTH = CARD_MONTH_MASK
+_POLICIES: dict = {}   # id(rules) -> (rules, Policy): read-only once built, safe to share
 
 
-def _improved(prompt_when: str, now: tuple, ref: tuple) -> bool:
-    if not now:
-        return False
-    if prompt_when == "total_rises":
-        return sum(p for _, p in now) > sum(p for _, p in ref)
-    before = dict(ref)
-    return any(p > before.get(name, 0) for name, p in now)
+def _policy(rules) -> Policy:
+    hit = _POLICIES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    pol = Policy(Knowledge(rules))
+    if len(_POLICIES) > 32:
+        _POLICIES.clear()
+    _POLICIES[id(rules)] = (rules, pol)
+    return pol
 
 
-def _best_of(mask: int) -> int:
-    """The most valuable card of a non-empty mask."""
-    best, bw = -1, -1
-    for i in indices(mask):
-        if _WEIGHT[i] > bw:
-            best, bw = i, _WEIGHT[i]
-    return best
+class Odds(float):
+    """What playing on leads to, over the sampled deals. As a float: ``theirs``.
+
+    theirs      the opponent makes or improves a yaku before the seat improves its own
+                (by the end of the round)
+    early       the part of ``theirs`` that happens while the seat still holds cards
+    mine        the seat improves its yaku first (and can stop)
+    runs_out    neither: the round ends with no yaku made, the seat's yaku unpaid
+    hand_empty  the seat has no cards left: playing on cannot add to its yaku
+    opp_holds   the opponent holds a yaku already (it can only improve it)
+    samples     how many deals were played
+    """
+
+    def __new__(cls, theirs: float = 0.0, early: float = 0.0, mine: float = 0.0,
+                runs_out: float = 0.0, hand_empty: bool = False, opp_holds: bool = False,
+                samples: int = 0):
+        self = super().__new__(cls, theirs)
+        self.early = early
+        self.mine = mine
+        self.runs_out = runs_out
+        self.hand_empty = hand_empty
+        self.opp_holds = opp_holds
+        self.samples = samples
+        return self
+
+    @property
+    def theirs(self) -> float:
+        return float(self)
+
+    def __repr__(self) -> str:
+        return (f"Odds(theirs={float(self):.3f}, early={self.early:.3f}, mine={self.mine:.3f}, "
+                f"runs_out={self.runs_out:.3f}, hand_empty={self.hand_empty}, "
+                f"opp_holds={self.opp_holds}, samples={self.samples})")
 
 
-def _take(field: int, c: int, choose: bool = True) -> tuple[int, int]:
-    """Match card ``c`` against ``field``: (new field, captured mask)."""
-    m = field & _MONTH[c]
-    if not m:
-        return field | (1 << c), 0
-    if m.bit_count() == 2:
-        m = 1 << _best_of(m)
-    return field & ~m, m | (1 << c)
-
-
-def _choose_play(hand: int, field: int) -> int:
-    """The greedy play: the most valuable capture, else throw away the cheapest card."""
-    best, best_gain = -1, 0
-    cheapest, cheap_w = -1, 1 << 30
-    for c in indices(hand):
-        m = field & _MONTH[c]
-        if m:
-            if m.bit_count() == 2:
-                gain = _WEIGHT[c] + _WEIGHT[_best_of(m)]
-            else:
-                gain = _WEIGHT[c] + sum(_WEIGHT[i] for i in indices(m))
-            if gain > best_gain:
-                best, best_gain = c, gain
-        elif _WEIGHT[c] < cheap_w:
-            cheapest, cheap_w = c, _WEIGHT[c]
-    return best if best >= 0 else cheapest
-
-
-def _playout(rules, me: int, hands: list, field: int, caps: list, stock: list, first: int,
-             ref: tuple, pending: Optional[int]) -> bool:
-    """One deal played out; True if the opponent's yaku improve before ``me`` runs out of cards."""
-    opp = 1 - me
-    prompt_when = rules.prompt_when
-    seat = first
-    pos = 0
-    if pending is not None:
-        # the mover is choosing which field card the turned stock card takes: finish that turn
-        field, got = _take(field, pending)
-        caps[seat] |= got
-        if seat == opp and got and _improved(prompt_when, yaku_points(caps[opp], rules, field), ref):
-            return True
-        if not hands[me]:
-            return False
-        seat = 1 - seat if hands[1 - seat] else seat
-    for _ in range(40):
-        if not hands[me] or not (hands[0] | hands[1]):
-            return False
-        hand = hands[seat]
-        if not hand:
-            seat = 1 - seat
-            continue
-        c = _choose_play(hand, field)
-        hands[seat] = hand & ~(1 << c)
-        field, got = _take(field, c)
-        cap = caps[seat] | got
-        if pos < len(stock):
-            s = stock[pos]
-            pos += 1
-            field, got2 = _take(field, s)
-            cap |= got2
-        if seat == opp and cap != caps[opp]:
-            caps[opp] = cap
-            if _improved(prompt_when, yaku_points(cap, rules, field), ref):
-                return True
-        caps[seat] = cap
-        other = 1 - seat
-        seat = other if hands[other] else seat
-    return False
-
-
-def risk(view, samples: int = 200, seed: int = 0) -> float:
-    """The share of random deals of the hidden cards in which the opponent completes or
-    improves a yaku before ``view.seat``'s hand runs out (0..1)."""
+def risk(view, samples: int = 200, seed: int = 0) -> Odds:
+    """The share of random deals of the hidden cards in which, if ``view.seat`` plays on,
+    the opponent completes or improves a yaku before the seat improves its own (0..1), as
+    an ``Odds`` that carries the rest of the picture."""
     me = view.seat
     opp = 1 - me
-    my_hand = view.hand_mask
-    k = int(view.opponent_hand_count)
-    if not my_hand or k <= 0 or samples <= 0:
-        return 0.0
-    if view.phase == "decide" and view.to_move == me:
-        first = opp            # after a Koi-Koi call the opponent moves next
-    elif view.to_move in (0, 1):
-        first = view.to_move
-    else:
-        return 0.0
-    pending = view.pending.index if view.pending is not None else None
-    unseen = indices(view.unseen_mask)
-    k = min(k, len(unseen))
-    ref = tuple(view.koikoi_refs[opp]) if view.koikoi_refs else ()
     rules = view.rules
-    field0 = view.field_mask
-    caps0 = list(view.captured_masks)
+    hand_empty = not view.hand_mask
+    opp_holds = points_fn(rules)(view.captured_masks[opp], view.field_mask) > 0
+    if samples <= 0 or view.phase not in ("play", "choose_match", "decide"):
+        return Odds(hand_empty=hand_empty, opp_holds=opp_holds)
+    template = from_view(view)
+    call = template.phase == DECIDE and template.to_move == me
+    pool = list(bits(view.unseen_mask))
+    opp_n = min(int(view.opponent_hand_count), len(pool))
+    policy = _policy(rules)
+    run = policy.until_yaku
     rng = random.Random(seed)
-    hits = 0
+    rand = rng.random
+    theirs = early = mine = 0
     for _ in range(samples):
-        rng.shuffle(unseen)
-        opp_hand = 0
-        for i in unseen[:k]:
-            opp_hand |= 1 << i
-        hands = [0, 0]
-        hands[me], hands[opp] = my_hand, opp_hand
-        if _playout(rules, me, hands, field0, list(caps0), unseen[k:], first, ref, pending):
-            hits += 1
-    return hits / samples
+        r = deal_hidden(template, me, pool, opp_n, rng)
+        if call:
+            r.koikoi()               # playing on: the call, by the simulator's rule
+        run(r, rand)
+        if r.phase == DECIDE:
+            who = r.to_move
+        elif r.phase == DONE:
+            who = r.winner          # None: the round ran out
+        else:                       # not reached: until_yaku returns at DECIDE or DONE
+            who = None
+        if who == opp:
+            theirs += 1
+            if r.hands[me]:
+                early += 1
+        elif who == me:
+            mine += 1
+    n = samples
+    return Odds(theirs / n, early / n, mine / n, (n - theirs - mine) / n, hand_empty, opp_holds, n)
 
 
-def summary(view, samples: int = 200, seed: int = 0) -> tuple[float, int]:
+def summary(view, samples: int = 200, seed: int = 0) -> tuple:
     """(risk, what stopping pays now) for the Koi-Koi prompt's coach line."""
     return risk(view, samples, seed), view.award(view.seat).total
 
 
+def _pct(x: float) -> int:
+    return int(round(x * 100))
+
+
 def coach_line(p: float, pays: int, opponent: str = "the CPU") -> str:
-    pct = int(round(p * 100))
-    return (f"Coach: {opponent} completes a yaku before your hand runs out in about {pct}% "
-            f"of deals like this. Stop pays {pays} now.")
+    """The prompt's line for ``p``: ``risk``'s Odds (a plain number is read as the share of
+    deals in which the opponent completes a yaku before the seat's hand runs out).
+
+    With cards in hand: the share before the hand runs out, and the share by the round's
+    end when the opponent's last turn comes after the seat's and adds to it; "improves its
+    yaku" when the opponent holds one already. With the hand empty, the seat has no turn
+    left in which to be offered Stop again, so playing on can only lose what it holds: the
+    line says so, and gives the share by the round's end (the rest run out unpaid)."""
+    tail = f"of deals like this. Stop pays {pays} now."
+    if not isinstance(p, Odds):
+        return (f"Coach: {opponent} completes a yaku before your hand runs out in about "
+                f"{_pct(p)}% {tail}")
+    if p.hand_empty:
+        what = "improves its yaku" if p.opp_holds else "completes a yaku"
+        # No turn is left to be offered Stop again: the yaku held score only if stopped now.
+        return (f"Coach: your hand is empty: play on and your yaku score nothing; "
+                f"{opponent} {what} in about {_pct(p)}% {tail}")
+    what = "improves its yaku" if p.opp_holds else "completes a yaku"
+    early, total = _pct(p.early), _pct(p)
+    more = f" ({total}% by the round's end)" if total != early else ""
+    return (f"Coach: {opponent} {what} before your hand runs out in about {early}%{more} "
+            f"{tail}")
 
 
-__all__ = ["risk", "summary", "coach_line"]
+__all__ = ["Odds", "risk", "summary", "coach_line"]

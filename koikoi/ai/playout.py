@@ -177,6 +177,25 @@ class Policy:
             else:
                 return r
 
+    def until_yaku(self, r: Round, rand, log=None) -> Round:
+        """Play ``r`` (in place) until a seat makes or improves a yaku (phase DECIDE, or DONE
+        when the rules stop the round for it) or the round runs out, and return it. ``log``
+        (a list) receives each move: ``(0, card, target)`` plays, ``(1, target, -1)`` choices."""
+        while True:
+            ph = r.phase
+            if ph == PLAY:
+                c, t = self.play(r, rand)
+                if log is not None:
+                    log.append((0, c, t))
+                r.play(c, t)
+            elif ph == CHOOSE:
+                t = self.choose(r)
+                if log is not None:
+                    log.append((1, t, -1))
+                r.choose(t)
+            else:
+                return r
+
 
 def selfplay_round(policy: Policy, rules, rng: random.Random, dealer: int) -> Round:
     from .sim import deal

@@ -9,6 +9,10 @@ ints and lists, with no event log and no copying per step.
 
 prints how many random full rounds (deal to settlement) it plays per second.
 A test (tests/ai/test_sim.py) checks it against the engine move by move.
+
+``from_view`` and ``deal_hidden`` build a Round from what one seat sees, with
+the cards it cannot see dealt at random (the coach's sampling; checked against
+the engine in tests/ai/test_coach_cross.py).
 """
 
 from __future__ import annotations
@@ -371,6 +375,38 @@ def from_state(state) -> Round:
               state.captured, state.calls, state.refs, state.to_move, phase, state.pending,
               state.field_brights, state.dealer)
     r.last_yaku_seat = state.last_yaku_seat
+    return r
+
+
+_VIEW_PHASE = {"play": PLAY, "choose_match": CHOOSE, "decide": DECIDE}
+
+
+def from_view(view) -> Round:
+    """The round as ``view.seat`` sees it: every slot the View shows (phase, mover, the
+    seat's hand, field, piles, calls, refs, pending card, opening brights, dealer), with
+    the opponent's hand and the stock still empty; ``deal_hidden`` deals them."""
+    phase = _VIEW_PHASE.get(view.phase)
+    if phase is None:
+        raise ValueError(f"not a view inside a round: phase {view.phase!r}")
+    hands = [0, 0]
+    hands[view.seat] = view.hand_mask
+    pending = view.pending.index if view.pending is not None else -1
+    return Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
+                 view.koikoi_refs, view.to_move, phase, pending, view.field_brights, view.dealer)
+
+
+def deal_hidden(template: Round, seat: int, pool: list, opp_n: int, rng: random.Random) -> Round:
+    """A copy of ``template`` (from ``from_view``) with the cards ``seat`` cannot see dealt
+    at random: ``pool`` (those cards, e.g. ``bits(view.unseen_mask)``; shuffled in place)
+    gives the other seat ``opp_n`` cards and the rest, in order, is the stock."""
+    rng.shuffle(pool)
+    r = template.copy()
+    h = 0
+    for c in pool[:opp_n]:
+        h |= _BIT[c]
+    r.hands[1 - seat] = h
+    r.stock = pool[opp_n:]
+    r.sp = 0
     return r
 
 
