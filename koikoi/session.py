@@ -37,6 +37,7 @@ import threading
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Optional, Protocol
 
+from . import narration
 from .ai import LEVELS, make_player
 from .engine import (IllegalAction, Rules, State, apply, events_from_json, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
@@ -173,6 +174,7 @@ class MatchSession:
         Raises IllegalAction otherwise (nothing changes, nothing is written)."""
         before = len(self.state.events)
         self.state = apply(self.state, action)
+        self._log_events(self.state.events[before:])
         self.save()
         if self.on_change is not None:
             try:
@@ -180,6 +182,23 @@ class MatchSession:
             except Exception:  # the UI's hook must never break play
                 log.exception("on_change hook failed")
         return list(self.state.events[before:])
+
+    def _log_events(self, events) -> None:
+        """One log line per applied action: its events as sentences (koikoi.narration), told
+        from the human seat's public events, so no hidden card is ever written."""
+        if not events or not log.isEnabledFor(logging.INFO):
+            return
+        try:
+            humans = self.human_seats
+            seat = humans[0] if humans else 0
+            you = seat if len(humans) == 1 else None
+            names = tuple(s.name for s in self.seats)
+            text = " ".join(narration.sentences((public_event(e, seat) for e in events), names,
+                                                seat=seat, style="both", you=you))
+            if text:
+                log.info("match %s: %s", self.id, text)
+        except Exception:  # the log must never break play
+            log.exception("could not narrate the events of match %s", self.id)
 
     def save(self) -> Optional[tuple[str, str]]:
         """Write this match where it belongs: the autosave while it runs; once

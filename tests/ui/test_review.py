@@ -241,6 +241,66 @@ def test_each_replay_step_equals_the_replay_of_the_log_prefix():
     assert checked > 50
 
 
+def test_replay_positions_are_the_public_table_fold():
+    """Each step's table is the round table's fold (engine.table) at the step's end: the
+    shared table from the viewing seat's public events, each hand from its own seat's."""
+    import re
+    from koikoi.engine import public_event
+    from koikoi.engine.table import fold_all
+    card_id = re.compile(r"\d\d-[A-Z]")
+    checked = 0
+    for seed in range(3):
+        for rules in ("casual", "kk-add-10"):
+            s = session(seed=seed, months=2, rules=rules)
+            ev = s.state.events
+            for row in s.state.ledger:
+                for you in (0, 1, None):
+                    viewer = 0 if you is None else you
+                    for style in ("both", "english", "romaji"):
+                        steps = round_steps(ev, row.round, ("You", "CPU"), you=you, style=style)
+                        for p in steps:
+                            assert not any(card_id.search(line) for line in p.lines), p.lines
+                            assert len(p.tones) == len(p.lines) and all(p.lines)
+                    for p in steps:
+                        t = fold_all([public_event(e, viewer) for e in ev[:p.end]], viewer)
+                        assert p.table == t
+                        assert (p.field, p.captured, p.stock_count, p.pending, p.calls, p.yaku) == \
+                            (t.field, t.captured, t.stock_count, t.pending, t.calls, t.yaku)
+                        for seat in (0, 1):
+                            own = fold_all([public_event(e, seat) for e in ev[:p.end]], seat)
+                            assert p.hands[seat] == own.hand
+                        checked += 1
+    assert checked > 100
+
+
+def test_the_replay_tells_the_human_seat_as_you_in_the_name_style(app):
+    s = session(seed=5, months=2)
+    app.settings["name_style"] = "english"
+    sc = ReplayScene(app, s, 1)
+    assert sc.you == 0 and sc.style == "english"
+    text = " ".join(line for p in sc.steps for line in p.lines)
+    assert "You played " in text and "CPU (Easy) played " in text
+    assert "(Matsu" not in text and "Kasu)" not in text      # English names only
+    assert sc.steps[-1].tones[-1] == ("yaku" if sc.steps[-1].row.winner is not None else "")
+
+
+def test_replay_words_that_overflow_cut_the_play_before_the_yaku():
+    from koikoi.ui.scenes.replay import Position, description_lines
+    p = Position(0, 1, "play", 0, ((), ()), (), ((), ()), 0, None, (0, 0), ((), ()),
+                 lines=["one two three four five six", "You have Kasu (1): 1 point."], tones=["", "yaku"])
+
+    def wrap(text):       # three words a line
+        words = text.split()
+        return [" ".join(words[i:i + 3]) for i in range(0, len(words), 3)]
+    yaku = [("You have Kasu", 1), ("(1): 1 point.", 1)]
+    assert description_lines(p, wrap, 4, lambda t: True) == [("one two three", 0), ("four five six", 0)] + yaku
+    # one line short: the play is cut (at a word that fits, with "…"), the yaku stays whole
+    assert description_lines(p, wrap, 3, lambda t: True) == [("one two three …", 0)] + yaku
+    assert description_lines(p, wrap, 3, lambda t: len(t) <= 10) == [("one two …", 0)] + yaku
+    # shorter still: the last lines are left out
+    assert description_lines(p, wrap, 2, lambda t: True) == [("one two three …", 0), yaku[0]]
+
+
 def test_replay_navigation_and_both_hands_face_up(app, monkeypatch):
     s = session(seed=5, months=2)
     sc = ReplayScene(app, s, 1)

@@ -2,12 +2,18 @@
 
     ReplayScene(app, session_or_state, round_no)
 
-The steps are folded from the match's event log (``round_steps``): the deal,
-then one step per player action (a play with its stock turn, a choice of the
-stock card's match, a Koi-Koi call, a stop), then the round's result. Each
-step's position equals ``replay(events[:k])`` at the event index ``k`` where
-the next player's action begins (a test checks it). Keys: Right/Left (or
-Space/Backspace) step, Home/End jump, a click on a turn marker jumps there.
+The steps come from the match's event log (``round_steps``): the deal, then
+one step per player action (a play with its stock turn, a choice of the stock
+card's match, a Koi-Koi call, a stop), then the round's result. A step's table
+is the public-table fold the round table uses (``engine.table.tables``) at the
+step's last event: the field, piles, stock, calls and yaku from the viewing
+seat's table, each hand from its own seat's table (the replay shows both hands,
+and one seat's fold holds only its own). So each step's position equals
+``replay(events[:k])`` at the event index ``k`` where the next player's action
+begins (a test checks it). The step's words are ``koikoi.narration``'s
+sentences of the viewing seat's public events, cards by name in the player's
+name style. Keys: Right/Left (or Space/Backspace) step, Home/End jump, a click
+on a turn marker jumps there.
 """
 
 from __future__ import annotations
@@ -17,23 +23,18 @@ from typing import Optional
 
 import pygame
 
-from ...engine import DECK, MONTH_NAMES, PRESET_LABELS, Kind, action_of, card
+from ... import narration as N
+from ...engine import DECK, MONTH_NAMES, PRESET_LABELS, Kind, action_of, card, public_event
 from ...engine import yaku as Y
-from ...engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand, Played,
-                              RoundDealt, RoundEnded, Stopped, YakuMade)
+from ...engine.events import (Chose, FieldSwept, Flipped, KoiKoiCalled, Played, RoundDealt, RoundEnded,
+                              Stopped, YakuMade)
+from ...engine.table import PublicTable, fold_all, tables
 from .. import theme
 from .. import widgets as W
+from ..hints import style_of
 from . import MenuScene
 
 KIND_ORDER = (Kind.BRIGHT, Kind.ANIMAL, Kind.RIBBON, Kind.CHAFF)
-
-
-def card_text(cid: str) -> str:
-    """'03-B Curtain'."""
-    return f"{cid} {card(cid).name}"
-
-
-_NAME_STYLE = {"style": "both"}
 
 
 @dataclass
@@ -44,17 +45,19 @@ class Position:
     end: int                        # one past its last event (the next step's start)
     kind: str                       # deal, play, choose, koikoi, stop, end
     seat: Optional[int]             # who acted (None: the deal, the result)
-    hands: tuple                    # (seat 0's ids, seat 1's ids), deck order
-    field: tuple
-    captured: tuple                 # (seat 0's ids, seat 1's ids)
+    hands: tuple                    # (seat 0's ids, seat 1's ids), deck order, each from its own table
+    field: tuple                    # the field's cards in slot order (PublicTable.field)
+    captured: tuple                 # (seat 0's ids, seat 1's ids), in capture order
     stock_count: int
     pending: Optional[str]          # a stock card waiting for its choice
     calls: tuple
     yaku: tuple                     # per seat, the (name, points) last announced
-    lines: list = field(default_factory=list)      # the step in words
+    lines: list = field(default_factory=list)      # the step in words (narration's sentences)
     touched: frozenset = frozenset()               # the cards that moved in this step
     row: object = None                             # the LedgerRow, on the result step
     made_yaku: bool = False
+    tones: list = field(default_factory=list)      # per line: "", "yaku" or "koikoi" (its colour)
+    table: Optional[PublicTable] = None            # the viewing seat's table after the step
 
 
 def round_bounds(events, round_no: int) -> tuple[int, int]:
@@ -71,140 +74,107 @@ def round_bounds(events, round_no: int) -> tuple[int, int]:
     return start, end
 
 
-def round_steps(events, round_no: int, names=("You", "CPU")) -> list[Position]:
-    """Every step of round ``round_no``, folded from the log."""
+def _round_tables(events: tuple, seat: int, s: int, e: int) -> list[PublicTable]:
+    """``seat``'s table after each event ``s..e`` of the log (index k - s), folded from
+    its public events."""
+    public = [public_event(x, seat) for x in events[:e + 1]]
+    return list(tables(public[s:], seat, fold_all(public[:s], seat)))
+
+
+def _moved(ev) -> tuple:
+    """The cards an event moves (they get a ring on that step)."""
+    if isinstance(ev, Played):
+        return (ev.card,) + tuple(ev.taken)
+    if isinstance(ev, Flipped):
+        return (ev.card,) + tuple(ev.taken or ())
+    if isinstance(ev, Chose):
+        return (ev.card, ev.target)
+    if isinstance(ev, FieldSwept):
+        return tuple(ev.cards)
+    return ()
+
+
+def round_steps(events, round_no: int, names=("You", "CPU"), *, you: Optional[int] = 0,
+                style: str = "both") -> list[Position]:
+    """Every step of round ``round_no``. ``you``: the seat that reads as "You" and whose
+    public events are told and folded for the shared table (None, a friend match: seat
+    0's); ``style``: the name style of the words."""
     events = tuple(events)
     s, e = round_bounds(events, round_no)
+    viewer = you if you in (0, 1) else 0
+    own = [_round_tables(events, seat, s, e) for seat in (0, 1)]
     actions = [k for k in range(s + 1, e) if action_of(events[k]) is not None]
-    starts = [s] + actions + [e]
-    dealt = events[s]
-    hands = [list(dealt.hands[0]), list(dealt.hands[1])]
-    fld: list = list(dealt.field)
-    cap: list = [[], []]
-    stock_total = len(dealt.stock)
-    turned = 0
-    pending: Optional[str] = None
-    calls = [0, 0]
-    yaku: list = [(), ()]
+    starts = [s] + actions + [e, e + 1]
     out: list[Position] = []
-
-    def you(seat: int) -> str:
-        return names[seat]
-
-    for i in range(len(starts) - 1 + 1):
-        a = starts[i]
-        b = starts[i + 1] if i + 1 < len(starts) else e + 1
+    for a, b in zip(starts, starts[1:]):
         kind, seat = "deal", None
+        turn: list[str] = []               # the play and its stock turn: one paragraph
         lines: list[str] = []
+        tones: list[str] = []
         touched: set = set()
         row = None
         made = False
-        sentence = ""
         for ev in events[a:b]:
-            if isinstance(ev, RoundDealt):
-                dealer = names[ev.dealer]
-                lines.append(f"Round {ev.round} ({MONTH_NAMES[(ev.round - 1) % 12]}) is dealt; "
-                             f"{dealer} deal{'' if dealer.lower() == 'you' else 's'} and play{'' if dealer.lower() == 'you' else 's'} first.")
-            elif isinstance(ev, FieldSwept):
-                for c in ev.cards:
-                    fld.remove(c)
-                cap[ev.seat].extend(ev.cards)
-                fld.extend(ev.replacements)
-                turned += len(ev.replacements)
-                touched.update(ev.cards)
-                lines.append(f"Four of a month in the field: {you(ev.seat)} sweep{'' if names[ev.seat].lower() == 'you' else 's'} "
-                             f"them ({', '.join(ev.cards)}).")
-            elif isinstance(ev, LuckyHand):
-                lines.append(f"{you(ev.seat)} hold{'' if names[ev.seat].lower() == 'you' else 's'} a lucky hand: "
-                             f"{' and '.join(n.title() for n in ev.hands)} ({_pts(ev.points)}).")
-            elif isinstance(ev, Played):
+            touched.update(_moved(ev))
+            text = N.sentence(public_event(ev, viewer), names, seat=viewer, style=style, you=you)
+            tone = ""
+            if isinstance(ev, Played):
                 kind, seat = "play", ev.seat
-                hands[ev.seat].remove(ev.card)
-                touched.add(ev.card)
-                if ev.taken:
-                    for c in ev.taken:
-                        fld.remove(c)
-                    cap[ev.seat].extend((ev.card,) + tuple(ev.taken))
-                    touched.update(ev.taken)
-                    sentence = (f"{you(ev.seat)} played {card_text(ev.card)}, "
-                                f"took {', '.join(card_text(c) for c in ev.taken)}")
-                else:
-                    fld.append(ev.card)
-                    sentence = f"{you(ev.seat)} played {card_text(ev.card)} to the field"
-            elif isinstance(ev, Flipped):
-                turned += 1
-                touched.add(ev.card)
-                if ev.taken is None:
-                    pending = ev.card
-                    sentence += f"; the stock turned {card_text(ev.card)}: two field cards match"
-                elif ev.taken:
-                    for c in ev.taken:
-                        fld.remove(c)
-                    cap[ev.seat].extend((ev.card,) + tuple(ev.taken))
-                    touched.update(ev.taken)
-                    sentence += f"; the stock turned {card_text(ev.card)}, taking {', '.join(card_text(c) for c in ev.taken)}"
-                else:
-                    fld.append(ev.card)
-                    sentence += f"; the stock turned {card_text(ev.card)} onto the field"
             elif isinstance(ev, Chose):
                 kind, seat = "choose", ev.seat
-                fld.remove(ev.target)
-                cap[ev.seat].extend((ev.card, ev.target))
-                pending = None
-                touched.update((ev.card, ev.target))
-                sentence = f"{you(ev.seat)} took {card_text(ev.target)} with the stock card {card_text(ev.card)}"
             elif isinstance(ev, YakuMade):
-                yaku[ev.seat] = ev.yaku
-                made = True
-                style = _NAME_STYLE["style"]
-                parts = ", ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in ev.yaku)
-                lines.append(f"{you(ev.seat)} {'have' if names[ev.seat].lower() == 'you' else 'has'} yaku: "
-                             f"{parts} ({_pts(ev.total)}).")
+                made, tone = True, "yaku"
             elif isinstance(ev, KoiKoiCalled):
-                kind, seat = "koikoi", ev.seat
-                calls[ev.seat] = ev.calls
-                nth = {1: "", 2: " (a second time)", 3: " (a third time)"}.get(ev.calls, f" ({ev.calls} times)")
-                lines.append(f"{you(ev.seat)} called Koi-Koi{nth}: play on for more.")
-            elif isinstance(ev, Stopped):
-                if not ev.auto:
-                    kind, seat = "stop", ev.seat
-                    lines.append(f"{you(ev.seat)} stopped (Shōbu).")
-                else:
-                    lines.append("The round stops here by the rules.")
-            elif isinstance(ev, Exhausted):
-                lines.append("Both hands are empty.")
+                kind, seat, tone = "koikoi", ev.seat, "koikoi"
+            elif isinstance(ev, Stopped) and not ev.auto:
+                kind, seat = "stop", ev.seat
             elif isinstance(ev, RoundEnded):
-                kind = "end"
-                row = ev.row
-                lines.append(result_text(ev.row, names))
-        if sentence:
-            lines.insert(0, sentence + ".")
-        out.append(Position(a, b, kind, seat, (tuple(hands[0]), tuple(hands[1])), tuple(fld),
-                            (tuple(cap[0]), tuple(cap[1])), stock_total - turned, pending, tuple(calls),
-                            tuple(yaku), lines, frozenset(touched), row, made))
-        if b > e:
-            break
+                kind, row = "end", ev.row
+                tone = "yaku" if ev.row.winner is not None else ""
+            if not text:
+                continue
+            if isinstance(ev, (Played, Flipped, Chose)):
+                turn.append(text)
+            else:
+                lines.append(text)
+                tones.append(tone)
+        if turn:
+            lines.insert(0, " ".join(turn))
+            tones.insert(0, "")
+        t = own[viewer][b - 1 - s]
+        hands = (own[0][b - 1 - s].hand, own[1][b - 1 - s].hand)
+        out.append(Position(a, b, kind, seat, hands, t.field, t.captured, t.stock_count, t.pending,
+                            t.calls, t.yaku, lines, frozenset(touched), row, made, tones, t))
     return out
 
 
-def result_text(row, names) -> str:
-    if row.reason == "lucky_draw":
-        return "Both players hold lucky hands: a draw."
-    if row.winner is None:
-        return "No yaku this round: no game." if not row.award else "The round ends."
-    who = names[row.winner]
-    win = "win" if who.lower() == "you" else "wins"
-    from .results import multiplier_text
-    mult = "".join(f" ×{f} ({multiplier_text(label, row.winner, tuple(names))})" for label, f in row.multipliers)
-    style = _NAME_STYLE["style"]
-    what = ", ".join(Y.label(n, style, short=True) for n, _, _ in row.yaku)
-    if not what:
-        return f"{who} {win} the round: {_pts(row.award)}."
-    return f"{who} {win} the round: {what} {row.base}{mult} = {_pts(row.award)}."
+def description_lines(p: Position, wrap, room: int, fits) -> list[tuple[str, int]]:
+    """(text, index into p.lines) of the step's words wrapped (``wrap``) into ``room`` lines.
+    When they do not fit, the plain lines (the play and its stock turn) are cut short first,
+    at a word, ending in "…" (``fits(text)``: it is not too wide), so the coloured ones (yaku,
+    Koi-Koi, the result) stay; beyond that the last lines are left out."""
+    wrapped = [list(wrap(line)) or [""] for line in p.lines]
+    over = sum(map(len, wrapped)) - room
+    for k in reversed(range(len(wrapped))):
+        if over <= 0:
+            break
+        tone = p.tones[k] if k < len(p.tones) else ""
+        parts = wrapped[k]
+        if tone or len(parts) < 2:
+            continue
+        n = max(1, len(parts) - over)
+        over -= len(parts) - n
+        words = parts[n - 1].split()
+        while len(words) > 1 and not fits(" ".join(words) + " …"):
+            words.pop()
+        wrapped[k] = parts[:n - 1] + [" ".join(words) + " …"]
+    out = [(part, k) for k, parts in enumerate(wrapped) for part in parts]
+    return out[:room]
 
 
-def _pts(n: int) -> str:
-    return f"{n} point{'s' if n != 1 else ''}"
+def result_text(row, names, style: str = "both", you: Optional[int] = None) -> str:
+    """The round's result in words (``narration.round_result``)."""
+    return N.round_result(row, names, style=style, you=you)
 
 
 def position_of_state(state) -> tuple:
@@ -231,10 +201,13 @@ class ReplayScene(MenuScene):
         from .ledger import _as_session
         self.session = _as_session(session_or_state)
         self.state = self.session.state
-        self.names = tuple(s.name for s in self.session.seats)
+        seats = self.session.seats
+        self.names = tuple(s.name for s in seats)
         self.round_no = round_no
-        _NAME_STYLE["style"] = app.settings.get("name_style", "both")
-        self.steps = round_steps(self.state.events, round_no, self.names)
+        humans = [i for i, s in enumerate(seats) if getattr(s, "kind", None) == "human"]
+        self.you: Optional[int] = humans[0] if len(humans) == 1 else None   # None: a friend match
+        self.style = style_of(app.settings)
+        self.steps = round_steps(self.state.events, round_no, self.names, you=self.you, style=self.style)
         self.index = 0
         self.hover_marker: Optional[int] = None
         super().__init__(app)
@@ -440,20 +413,17 @@ class ReplayScene(MenuScene):
         font = self.font("body")
         bold = self.font("body", True)
         y = d.y + self.px(14)
-        lines = []
-        for k, line in enumerate(p.lines):
-            for part in W.wrap_text(line, font, d.w - self.px(60)):
-                lines.append((part, k))
         room = max(1, (d.h - self.px(20)) // font.get_linesize())
-        if len(lines) > room:
-            lines = lines[:room]
+        width = d.w - self.px(60)
+        lines = description_lines(p, lambda text: W.wrap_text(text, font, width), room,
+                                  lambda text: W.text_width(text, font) <= width)
         for text, k in lines:
             color = theme.CREAM
             f = font
-            line = p.lines[k]
-            if "yaku:" in line or "the round:" in line:
+            tone = p.tones[k] if k < len(p.tones) else ""
+            if tone == "yaku":
                 color, f = theme.GOLD_LIGHT, bold
-            elif "called Koi-Koi" in line:
+            elif tone == "koikoi":
                 color, f = theme.LACQUER_LIGHT, bold
             W.draw_text(surface, text, f, color, (d.x + self.px(30), y), shadow=False)
             y += font.get_linesize()
@@ -471,7 +441,7 @@ class ReplayScene(MenuScene):
             who = self.names[row.winner]
             head = f"{who} win{'' if who.lower() == 'you' else 's'} {row.award} point{'s' if row.award != 1 else ''}"
             color = theme.SEAT_COLORS[row.winner]
-        style = _NAME_STYLE["style"]
+        style = self.style
         sub = ", ".join(f"{Y.label(n, style, short=True)} {pts}" for n, pts, _ in row.yaku) or "Both hands are empty"
         small = self.font("small")
         w = max(W.text_width(head, big), W.text_width(sub, small)) + self.px(80)
@@ -499,7 +469,7 @@ class ReplayScene(MenuScene):
                 W.draw_text(surface, tag, self.font("tiny", True), theme.LACQUER_LIGHT,
                             (box.right - self.px(20), r.centery), "midright")
             yk = p.yaku[seat]
-            style = _NAME_STYLE["style"]
+            style = self.style
             ytext = ", ".join(f"{Y.label(n, style, short=True)} {pt}" for n, pt in yk) if yk else "No yaku yet"
             ty = r.bottom + self.px(4)
             W.draw_text(surface, W.ellipsize(ytext, tiny, box.w - self.px(40)), tiny,
