@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pygame
 import pytest
@@ -20,53 +19,10 @@ from koikoi.ui.scenes.results import RoundResultsScene
 from koikoi.ui.scenes.settings import SettingsScene
 from koikoi.ui.scenes.title import TitleScene
 from koikoi.session import SeatConfig
-from koikoi.ui import widgets as W
 
-ROOT = Path(__file__).resolve().parents[2]
+from harness import ROOT, button, click, make_app, pill
 
-
-# ---------------------------------------------------------------- helpers
-
-
-def make_app(size=(1280, 720), seed=42) -> App:
-    app = App(size, storage=Storage(), seed=seed)
-    app.settings["anim_speed"] = 0.0
-    return app
-
-
-def click_at(app: App, pos) -> None:
-    pos = (int(pos[0]), int(pos[1]))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step(1 / 60)
-
-
-def click(app: App, widget) -> None:
-    rect = widget.rect if hasattr(widget, "rect") else pygame.Rect(widget)
-    click_at(app, rect.center)
-
-
-def button(scene, label: str) -> W.Button:
-    for w in scene.widgets:
-        if isinstance(w, W.Button) and w.label == label and w.visible:
-            return w
-    raise AssertionError(f"no button {label!r} on {type(scene).__name__}: "
-                         f"{[getattr(w, 'label', None) for w in scene.widgets]}")
-
-
-def pill(row: W.ChoiceRow, value) -> pygame.Rect:
-    for opt, rect in zip(row.options, row.rects()):
-        if opt.value == value:
-            return rect
-    raise AssertionError(f"no option {value!r}")
-
-
-@pytest.fixture
-def app():
-    a = make_app()
-    yield a
-    pygame.display.quit()
+pytestmark = pytest.mark.app(seed=42)
 
 
 # ---------------------------------------------------------------- a whole match
@@ -80,8 +36,8 @@ def test_whole_match_title_to_ledger_with_two_cpus(app, monkeypatch):
     click(app, button(app.top, "New match"))
     dialog = app.top
     assert isinstance(dialog, NewMatchScene)
-    click_at(app, pill(dialog.rules_row, "casual").center)
-    click_at(app, pill(dialog.months_row, 1).center)
+    click(app, pill(dialog.rules_row, "casual").center)
+    click(app, pill(dialog.months_row, 1).center)
     assert dialog.months == 1
     click(app, button(dialog, "Start match"))
     assert isinstance(app.top, OyagimeScene)
@@ -123,9 +79,9 @@ def test_new_match_dialog_remembers_the_last_choice(app):
     app.push(TitleScene(app))
     click(app, button(app.top, "New match"))
     d = app.top
-    click_at(app, pill(d.opp_row, "friend").center)
-    click_at(app, pill(d.rules_row, "kk-add-10").center)
-    click_at(app, pill(d.months_row, 9).center)
+    click(app, pill(d.opp_row, "friend").center)
+    click(app, pill(d.rules_row, "kk-add-10").center)
+    click(app, pill(d.months_row, 9).center)
     assert (d.opponent, d.rules_name, d.months) == ("friend", "kk-add-10", 9)
     click(app, button(d, "Back"))
     assert isinstance(app.top, TitleScene)
@@ -140,15 +96,15 @@ def test_new_match_dialog_remembers_the_last_choice(app):
 def test_months_follow_the_rule_set(app):
     app.push(NewMatchScene(app))
     d = app.top
-    click_at(app, pill(d.months_row, 1).center)
-    click_at(app, pill(d.rules_row, "nintendo").center)   # offers 3, 6, 12 only
+    click(app, pill(d.months_row, 1).center)
+    click(app, pill(d.rules_row, "nintendo").center)   # offers 3, 6, 12 only
     assert d.months == 12 and [o.value for o in d.months_row.options] == [3, 6, 12]
 
 
 def test_friend_match_seats_two_humans(app):
     app.push(NewMatchScene(app))
     d = app.top
-    click_at(app, pill(d.opp_row, "friend").center)
+    click(app, pill(d.opp_row, "friend").center)
     click(app, button(d, "Start match"))
     s = app.top.session
     assert [x.kind for x in s.seats] == ["human", "human"]
@@ -161,7 +117,7 @@ def test_unbuilt_level_falls_back_to_random(app, monkeypatch):
     d = app.top
     hard = next(o for o in d.opp_row.options if o.value == "hard")
     assert hard.sublabel == "Not built yet"
-    click_at(app, pill(d.opp_row, "hard").center)
+    click(app, pill(d.opp_row, "hard").center)
     app.step()
     click(app, button(d, "Start match"))
     s = app.top.session
@@ -178,7 +134,7 @@ def test_settings_scene_persists_at_once(app):
     assert isinstance(sc, SettingsScene)
     click(app, sc.numbers)            # month numbers off
     click(app, sc.mute)               # mute on
-    click_at(app, (sc.speed.rect.x + sc.speed.rect.h // 2, sc.speed.rect.centery))   # instant
+    click(app, (sc.speed.rect.x + sc.speed.rect.h // 2, sc.speed.rect.centery))   # instant
     saved, warning = Storage().load_settings()
     assert warning is None
     assert saved["month_numbers"] is False and saved["muted"] is True and saved["anim_speed"] == 0.0
@@ -187,7 +143,7 @@ def test_settings_scene_persists_at_once(app):
     assert isinstance(app.top, TitleScene)
     # a new App starts with them
     pygame.display.quit()
-    again = make_app()
+    again = make_app(seed=42)
     assert again.settings["month_numbers"] is False and again.settings["muted"] is True
 
 
@@ -213,7 +169,7 @@ def test_corrupt_settings_file_is_recovered_with_a_message():
 def test_autosave_after_actions_and_continue_restores_it(app):
     app.push(NewMatchScene(app))
     d = app.top
-    click_at(app, pill(d.opp_row, "easy").center)
+    click(app, pill(d.opp_row, "easy").center)
     click(app, button(d, "Start match"))
     oya = app.top
     session = oya.session
@@ -230,7 +186,7 @@ def test_autosave_after_actions_and_continue_restores_it(app):
     assert saved is not None and saved.state == session.state
     # restart the game: the title offers Continue, which restores the identical state
     pygame.display.quit()
-    app2 = make_app()
+    app2 = make_app(seed=42)
     app2.push(TitleScene(app2))
     app2.step()
     cont = button(app2.top, "Continue")

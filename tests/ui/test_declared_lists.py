@@ -4,7 +4,6 @@ levels of koikoi/ai/players.py."""
 
 from __future__ import annotations
 
-import pygame
 import pytest
 
 from koikoi import storage as S
@@ -12,9 +11,7 @@ from koikoi.ai import (CPU_LEVELS, LEVEL_INFO, LEVEL_LABELS, LEVEL_ORDER, LEVELS
                        make_player)
 from koikoi.engine import RULESETS
 from koikoi.engine.rules import HOUSE_ROWS, KNOB_GROUPS, KNOBS, house_knobs
-from koikoi.storage import Storage
 from koikoi.ui import widgets as W
-from koikoi.ui.app import App
 from koikoi.ui.scenes import newmatch
 from koikoi.ui.scenes.newmatch import NewMatchScene, make_seats
 from koikoi.ui.scenes.rules_panel import (GROUPS, HOUSE_KNOBS, KNOB_LABELS, HouseRulesScene, RulesPanelScene,
@@ -23,12 +20,7 @@ from koikoi.ui.scenes.settings import SettingsScene
 from koikoi.ui.scenes.title import TitleScene
 
 
-@pytest.fixture
-def app():
-    a = App((1280, 720), storage=Storage(), seed=7)
-    a.settings["anim_speed"] = 0.0
-    yield a
-    pygame.display.quit()
+pytestmark = pytest.mark.app(seed=7)
 
 
 @pytest.mark.parametrize("preset", list(RULESETS))

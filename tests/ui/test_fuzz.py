@@ -9,25 +9,12 @@ The long run: ``python tools/fuzz.py --events 100000 --seed N``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pygame
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from harness import load_tool, make_app
 
-
-def _load_fuzz():
-    spec = importlib.util.spec_from_file_location("koikoi_tools_fuzz", ROOT / "tools" / "fuzz.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-fuzz = _load_fuzz()
+fuzz = load_tool("fuzz")
 
 
 @pytest.fixture(autouse=True)
@@ -79,10 +66,8 @@ def test_every_scene_class_can_be_pushed_and_survives_a_storm():
 
 
 def test_match_summary_fallback_escape_does_not_empty_the_stack():
-    from koikoi.storage import Storage
-    from koikoi.ui.app import App
     from koikoi.ui.scenes.prompt import MatchSummaryScene
-    app = App((960, 540), storage=Storage())
+    app = make_app((960, 540), anim_speed=None)
     rng = fuzz.random.Random(1)
     session = fuzz.Builder(app, rng).session("finished")
     app.reset(MatchSummaryScene(app, session))          # as RoundScene._step_match_ended does (replace)
@@ -94,16 +79,8 @@ def test_match_summary_fallback_escape_does_not_empty_the_stack():
 # ---------------------------------------------------------------- long sessions (tools/soak.py, small)
 
 
-def _load_soak():
-    spec = importlib.util.spec_from_file_location("koikoi_tools_soak", ROOT / "tools" / "soak.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_soak_five_short_matches_no_runaway_growth():
-    soak = _load_soak()
+    soak = load_tool("soak")
     lines = []
     stats = soak.soak(5, seed=2, size=(960, 540), levels=("random",), max_frames=20000, out=lines.append)
     assert len(stats) == 5 and all(s.rounds >= 1 for s in stats)
@@ -119,10 +96,9 @@ def test_soak_five_short_matches_no_runaway_growth():
 def test_extreme_window_shapes_keep_the_back_buffer_sane(size):
     """A 3x447 window once made a 960x143040 back buffer, and pygame-ce's smoothscale
     then corrupted the heap (found by the fuzzer: seed 12, 'double free' abort)."""
-    from koikoi.storage import Storage
-    from koikoi.ui.app import App, MAX_BUFFER_RATIO, MAX_BUFFER_SIDE
+    from koikoi.ui.app import MAX_BUFFER_RATIO, MAX_BUFFER_SIDE
     from koikoi.ui.scenes.title import TitleScene
-    app = App((960, 540), storage=Storage())
+    app = make_app((960, 540), anim_speed=None)
     app.push(TitleScene(app))
     for s in (size, (960, 540), size):
         pygame.display.set_mode(s, pygame.RESIZABLE)
