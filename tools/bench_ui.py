@@ -29,7 +29,8 @@ from koikoi.engine import RULESETS, KoiKoi  # noqa: E402
 from koikoi.storage import Storage  # noqa: E402
 from koikoi.ui import anim  # noqa: E402
 from koikoi.ui.app import App  # noqa: E402
-from koikoi.ui.scenes.round import CAPTURE_TIME, RoundScene  # noqa: E402
+from koikoi.ui.scenes.round import RoundScene  # noqa: E402
+from koikoi.ui.table.stage import CAPTURE_TIME  # noqa: E402
 from koikoi.session import MatchSession, SeatConfig  # noqa: E402
 
 
@@ -78,9 +79,9 @@ def main(argv=None) -> int:
             home = (lay.field[sp.key].centerx, lay.field[sp.key].centery, lay.card_h)
             there = (pile[0] + i * 20, pile[1], lay.small_h)
             a, b = (home, there) if k[0] % 2 else (there, home)
-            scene._move(sp, b, CAPTURE_TIME, fly=True, easing=anim.in_out_cubic)
+            scene.stage.move(sp, b, CAPTURE_TIME, fly=True, easing=anim.in_out_cubic)
             if k[0] % 4 == 0:
-                scene._flip(sp, not sp.face)
+                scene.stage.flip(sp, not sp.face)
         scene.tl.then(loop_wait)
         return CAPTURE_TIME + 0.05
 
@@ -89,7 +90,7 @@ def main(argv=None) -> int:
         return 0.0
 
     scene.tl.then(loop)
-    scene._show_banner("三光 Sankō 5", "You: 5 points", 1e9, big=True)
+    scene.banner_now("三光 Sankō 5", "You: 5 points", 1e9, big=True)
 
     times = []
     for i in range(args.frames):

@@ -1,10 +1,13 @@
 """Where every card of the round table sits, in real window pixels. No drawing.
 
-``layout(size, table)`` reads any object shaped like a ``View`` (``hand``,
-``field``, ``captured``, ``opponent_hand_count``, ``stock_count``, ``seat``;
-cards as ``Card`` or ids) and answers a ``Layout`` of ``pygame.Rect``s: the
-hand slots, the field's month slots, the stock, the flip spot, the four
-capture stacks per side and the info panels.
+``layout(size, table)`` reads a ``PublicTable`` (engine/table.py) or any
+object shaped like a ``View`` (``hand``, ``field``, ``captured``,
+``opponent_hand_count``, ``stock_count``, ``seat``; cards as ``Card`` or ids)
+and answers a ``Layout`` of ``pygame.Rect``s: the hand slots, the field's
+month slots, the stock, the flip spot, the four capture stacks per side and
+the info panels. A ``PublicTable`` brings its field slots (one month each):
+slot ``k`` always lies at board place ``SLOT_FILL_ORDER[k]``, so the layout is
+a function of the table alone.
 
 The table, seen from the seat at the bottom::
 
@@ -26,7 +29,7 @@ size down to a few pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
-from typing import Iterable, Mapping, Optional
+from typing import Optional
 
 import pygame
 
@@ -116,24 +119,17 @@ class Layout:
         return self.field_area.collidepoint(pos)
 
 
-def assign_slots(previous: Mapping[int, int], field: Iterable) -> dict:
-    """Month -> field slot, keeping the months already placed where they are."""
-    months = []
-    for c in field:
-        m = card_of(_id(c)).month
-        if m not in months:
-            months.append(m)
-    slots = {m: s for m, s in previous.items() if m in months}
-    used = set(slots.values())
-    for m in sorted(months):
-        if m in slots:
-            continue
-        for s in SLOT_FILL_ORDER:
-            if s not in used:
-                slots[m] = s
-                used.add(s)
-                break
-    return slots
+def month_slots(table) -> tuple:
+    """The field as slots of one month each (tuples of ids, ``()`` for a free slot): a
+    ``PublicTable``'s own, or for a View-shaped table its months in month order."""
+    slots = getattr(table, "field_slots", None)
+    if slots is not None:
+        return tuple(slots)
+    by_month: dict[int, list[str]] = {}
+    for c in table.field:
+        cid = _id(c)
+        by_month.setdefault(card_of(cid).month, []).append(cid)
+    return tuple(tuple(by_month[m]) for m in sorted(by_month))
 
 
 def metrics(size: tuple[int, int]) -> tuple[int, int]:
@@ -165,8 +161,8 @@ def scaled_card_h(size: tuple[int, int], card_scale: float = 1.0) -> int:
     return max(8, min(want, max(ch, by_width) if k > 1 else want, max(ch, by_height) if k > 1 else want))
 
 
-def layout(size: tuple[int, int], table, slots: Optional[Mapping[int, int]] = None,
-           spread_month: Optional[int] = None, card_scale: float = 1.0) -> Layout:
+def layout(size: tuple[int, int], table, spread_month: Optional[int] = None,
+           card_scale: float = 1.0) -> Layout:
     """Every card rect for ``table`` (a View or anything shaped like one) at window ``size``.
 
     ``spread_month``: lay that month's field cards side by side without overlap (while the
@@ -212,13 +208,13 @@ def layout(size: tuple[int, int], table, slots: Optional[Mapping[int, int]] = No
         col_gap = max(1, (play_w - FIELD_COLUMNS * slot_w) // (FIELD_COLUMNS - 1))
         fw = FIELD_COLUMNS * slot_w + (FIELD_COLUMNS - 1) * col_gap
     fx = x0 + (play_w - fw) // 2
-    ids = [_id(c) for c in table.field]
-    lay.slot_of_month = dict(slots) if slots is not None else assign_slots({}, ids)
-    missing = [i for i in ids if card_of(i).month not in lay.slot_of_month]
-    if missing:
-        lay.slot_of_month = assign_slots(lay.slot_of_month, ids)
+    slots = month_slots(table)
+    if len(slots) > FIELD_SLOTS:  # not a real table (twelve months at most): fold the rest in
+        slots = slots[:FIELD_SLOTS - 1] + (tuple(c for s in slots[FIELD_SLOTS - 1:] for c in s),)
+    place = {k: SLOT_FILL_ORDER[k] for k, cards in enumerate(slots) if cards}
+    lay.slot_of_month = {card_of(cards[0]).month: place[k] for k, cards in enumerate(slots) if cards}
     # Centre the columns in use (half a column at a time): a small field sits in the middle.
-    cols = {s % FIELD_COLUMNS for s in lay.slot_of_month.values()}
+    cols = {s % FIELD_COLUMNS for s in place.values()}
     shift = 0
     if cols:
         shift = int((FIELD_COLUMNS - 1 - min(cols) - max(cols)) / 2 * (slot_w + col_gap))
@@ -232,14 +228,13 @@ def layout(size: tuple[int, int], table, slots: Optional[Mapping[int, int]] = No
                                  max(fw, play_w) + 2 * pad, max(field_h, avail) + 2 * pad)
     lay.field_area = lay.field_area.clip(pygame.Rect(x0 - pad, 0, play_w + 2 * pad, H))
 
-    by_month: dict[int, list[str]] = {}
-    for cid in ids:
-        by_month.setdefault(card_of(cid).month, []).append(cid)
-    for month in sorted(by_month, key=lambda mo: lay.slot_of_month[mo]):
-        base = lay.field_slots[lay.slot_of_month[month] % FIELD_SLOTS]
-        mstep = cw + max(2, int(cw * 0.08)) if month == spread_month and len(by_month[month]) == 2 else step
-        for k, cid in enumerate(by_month[month]):
-            lay.field[cid] = base.move(k * mstep, 0)
+    for k in sorted(place, key=place.get):
+        cards = slots[k]
+        base = lay.field_slots[place[k]]
+        month = card_of(cards[0]).month
+        mstep = cw + max(2, int(cw * 0.08)) if month == spread_month and len(cards) == 2 else step
+        for i, cid in enumerate(cards):
+            lay.field[cid] = base.move(i * mstep, 0)
             lay.field_order.append(cid)
 
     # ---- stock and flip spot, in the left column, level with the field's middle

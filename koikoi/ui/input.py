@@ -1,10 +1,9 @@
-"""Gestures (click, drag, keys) and how they become engine actions, in one place.
+"""Gestures from the mouse, and the keys the table reads.
 
 ``Pointer`` turns raw mouse events into gestures: a press and a release less
-than ``CLICK_SLOP`` pixels apart is a click, anything longer is a drag. The
-functions below answer, from a seat's ``View`` alone, which action a drop or
-a click means; the round scene then checks it with ``action in session.legal()``
-before sending it.
+than ``CLICK_SLOP`` pixels apart is a click, anything longer is a drag. What a
+gesture means on the table (an intent, then an engine action) is decided in
+``ui/table/controls.py``.
 """
 
 from __future__ import annotations
@@ -14,8 +13,6 @@ from typing import Optional
 
 import pygame
 
-from ..engine import ChooseMatch, Play
-from ..engine import card as card_of
 
 CLICK_SLOP = 6  # pixels: a press that moves less than this is still a click
 
@@ -77,58 +74,7 @@ class Pointer:
         return out
 
 
-# ------------------------------------------------------------------ meaning
-def field_matches(view, card_id: str) -> tuple[str, ...]:
-    """Ids of the field cards of ``card_id``'s month."""
-    month = card_of(card_id).month
-    return tuple(c.id for c in view.field if c.month == month)
-
-
-def play_for_drop(view, card_id: str, target: Optional[str], on_field: bool) -> Optional[Play]:
-    """The Play meant by dropping (or clicking) hand card ``card_id`` onto the field.
-
-    ``target`` is the field card under the pointer (None: an empty part of the field),
-    ``on_field`` whether the pointer is over the field at all. None: it means
-    nothing yet (off the field, or two cards match and neither was picked).
-    """
-    if not on_field and target is None:
-        return None
-    matches = field_matches(view, card_id)
-    if len(matches) == 2:
-        return Play(card_id, target) if target in matches else None
-    if len(matches) in (1, 3):
-        # any drop on the field works; a non-matching card under the pointer is just "the field"
-        return Play(card_id)
-    return Play(card_id)
-
-
-def play_for_click(view, card_id: str, target: Optional[str], on_field: bool) -> Optional[Play]:
-    """Clicking the field with ``card_id`` selected: stricter than a drop about cards.
-
-    A click on a field card of another month while the selected card has matches is
-    a mistake (None), not a request to lay the card down.
-    """
-    if not on_field and target is None:
-        return None
-    matches = field_matches(view, card_id)
-    if target is not None and matches and target not in matches:
-        return None
-    return play_for_drop(view, card_id, target, on_field)
-
-
-def choose_for_click(view, target: Optional[str]) -> Optional[ChooseMatch]:
-    """The stock-stage choice meant by clicking ``target``."""
-    if view.pending is None or target is None:
-        return None
-    if target in {c.id for c in view.choices}:
-        return ChooseMatch(target)
-    return None
-
-
-def is_legal(action, legal) -> bool:
-    return action is not None and legal is not None and action in legal
-
-
+# ------------------------------------------------------------------ keys
 HAND_KEYS = {getattr(pygame, f"K_{i}"): i - 1 for i in range(1, 10)}
 HAND_KEYS.update({getattr(pygame, f"K_KP{i}"): i - 1 for i in range(1, 10)})
 CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)

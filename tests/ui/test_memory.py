@@ -10,23 +10,16 @@ import pytest
 
 from koikoi.engine import RULESETS
 from koikoi.engine.events import LedgerRow, RoundEnded
-from koikoi.storage import Storage
 from koikoi.ui import assets as A
 from koikoi.ui import widgets as W
-from koikoi.ui.app import App, tune_malloc
+from koikoi.ui.app import tune_malloc
 from koikoi.ui.assets import Assets
 from koikoi.ui.scenes.results import RoundResultsScene
 from koikoi.session import MatchSession, SeatConfig
 
+from harness import new_match_table
+
 CARDS = ("01-B", "03-B", "08-B", "09-A", "11-R", "12-P1")
-
-
-@pytest.fixture
-def screen():
-    pygame.display.init()
-    surf = pygame.display.set_mode((1280, 720))
-    yield surf
-    pygame.display.quit()
 
 
 def _pixels(cache) -> int:
@@ -116,26 +109,15 @@ def test_big_masks_take_their_corners_from_a_small_one(screen):
     W._SHAPES.clear()
 
 
-def test_a_round_left_lets_its_layers_go(tmp_path):
-    from koikoi.ui.scenes.round import RoundScene
+@pytest.mark.app(size=(1920, 1080), seed=7, muted=True)
+def test_a_round_left_lets_its_layers_go(app):
     from koikoi.ui.scenes.title import TitleScene
-    app = App((1920, 1080), storage=Storage(tmp_path), seed=7)
-    try:
-        app.settings["anim_speed"] = 0.0
-        app.assets.muted = True
-        session = MatchSession(RULESETS["classic"], seed=5,
-                               seats=(SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "random")))
-        while session.state.phase_name == "oyagime":
-            session.apply(session.legal()[0])
-        scene = RoundScene(app, session)
-        app.push(scene)
-        for _ in range(5):
-            app.step(1 / 60)
-        assert scene._layer is not None and scene._bg is not None
-        app.reset(TitleScene(app))
-        assert scene._layer is None and scene._bg is None
-    finally:
-        pygame.display.quit()
+    session, scene = new_match_table(app, seed=5)
+    for _ in range(5):
+        app.step(1 / 60)
+    assert scene.renderer.layer is not None and scene.renderer.bg is not None
+    app.reset(TitleScene(app))
+    assert scene.renderer.layer is None and scene.renderer.bg is None
 
 
 def _row():
@@ -145,55 +127,47 @@ def _row():
                      award=40, scores=(40, 3), calls=(0, 1))
 
 
-def test_results_keep_only_the_panel_and_draw_the_same(tmp_path):
-    app = App((1920, 1080), storage=Storage(tmp_path), seed=7)
-    try:
-        app.settings["anim_speed"] = 0.0
-        seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Easy)", "random"))
-        session = MatchSession(RULESETS["casual"], seed=3, months=1, seats=seats)
-        scene = RoundResultsScene(app, session, RoundEnded(_row(), ((), ())), on_close=lambda: None)
-        app.push(scene)
-        for _ in range(3):
-            app.step(1 / 60)
-        assert scene.done_revealing
-        img, at = scene._static
-        box = pygame.Rect(at, img.get_size())
-        assert box.contains(scene.panel) and box.w * box.h < 0.7 * 1920 * 1080
-        assert scene._scratch is None
-        got = pygame.Surface(app.size)
-        got.fill((30, 90, 60))
-        scene.draw(got)
-        # what the whole-window layer drew
-        ref = pygame.Surface(app.size)
-        ref.fill((30, 90, 60))
-        W.draw_scrim(ref, (0, 0, 0, 150))
-        layer = pygame.Surface(app.size, pygame.SRCALPHA)
-        scene.draw_content(layer)
-        ref.blit(layer, (0, 0))
-        for wdg in scene.widgets:
-            wdg.draw(ref)
-        assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(ref, "RGB")
-    finally:
-        pygame.display.quit()
+@pytest.mark.app(size=(1920, 1080), seed=7)
+def test_results_keep_only_the_panel_and_draw_the_same(app):
+    seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Easy)", "random"))
+    session = MatchSession(RULESETS["casual"], seed=3, months=1, seats=seats)
+    scene = RoundResultsScene(app, session, RoundEnded(_row(), ((), ())), on_close=lambda: None)
+    app.push(scene)
+    for _ in range(3):
+        app.step(1 / 60)
+    assert scene.done_revealing
+    img, at = scene._static
+    box = pygame.Rect(at, img.get_size())
+    assert box.contains(scene.panel) and box.w * box.h < 0.7 * 1920 * 1080
+    assert scene._scratch is None
+    got = pygame.Surface(app.size)
+    got.fill((30, 90, 60))
+    scene.draw(got)
+    # what the whole-window layer drew
+    ref = pygame.Surface(app.size)
+    ref.fill((30, 90, 60))
+    W.draw_scrim(ref, (0, 0, 0, 150))
+    layer = pygame.Surface(app.size, pygame.SRCALPHA)
+    scene.draw_content(layer)
+    ref.blit(layer, (0, 0))
+    for wdg in scene.widgets:
+        wdg.draw(ref)
+    assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(ref, "RGB")
 
 
-def test_the_intro_layer_is_reused_then_dropped(tmp_path):
-    app = App((1280, 720), storage=Storage(tmp_path), seed=7)
-    try:
-        app.settings["anim_speed"] = 1.0
-        from koikoi.ui.scenes.title import TitleScene
-        scene = TitleScene(app)
-        app.push(scene)
+@pytest.mark.app(seed=7, anim_speed=1.0)
+def test_the_intro_layer_is_reused_then_dropped(app):
+    from koikoi.ui.scenes.title import TitleScene
+    scene = TitleScene(app)
+    app.push(scene)
+    app.step(1 / 60)
+    first = scene._scratch
+    assert first is not None and first.get_size() == app.size
+    app.step(1 / 60)
+    assert scene._scratch is first
+    for _ in range(240):
         app.step(1 / 60)
-        first = scene._scratch
-        assert first is not None and first.get_size() == app.size
-        app.step(1 / 60)
-        assert scene._scratch is first
-        for _ in range(240):
-            app.step(1 / 60)
-        assert scene._scratch is None
-    finally:
-        pygame.display.quit()
+    assert scene._scratch is None
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")

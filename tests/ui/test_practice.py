@@ -1,10 +1,5 @@
 """Easy practice on the table: tooltips, glow, the combo inspector, pause and keys (headless)."""
 
-import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
 import random
 
 import pygame
@@ -12,32 +7,18 @@ import pytest
 
 from koikoi.engine import RULESETS, Play
 from koikoi.ui import hints
-from koikoi.ui.app import App
 from koikoi.ui.scenes.inspector import Entry, InspectorScene
 from koikoi.ui.scenes.round import RoundScene
 from koikoi.session import MatchSession, SeatConfig
 from koikoi.ui.tooltip import HoverTimer, place
-from koikoi.storage import Storage
 
-from test_round import (DT, card_with, click, drag, human_to_play, key, post, session_where, step,
-                         wait_for)
+from harness import (DT, card_with, click, drag, human_move, human_to_play, key, move, new_match_table, post,
+                     session_where, step, wait_for)
 
 EASY = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Easy)", "easy"))
 RANDOM = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "random"))
 
-
-@pytest.fixture
-def app(tmp_path):
-    a = App((1280, 720), storage=Storage(tmp_path))
-    a.settings["anim_speed"] = 2.0
-    a.assets.muted = True
-    yield a
-    pygame.event.clear()
-
-
-def move(app, pos, seconds=DT):
-    post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-    step(app, seconds)
+pytestmark = pytest.mark.app(anim_speed=2.0, muted=True)
 
 
 def table(app, seats=EASY, cond=lambda s: human_to_play(s, 1)):
@@ -122,7 +103,7 @@ def test_tooltip_over_a_field_card_after_half_a_second(app):
 
 def test_tooltip_hides_on_pause_and_comes_back_only_after_the_delay(app):
     s, scene = table(app)
-    cid = scene.model.field[0]
+    cid = scene.table.field[0]
     move(app, scene.lay.field[cid].center, 0.7)
     assert scene.tip.visible
     key(app, pygame.K_p)
@@ -144,7 +125,7 @@ def test_no_tooltip_for_face_down_cards_or_off_easy(app):
         assert scene.face_card_at(r.center) is None
     app.pop()
     s2, scene2 = table(app, seats=RANDOM)
-    cid = scene2.model.field[0]
+    cid = scene2.table.field[0]
     move(app, scene2.lay.field[cid].center, 1.0)
     assert not scene2.practice() and not scene2.tip.visible
 
@@ -160,23 +141,23 @@ def test_friend_matches_are_not_practice(app):
 def test_capturing_hand_cards_glow_on_easy_only(app):
     s, scene = table(app)
     step(app, 0.1)
-    _, glow, outline, _ = scene._draw_list()
+    glow, outline, _ = scene.renderer.marks()
     want = hints.capturing_cards(s.view(0))
     assert want and want <= glow
     # selecting a card also glows its month's field cards, and outlines them
     cid = card_with(s, 1)
     click(app, scene.lay.hand[cid].center)
-    _, glow, outline, _ = scene._draw_list()
+    glow, outline, _ = scene.renderer.marks()
     mates = hints.month_mates(s.view(0), cid)
     assert mates <= glow and mates <= outline and cid in outline
     app.pop()
     s2, scene2 = table(app, seats=RANDOM)
     step(app, 0.1)
-    _, glow, outline, _ = scene2._draw_list()
+    glow, outline, _ = scene2.renderer.marks()
     assert not glow
     cid = card_with(s2, 1)
     click(app, scene2.lay.hand[cid].center)
-    _, glow, outline, _ = scene2._draw_list()
+    glow, outline, _ = scene2.renderer.marks()
     assert not glow and cid in outline and hints.month_mates(s2.view(0), cid) <= outline
 
 
@@ -293,7 +274,7 @@ def test_mashing_keys_never_raises(app):
             scene._results_close()
         if scene.closed or scene not in app.scenes:
             break
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
 
 
 def test_the_flipped_stock_card_can_be_dragged_onto_a_choice(app):
@@ -317,13 +298,8 @@ def test_the_flipped_stock_card_can_be_dragged_onto_a_choice(app):
 def test_friend_match_replays_the_last_turn_after_the_curtain(app):
     seats = (SeatConfig("human", "Player 1"), SeatConfig("human", "Player 2"))
     app.settings["anim_speed"] = 0
-    s = MatchSession(RULESETS["classic"], seed=9, seats=seats)
-    while s.state.phase_name == "oyagime":
-        s.apply(s.legal()[0])
-    scene = RoundScene(app, s)
-    app.push(scene)
+    s, scene = new_match_table(app, seed=9, seats=seats)
     from koikoi.ui.scenes.curtain import CurtainScene
-    from test_round import human_move
     seen = False
     for _ in range(8):
         wait_for(app, lambda: scene.my_turn() or scene.overlay is not None)
@@ -338,7 +314,7 @@ def test_friend_match_replays_the_last_turn_after_the_curtain(app):
         if scene.overlay is not None:
             break
         human_move(app, s, scene)
-    assert seen and scene.resyncs == 0
+    assert seen and scene.shows_the_fold()
 
 
 def _prompt(app, seats):
@@ -357,7 +333,7 @@ def test_the_coach_line_in_the_prompt_on_easy_only(app):
     prompt._coach_thread.join(5)
     text = prompt.coach_text()
     pays = s.view(0).award(0).total
-    assert text.startswith("Coach: the CPU completes a yaku before your hand runs out in about ")
+    assert text.startswith("Coach: ") and "of deals like this" in text
     assert text.endswith(f"of deals like this. Stop pays {pays} now.")
     step(app, 0.1)                                     # drawn without trouble
     # a card of the yaku gets a tooltip after half a second
@@ -392,9 +368,9 @@ def test_combo_preview_lines_never_overlap(app, monkeypatch):
     from koikoi.ui.scenes import round as round_mod
     s, scene = table(app)
     many = (("ame_shiko", 7), ("tanzaku", 1), ("kasu", 1), ("tane", 1), ("inoshikacho", 5))
-    monkeypatch.setattr(scene, "_yaku_of", lambda seat: many)
+    monkeypatch.setattr(scene.hud, "yaku_of", lambda seat: many)
     miss = namedtuple("Miss", "name away")("akatan", 1)
-    monkeypatch.setattr(scene, "_near_of", lambda seat: [miss])
+    monkeypatch.setattr(scene.hud, "near_of", lambda seat: [miss])
     drawn = []
     real = W.draw_text
 
@@ -411,7 +387,7 @@ def test_combo_preview_lines_never_overlap(app, monkeypatch):
         for seat in (0, 1):
             drawn.clear()
             scene.combo_rects.clear()
-            scene._draw_panel(surface, scene.lay, seat)
+            scene.hud.draw_panel(surface, scene.lay, seat)
             box = scene.combo_rects.get(seat)
             if box is None:
                 continue

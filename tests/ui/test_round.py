@@ -5,11 +5,6 @@ posted at layout rects and the app is stepped frame by frame.
 """
 
 import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-import random
 from dataclasses import replace
 
 import pygame
@@ -18,113 +13,21 @@ import pytest
 from koikoi.engine import RULESETS, ChooseMatch, KoiKoi, Play, Stop
 from koikoi.engine.events import Played, RoundEnded
 from koikoi.ui import board
-from koikoi.ui.app import App
-from koikoi.ui.scenes.round import RoundScene, TableModel
+from koikoi.ui.scenes.round import RoundScene
 from koikoi.session import MatchSession, SeatConfig
-from koikoi.storage import Storage
 
-DT = 1 / 60
-HUMAN_CPU = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "random"))
+from harness import (DT, card_with, click, drag, empty_field_point, human_move, human_to_play, key,
+                     new_match_table, post, session_where, step, wait_for)
 
-
-# ---------------------------------------------------------------- harness
-@pytest.fixture
-def app(tmp_path):
-    a = App((1280, 720), storage=Storage(tmp_path))
-    a.settings["anim_speed"] = 2.0
-    a.assets.muted = True
-    yield a
-    pygame.event.clear()
+pytestmark = pytest.mark.app(anim_speed=2.0, muted=True)
 
 
-def post(kind, **kw):
-    pygame.event.post(pygame.event.Event(kind, **kw))
-
-
-def step(app, seconds=DT):
-    for _ in range(max(1, int(round(seconds / DT)))):
-        app.step(DT)
-
-
-def click(app, pos, button=1):
-    post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-    post(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
-    post(pygame.MOUSEBUTTONUP, pos=pos, button=button)
-    app.step(DT)
-
-
-def key(app, k):
-    post(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
-    app.step(DT)
-
-
-def drag(app, start, end, steps=6):
-    post(pygame.MOUSEBUTTONDOWN, pos=start, button=1)
-    app.step(DT)
-    for i in range(1, steps + 1):
-        p = (start[0] + (end[0] - start[0]) * i // steps, start[1] + (end[1] - start[1]) * i // steps)
-        post(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(1, 0, 0))
-        app.step(DT)
-    post(pygame.MOUSEBUTTONUP, pos=end, button=1)
-    app.step(DT)
-
-
-def wait_for(app, cond, limit=40.0):
-    t = 0.0
-    while t < limit:
-        if cond():
-            return True
-        app.step(DT)
-        t += DT
-    return cond()
-
-
-def session_where(cond, *, rules="classic", seeds=range(1, 400), seats=HUMAN_CPU, max_steps=60):
-    """A session advanced with random legal actions until ``cond(session)`` holds."""
-    for seed in seeds:
-        s = MatchSession(RULESETS[rules] if isinstance(rules, str) else rules, seed=seed, seats=seats)
-        rng = random.Random(seed)
-        for _ in range(max_steps):
-            if s.state.is_over:
-                break
-            if s.state.phase_name != "oyagime" and cond(s):
-                return s
-            legal = s.legal()
-            if s.state.phase_name == "decide":
-                s.apply(KoiKoi())
-                continue
-            s.apply(legal[rng.randrange(len(legal))])
-    raise AssertionError("no such state found")
-
-
-def human_to_play(s, matches=None):
-    v = s.view(0)
-    if v.phase != "play" or v.to_move != 0:
-        return False
-    if matches is None:
-        return True
-    return any(len(v.matches(c)) == matches for c in v.hand)
-
-
-def card_with(s, n):
-    v = s.view(0)
-    return next(c.id for c in v.hand if len(v.matches(c)) == n)
-
-
+# ---------------------------------------------------------------- harness (the rest is in harness.py)
 def open_table(app, session):
     scene = RoundScene(app, session)
     app.push(scene)
     assert wait_for(app, lambda: scene.my_turn() or scene.overlay is not None)
     return scene
-
-
-def new_match_table(app, seed=5, rules="classic", seats=HUMAN_CPU, months=None):
-    s = MatchSession(RULESETS[rules], seed=seed, seats=seats, months=months)
-    while s.state.phase_name == "oyagime":
-        s.apply(s.legal()[0])
-    scene = RoundScene(app, s)
-    app.push(scene)
-    return s, scene
 
 
 def close_results(app, scene):
@@ -134,34 +37,6 @@ def close_results(app, scene):
     if scene.overlay is overlay and overlay is not None:
         scene._results_close()
         step(app, 0.05)
-
-
-def human_move(app, s, scene):
-    """Play the first legal action through the mouse, the way a player would."""
-    lay = scene.lay
-    v = s.view(scene.me)
-    a = s.legal()[0]
-    if isinstance(a, Play):
-        click(app, lay.hand[a.card].center)
-        assert scene.selected == a.card
-        ms = [c.id for c in v.field if c.month == int(a.card[:2])]
-        if a.target:
-            click(app, lay.field[a.target].center)
-        elif ms:
-            click(app, lay.field[ms[0]].center)
-        else:
-            click(app, empty_field_point(scene))
-    elif isinstance(a, ChooseMatch):
-        click(app, lay.field[a.target].center)
-
-
-def empty_field_point(scene):
-    lay = scene.lay
-    for slot in reversed(lay.field_slots):
-        p = slot.center
-        if lay.field_at(p) is None and lay.on_field(p):
-            return p
-    raise AssertionError("no empty field point")
 
 
 # ---------------------------------------------------------------- layout
@@ -201,10 +76,21 @@ def test_layout_survives_any_size(size):
 
 
 def test_field_slots_stay_put():
-    slots = board.assign_slots({}, ["01-B", "02-A", "03-B"])
-    again = board.assign_slots(slots, ["02-A", "03-B", "04-A"])
-    assert again[2] == slots[2] and again[3] == slots[3]
-    assert again[4] not in (slots[2], slots[3])
+    """The board lays slot k of the table in one place: a month keeps its place while it stays."""
+    from koikoi.engine.events import MatchStarted, Played, RoundDealt
+    from koikoi.engine.table import fold, fold_all
+    hand = ("01-RP", "04-A", "05-A", "06-A", "07-A", "08-A", "09-A", "10-A")
+    field = ("01-B", "02-A", "03-B", "11-A", "12-B", "02-RP", "03-RP", "11-R")
+    t = fold_all([MatchStarted(RULESETS["classic"], 0, 1),
+                  RoundDealt(1, 0, (hand, (None,) * 8), field, (None,) * 24)], 0)
+    lay = board.layout((1280, 720), t)
+    t2 = fold(t, Played(0, "01-RP", None, ("01-B",)), 0)
+    lay2 = board.layout((1280, 720), t2)
+    for cid in ("02-A", "02-RP", "03-B", "11-A", "12-B"):
+        assert lay2.field[cid] == lay.field[cid]
+    t3 = fold(t2, Played(1, "08-P1", None, ()), 0)     # joins in the freed slot: Pine's place
+    lay3 = board.layout((1280, 720), t3)
+    assert lay3.field["08-P1"] == lay.field["01-B"] and lay3.field["02-A"] == lay.field["02-A"]
 
 
 # ---------------------------------------------------------------- playing
@@ -240,7 +126,7 @@ def test_drag_a_card_without_a_match_onto_the_field(app):
     cid = card_with(s, 0)
     drag(app, scene.lay.hand[cid].center, empty_field_point(scene))
     assert scene.applied[-1] == Play(cid)
-    assert wait_for(app, lambda: cid in scene.model.field or cid in scene.model.captured[0])
+    assert wait_for(app, lambda: cid in scene.table.field or cid in scene.table.captured[0])
 
 
 def test_two_matches_ask_which_card_to_take(app):
@@ -321,13 +207,13 @@ def test_the_stock_choice_is_clicked_and_cannot_be_cancelled(app):
     s = session_where(lambda s: s.state.phase_name == "choose_match" and s.state.to_move == 0, max_steps=80)
     scene = open_table(app, s)
     v = s.view(0)
-    assert scene.model.flip == v.pending.id
+    assert scene.table.pending == v.pending.id
     click(app, (5, 5), button=3)
     key(app, pygame.K_ESCAPE)              # at most the pause menu: the choice stays
     while app.top is not scene:
         app.pop()
     assert s.state.phase_name == "choose_match" and not scene.applied
-    assert scene.model.flip == v.pending.id
+    assert scene.table.pending == v.pending.id
     target = v.choices[1].id
     click(app, scene.lay.field[target].center)
     assert scene.applied[-1] == ChooseMatch(target)
@@ -385,7 +271,7 @@ def test_hidden_cards_are_never_face_up(app):
         human_move(app, s, scene)
         wait_for(app, lambda: scene.my_turn() or scene.overlay is not None)
         hidden = {c.id for c in s.view(0).unseen}
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
 
 
 def test_a_full_match_of_one_month_through_the_mouse(app):
@@ -407,7 +293,7 @@ def test_a_full_match_of_one_month_through_the_mouse(app):
         human_move(app, s, scene)
     assert s.state.is_over and scene.closed
     assert scene not in app.scenes            # replaced by the match results
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
 
 
 def test_a_round_at_normal_speed_with_animations(app):
@@ -422,7 +308,7 @@ def test_a_round_at_normal_speed_with_animations(app):
             break
         human_move(app, s, scene)
         moves += 1
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
 
 
 def test_friend_match_curtain_between_turns(app):
@@ -446,7 +332,7 @@ def test_friend_match_curtain_between_turns(app):
             if sp.key.startswith("opp"):
                 assert not sp.face and sp.cid is None
         human_move(app, s, scene)
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
 
 
 def test_resize_keeps_everything_in_place(app):
@@ -459,20 +345,23 @@ def test_resize_keeps_everything_in_place(app):
         assert (round(sp.pos[0]), round(sp.pos[1])) == r.center
 
 
-def test_model_is_shaped_like_a_view_for_the_layout():
-    m = TableModel(0)
-    m.hand = ["01-B", "02-A"]
-    m.field = ["01-P1", "03-B"]
-    m.opp = 3
-    lay = board.layout((1280, 720), m)
-    assert set(lay.hand) == {"01-B", "02-A"} and len(lay.opponent_hand) == 3
+def test_the_layout_reads_a_public_table_and_a_view_alike():
+    s = session_where(lambda s: human_to_play(s), max_steps=8)
+    from koikoi.engine.table import fold_all
+    t = fold_all(s.public_events(0, 0), 0)
+    by_table, by_view = board.layout((1280, 720), t), board.layout((1280, 720), s.view(0))
+    assert set(by_table.hand) == set(by_view.hand) and set(by_table.field) == set(by_view.field)
+    assert len(by_table.opponent_hand) == len(by_view.opponent_hand) == t.opponent_hand_count
 
 
 CPU_CPU = (SeatConfig("cpu", "East", "random"), SeatConfig("cpu", "West", "random"))
 
 
 def _watch(app, session, until, limit=60.0):
-    """A CPU-vs-CPU table from the oya-gime on; returns the scene once ``until(scene)``."""
+    """A CPU-vs-CPU table from the first deal on (the oya-gime has its own scene);
+    returns the scene once ``until(scene)``."""
+    while session.state.phase_name == "oyagime":
+        session.apply(session.cpu_move_now())      # the CPUs draw, as the oya-gime scene has them
     scene = RoundScene(app, session)
     app.push(scene)
     t = 0.0
@@ -497,7 +386,7 @@ def test_special_deals_are_announced(app, knob, value, seed, title):
                    or sc.closed, 20)
     joined = " | ".join(scene.banner_log)
     assert title.lower() in joined.lower() or (title == "Teshi" and "lucky" in joined.lower()), joined
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
 
 
 def test_no_game_when_the_hands_run_out(app):
@@ -505,7 +394,7 @@ def test_no_game_when_the_hands_run_out(app):
     s = MatchSession(RULESETS["classic"], seed=0, seats=CPU_CPU, months=1)
     scene = _watch(app, s, lambda sc: sc.closed, 60)
     assert "No game" in scene.banner_log and scene.closed
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
 
 
 def test_resizing_mid_animation_and_drawing_at_odd_sizes(app):
@@ -517,7 +406,7 @@ def test_resizing_mid_animation_and_drawing_at_odd_sizes(app):
         scene.draw(surf)
         step(app, 0.05)
     assert wait_for(app, lambda: scene.my_turn() or scene.overlay is not None)
-    assert scene.resyncs == 0
+    assert scene.shows_the_fold()
     for cid, r in scene.lay.hand.items():
         assert scene.sprites[cid].pos[:2] == (r.centerx, r.centery)
 

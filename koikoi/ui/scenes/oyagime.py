@@ -15,12 +15,13 @@ from typing import Optional
 
 import pygame
 
-from ...engine import KIND_JAPANESE, MONTH_NAMES, PickOyagime, card
+from ...engine import KIND_JAPANESE, MONTH_NAMES, Phase, PickOyagime, SeatKind, card
 from ...engine.events import OyagimeDecided, OyagimePicked, OyagimeSpread
 from .. import theme
 from .. import widgets as W
 from ..assets import card_size
 from ..scene import Scene
+from ..table.driver import CpuPacer, send
 from . import MenuScene
 
 log = logging.getLogger("koikoi.oyagime")
@@ -31,16 +32,20 @@ CPU_DELAY = 0.8            # a CPU "considers" its two cards this long (anim tim
 
 
 def open_round(app, session, *, replace: bool = True) -> Optional[Scene]:
-    """Show the round table for ``session`` (lazily imported). If the round
-    scene cannot be loaded, a message screen explains it instead of crashing."""
-    try:
-        from .round import RoundScene
-    except Exception as exc:  # ImportError, or an error inside the module
-        log.exception("the round scene could not be loaded")
-        scene: Scene = UnavailableScene(app, "The card table could not be opened.",
-                                        f"{type(exc).__name__}: {exc}")
+    """Show the table for ``session``: this scene while the first dealer is being drawn,
+    else the round table (lazily imported). If the round scene cannot be loaded, a message
+    screen explains it instead of crashing."""
+    if session.state.phase_name == Phase.OYAGIME:
+        scene: Scene = OyagimeScene(app, session)
     else:
-        scene = RoundScene(app, session)
+        try:
+            from .round import RoundScene
+        except Exception as exc:  # ImportError, or an error inside the module
+            log.exception("the round scene could not be loaded")
+            scene = UnavailableScene(app, "The card table could not be opened.",
+                                     f"{type(exc).__name__}: {exc}")
+        else:
+            scene = RoundScene(app, session)
     if replace:
         app.replace(scene)
     else:
@@ -89,7 +94,7 @@ class OyagimeScene(MenuScene):
         self.redraws = 0
         self.hover_i: Optional[int] = None
         self.key_i: Optional[int] = None
-        self.cpu_wait = 0.0
+        self.cpu = CpuPacer()           # the CPU's pick, paced as on the round table
         self.auto_t = 0.0
         events = session.state.events
         self.cursor = max((i for i, e in enumerate(events) if isinstance(e, OyagimeSpread)), default=0)
@@ -123,13 +128,13 @@ class OyagimeScene(MenuScene):
     def picking_seat(self) -> Optional[int]:
         """The seat whose pick is awaited now that every beat has played."""
         st = self.session.state
-        if st.phase_name != "oyagime" or self.wait > 0 or self.cursor < len(st.events):
+        if st.phase_name != Phase.OYAGIME or self.wait > 0 or self.cursor < len(st.events):
             return None
         return st.to_move
 
     def human_can_pick(self) -> bool:
         seat = self.picking_seat
-        return seat is not None and self.session.seats[seat].kind == "human"
+        return seat is not None and self.session.seats[seat].kind == SeatKind.HUMAN
 
     def _own(self, seat: int) -> tuple[int, int]:
         return (0, 1) if seat == 0 else (2, 3)
@@ -146,10 +151,7 @@ class OyagimeScene(MenuScene):
         seat = self.picking_seat
         if seat is None or index not in self._own(seat):
             return
-        try:
-            self.session.apply(PickOyagime(index))
-        except ValueError:
-            log.exception("oya-gime pick refused")
+        send(self.session, PickOyagime(index))   # the table's one legality check
 
     def continue_(self) -> None:
         if self.decided is None or self.decided.dealer is None:
@@ -252,24 +254,16 @@ class OyagimeScene(MenuScene):
                     continue
                 self._beat(ev)
         if self.decided is not None:
-            if all(s.kind == "cpu" for s in self.session.seats):
+            if all(s.kind == SeatKind.CPU for s in self.session.seats):
                 self.auto_t += adt
                 if self.auto_t > 2.5:
                     self.continue_()
             return
         # the CPU's pick
         if self.picking_seat is not None and self.session.is_cpu_turn():
-            self.session.start_cpu()
-            self.cpu_wait += adt
-            if self.cpu_wait >= CPU_DELAY:
-                try:
-                    action = self.session.poll_cpu()
-                except RuntimeError:
-                    log.exception("the CPU failed to pick; picking its first card")
-                    action = self.session.legal()[0]
-                if action is not None:
-                    self.cpu_wait = 0.0
-                    self.session.apply(action)
+            action = self.cpu.tick(self.session, adt, CPU_DELAY)
+            if action is not None and not send(self.session, action):
+                log.warning("the CPU chose an illegal pick %r", action)
 
     # ---------------------------------------------------------- drawing
     def _prompt(self) -> tuple[str, Optional[str]]:
@@ -281,7 +275,7 @@ class OyagimeScene(MenuScene):
             return self.message, None
         if seat is None:
             return "", None
-        if self.session.seats[seat].kind == "cpu":
+        if self.session.seats[seat].kind == SeatKind.CPU:
             return f"{names[seat]} is choosing…", None
         if self.session.is_hotseat:
             return f"{names[seat]}: turn up one of your cards.", "Click a card, or press 1 or 2."

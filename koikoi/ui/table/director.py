@@ -1,0 +1,328 @@
+"""The event director: each public event becomes tweens between two folded tables.
+
+The scene shows ``director.table``, the ``PublicTable`` folded from the public
+events it has shown. ``queue(event)`` folds the next event (``new =
+fold(old, event)``) and puts its steps on the animation timeline: every step
+sets a ``Pose`` between the two tables (a card resting on the one it takes,
+a stock card at the flip spot) and the stage tweens the sprites there. When
+the timeline is empty the pose is exactly ``Pose(new)``: what the table shows
+at rest is the fold itself, so there is nothing to keep in step with the
+engine and nothing to correct.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ...engine import yaku as Y
+from ...engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand,
+                              MatchEnded, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
+                              Played, RoundDealt, RoundEnded, Stopped, YakuMade)
+from ...engine.table import PublicTable, fold
+from .. import anim, theme
+from . import _
+from .stage import CAPTURE_TIME, FLIP_TIME, PLAY_TIME, CardSprite, Pose, center, targets
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..scenes.round import RoundScene
+
+DEAL_STEP = 0.085
+
+
+def _without(cards: tuple, gone) -> tuple:
+    gone = set(gone)
+    return tuple(c for c in cards if c not in gone)
+
+
+def _field_without(t: PublicTable, gone) -> tuple:
+    gone = set(gone)
+    return tuple(tuple(c for c in slot if c not in gone) for slot in t.field_slots)
+
+
+def _out_of_hand(t: PublicTable, seat: int, card: str) -> PublicTable:
+    """``t`` with ``card`` gone from ``seat``'s hand (a back, for the other seat)."""
+    if seat == t.seat:
+        return t._replace(hand=_without(t.hand, (card,)))
+    return t._replace(opponent_hand_count=max(0, t.opponent_hand_count - 1))
+
+
+class Director:
+    def __init__(self, scene: "RoundScene", table: PublicTable):
+        self.scene = scene
+        self.table = table           # the fold of every event queued so far
+        self.stock_extra = 0         # cards still drawn on the stock during a deal
+
+    @property
+    def tl(self) -> anim.Timeline:
+        return self.scene.tl
+
+    @property
+    def stage(self):
+        return self.scene.stage
+
+    def _show(self, pose: Pose, **kw) -> None:
+        self.scene.relayout(pose, **kw)
+
+    def _then(self, fn) -> None:
+        self.tl.then(fn)
+
+    def _first(self, fn) -> None:
+        """Run ``fn`` as the very next step (before the steps already queued)."""
+        self.tl.steps.appendleft(fn)
+
+    def _land(self, sp: CardSprite) -> None:
+        self.scene.sound("snap")
+        self.stage.pop(sp)
+
+    # ------------------------------------------------------------------ events -> steps
+    def queue(self, e, index: int) -> None:
+        """Fold ``e`` (public event ``index`` of the scene's seat) and queue how it is shown."""
+        old, new = self.table, fold(self.table, e)
+        self.table = new
+        kind = type(e)
+        if kind is RoundDealt:
+            self._then(lambda: self._deal(e, index, new))
+        elif kind is Played:
+            self._then(lambda: self._play(old, e, new))
+        elif kind is Flipped:
+            self._then(lambda: self._flip(old, e, new))
+        elif kind is Chose:
+            self._then(lambda: self._chose(old, e, new))
+        elif kind is FieldSwept:
+            self._then(lambda: self._swept(old, e, new))
+        elif kind is RoundEnded:
+            self._then(lambda: self._round_ended(e, new))
+        elif kind is MatchEnded:
+            self._then(lambda: self._match_ended(new))
+        elif kind in (OyagimeSpread, OyagimePicked, OyagimeDecided):
+            self._then(lambda: self._quiet(new))     # drawn by the oya-gime scene
+        else:
+            self._then(lambda: self._announce_event(e, new))
+
+    def _quiet(self, new: PublicTable) -> float:
+        self._show(Pose(new), duration=PLAY_TIME)
+        return 0.0
+
+    # -- dealing
+    def _gather(self) -> float:
+        """Every card on the table goes back to the stock (face down)."""
+        stage, lay = self.stage, self.stage.lay
+        end = center(lay.stock)
+        for k, sp in enumerate(list(stage.sprites.values())):
+            stage.move(sp, end, 0.3, delay=k * 0.006, easing=anim.in_out_sine, fly=True)
+            if sp.face:
+                stage.flip(sp, False, duration=0.2)
+        self.scene.sound("shuffle")
+
+        def clear():
+            stage.sprites.clear()
+            return 0.0
+        self._first(clear)
+        return 0.42
+
+    def _deal(self, e: RoundDealt, index: int, new: PublicTable) -> float:
+        scene, stage = self.scene, self.stage
+        if scene.deal_needs_curtain(e.dealer):
+            # friend matches: the dealer's hand is dealt to the dealer's eyes only; the
+            # curtain hands the table over and the deal is queued again for that seat
+            scene.curtain(e.dealer, redo_from=index)
+            return 0.0
+        if stage.sprites:
+            self._first(lambda: self._deal(e, index, new))
+            return self._gather()
+        scene.clear_selection()
+        self.stock_extra = 16 + len(e.field)
+        self._show(Pose(new), duration=0.0)
+        lay = stage.lay
+        for sp in stage.sprites.values():   # everything waits on the stock, hidden
+            stage.stop(sp)
+            sp.pos = center(lay.stock)
+            sp.visible = False
+            sp.face = False
+        scene.sound("shuffle")
+        # Packets of two: the other seat, the field, the dealer; four times.
+        me, other = new.seat, 1 - e.dealer
+        hand_keys = {me: list(lay.hand_order),
+                     1 - me: [f"opp{i}" for i in range(len(lay.opponent_hand))]}
+        field_keys = list(e.field)
+        order = []
+        for r in range(4):
+            for keys in (hand_keys[other], field_keys, hand_keys[e.dealer]):
+                if keys[2 * r:2 * r + 2]:
+                    order.append(keys[2 * r:2 * r + 2])
+        extra = hand_keys[other][8:] + field_keys[8:] + hand_keys[e.dealer][8:]
+        if extra:
+            order.append(extra)
+        want = targets(lay, stage.pose)
+
+        def packet(keys):
+            for key in keys:
+                sp = stage.sprites.get(key)
+                if sp is None or key not in want:
+                    continue
+                sp.visible = True
+                cx, cy, h, _layer, _z, face, _cid = want[key]
+                stage.move(sp, (cx, cy, h), 0.34, easing=anim.out_cubic, fly=True)
+                if face:
+                    stage.flip(sp, True, delay=0.12, duration=0.22)
+            self.stock_extra = max(0, self.stock_extra - len(keys))
+            scene.sound("deal")
+            return DEAL_STEP * 1.6
+        for keys in reversed(order):
+            self._first(lambda keys=keys: packet(keys))
+        return 0.15
+
+    # -- a turn
+    def _card_from_hand(self, t: PublicTable, seat: int, card: str) -> Optional[CardSprite]:
+        """The sprite of ``card`` leaving ``seat``'s hand: for the other seat, its last back
+        turns into the card (face down until it flips on the way)."""
+        self.scene.card_left_hand(card)
+        sprites = self.stage.sprites
+        if seat == t.seat:
+            return sprites.get(card)
+        back = sprites.pop(f"opp{t.opponent_hand_count - 1}", None)
+        if back is None:
+            return None
+        sp = CardSprite(card, card, back.pos, False)
+        sprites[card] = sp
+        return sp
+
+    def _play(self, old: PublicTable, e: Played, new: PublicTable) -> float:
+        sp = self._card_from_hand(old, e.seat, e.card)
+        flips = {e.card} if sp is not None and not sp.face else set()
+        land = {e.card: self._land}
+        if not e.taken:
+            self._show(Pose(new), fly={e.card}, flips=flips, on_land=land, duration=PLAY_TIME)
+            return PLAY_TIME + 0.04
+        under = e.target or e.taken[0]
+        self._show(Pose(_out_of_hand(old, e.seat, e.card), onto=((e.card, under),)), fly={e.card},
+                   flips=flips, on_land=land, duration=PLAY_TIME)
+        self._first(lambda: self._capture(new, (e.card, *e.taken)))
+        return PLAY_TIME + 0.16
+
+    def _capture(self, new: PublicTable, moving: tuple) -> float:
+        delays = {k: i * 0.04 for i, k in enumerate(moving)}
+        first = {moving[0]: lambda sp: self.scene.sound("capture")}
+        self._show(Pose(new), fly=set(moving), delays=delays, duration=CAPTURE_TIME, on_land=first,
+                   easing=anim.in_out_cubic)
+        return CAPTURE_TIME + 0.04 * len(moving) + 0.04
+
+    def _flip(self, old: PublicTable, e: Flipped, new: PublicTable) -> float:
+        stage = self.stage
+        at_spot = old._replace(stock_count=max(0, old.stock_count - 1))
+        self._show(Pose(at_spot, flip=e.card), duration=0.0)
+        sp = stage.sprites[e.card]
+        lay = stage.lay
+        sp.pos = center(lay.stock)
+        sp.face = False
+        sp.flying = True
+        stage.move(sp, center(lay.flip), 0.22, easing=anim.out_cubic, fly=True)
+        stage.flip(sp, True, delay=0.2, duration=FLIP_TIME, on_start=lambda: self.scene.sound("flip"))
+        if e.taken is None:            # two matches: it waits at the flip spot (new.pending)
+            self._first(lambda: self._quiet(new))
+        elif not e.taken:              # no match: it joins the field
+            def join():
+                self._show(Pose(new), fly={e.card}, on_land={e.card: self._land}, duration=PLAY_TIME)
+                return PLAY_TIME + 0.04
+            self._first(join)
+        else:                          # onto the card it takes, then both to the pile
+            def onto():
+                self._show(Pose(at_spot, onto=((e.card, e.taken[0]),)), fly={e.card},
+                           on_land={e.card: self._land}, duration=PLAY_TIME)
+                self._first(lambda: self._capture(new, (e.card, *e.taken)))
+                return PLAY_TIME + 0.16
+            self._first(onto)
+        return 0.22 + FLIP_TIME + (0.12 if e.taken else 0.05)
+
+    def _chose(self, old: PublicTable, e: Chose, new: PublicTable) -> float:
+        waiting = old._replace(pending=None, choices=())
+        self._show(Pose(waiting, onto=((e.card, e.target),)), fly={e.card},
+                   on_land={e.card: self._land}, duration=PLAY_TIME)
+        self._first(lambda: self._capture(new, (e.card, e.target)))
+        return PLAY_TIME + 0.16
+
+    def _swept(self, old: PublicTable, e: FieldSwept, new: PublicTable) -> float:
+        scene = self.scene
+        taken = old._replace(field_slots=_field_without(old, e.cards), captured=new.captured)
+        self._show(Pose(taken), fly=set(e.cards), duration=CAPTURE_TIME)
+        scene.sound("capture")
+
+        def replace():
+            self._show(Pose(new), fly=set(e.replacements), flips=set(e.replacements),
+                       duration=PLAY_TIME)
+            scene.sound("flip")
+            return PLAY_TIME + 0.1
+        self._first(replace)
+        scene.banner_now(_("Field sweep"),
+                     _("{name} takes the four of a month").format(name=scene.name(e.seat)),
+                     1.4, cards=e.cards)
+        return CAPTURE_TIME + 0.2
+
+    # -- announcements
+    def _announce_event(self, e, new: PublicTable) -> float:
+        self._show(Pose(new), duration=PLAY_TIME)
+        scene = self.scene
+        kind = type(e)
+        if kind is YakuMade:
+            lines = [f"{Y.info(n).kanji}  {Y.info(n).romaji}  {p}" for n, p in e.yaku]
+            who = _("You") if scene.is_you(e.seat) else scene.name(e.seat)
+            title = "  ·  ".join(lines) if len(lines) <= 2 else \
+                _("{n} yaku · {points} points").format(n=len(lines), points=e.total)
+            sub = (_("{who}: {points} point") if e.total == 1 else
+                   _("{who}: {points} points")).format(who=who, points=e.total)
+            scene.sound("yaku")
+            scene.banner_now(title, sub, 2.0, big=True)
+            return 0.7
+        if kind is KoiKoiCalled:
+            title = _("You call Koi-Koi!") if scene.is_you(e.seat) else \
+                _("{name} calls Koi-Koi!").format(name=scene.name(e.seat))
+            sub = _("こいこい — the round goes on") if e.calls == 1 else \
+                _("こいこい — the round goes on (call {n})").format(n=e.calls)
+            return self._announce(title, sub, "koikoi", 1.1, color=theme.LACQUER_LIGHT)
+        if kind is Stopped:
+            you = scene.is_you(e.seat)
+            name = scene.name(e.seat)
+            if e.auto:
+                title = _("You win the round") if you else \
+                    _("{name} wins the round").format(name=name)
+                sub = _("勝負 Shōbu: the rules end the round here")
+            else:
+                title = _("You stop!") if you else _("{name} stops!").format(name=name)
+                sub = _("勝負 Shōbu: the round ends and scores")
+            return self._announce(title, sub, "stop", 1.0)
+        if kind is Exhausted:
+            return self._announce(_("No game"), _("流局  Both hands are empty"), "stop", 1.0)
+        if kind is Misdeal:
+            why = {"four_of_a_month": _("Four cards of one month on the field: redeal"),
+                   "four_pairs": _("Four pairs on the field: redeal"),
+                   "lucky_hand": _("A lucky hand was dealt: redeal")}.get(
+                       e.reason, _("Misdeal: redeal"))
+            return self._announce(_("Misdeal"), why, "shuffle", 1.2, cards=e.cards)
+        if kind is LuckyHand:
+            names = " + ".join(f"{y.kanji} {y.romaji}" for y in map(Y.info, e.hands))
+            sub = _("{name}: a lucky hand, {points} points").format(name=scene.name(e.seat),
+                                                                      points=e.points)
+            return self._announce(names, sub, "yaku", 1.8, cards=e.cards)
+        return 0.0
+
+    def _announce(self, title: str, sub: str, sound: Optional[str], wait: float, *, cards=(),
+                  color=None) -> float:
+        if sound:
+            self.scene.sound(sound)
+        self.scene.banner_now(title, sub, wait + 0.8, cards=cards, color=color)
+        return wait
+
+    # -- the end of a round, of the match
+    def _round_ended(self, e: RoundEnded, new: PublicTable) -> float:
+        self._show(Pose(new), duration=PLAY_TIME)
+
+        def show():
+            self.tl.hold()
+            self.scene.show_results(e)
+            return 0.0
+        self._first(show)
+        return 0.5
+
+    def _match_ended(self, new: PublicTable) -> float:
+        self.scene.match_over()
+        return 0.0

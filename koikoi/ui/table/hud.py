@@ -1,0 +1,383 @@
+"""The table's heads-up display: both seats' panels, the yaku line over each capture
+pile, the month label, the guidance line above the hand, and the banners.
+
+Everything here reads the displayed table (``scene.table`` for the scene, the
+pose being shown for the piles), never the engine's newest state: a panel
+never runs ahead of the cards on the felt.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Optional
+
+import pygame
+
+from ...engine import Phase, SeatKind
+from ...engine import card as card_of
+from ...engine import yaku as Y
+from ...engine.cards import ID_TO_INDEX
+from ...engine.scoring import yaku_points
+from .. import board, hints, theme
+from .. import widgets as W
+from . import _
+from .controls import field_matches
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..scenes.round import RoundScene
+
+log = logging.getLogger("koikoi.table")
+
+KIND_LABELS = ("光", "種", "短", "カス")   # the empty stacks' labels, as on a real table
+
+
+def mask(ids) -> int:
+    m = 0
+    for i in ids:
+        m |= 1 << ID_TO_INDEX[i]
+    return m
+
+
+class Banner:
+    """A centred announcement that fades in, holds and fades out (pre-rendered once)."""
+
+    def __init__(self, image: pygame.Surface, life: float):
+        self.image = image
+        self.life = life
+        self.t = 0.0
+
+    @property
+    def alpha(self) -> int:
+        fade = min(0.25, self.life / 4)
+        if self.t < fade:
+            return int(255 * self.t / fade)
+        if self.t > self.life - fade:
+            return int(255 * max(0.0, (self.life - self.t) / fade))
+        return 255
+
+
+class Shown:
+    """The displayed table as the few View fields the hints read (it lags the engine while
+    animations run, so a hint never runs ahead of what the player has seen)."""
+
+    def __init__(self, scene: "RoundScene"):
+        pose = scene.stage.pose
+        t = pose.table
+        self.seat = t.seat
+        self.rules = scene.session.rules
+        self.field_mask = mask(t.field) | mask(c for c, _ in pose.onto)
+        self.captured_masks = (mask(t.captured[0]), mask(t.captured[1]))
+        seen = mask(t.hand) | self.field_mask | self.captured_masks[0] | self.captured_masks[1]
+        for c in (pose.flip, t.pending):
+            if c is not None:
+                seen |= mask([c])
+        self.unseen_mask = ((1 << 48) - 1) & ~seen
+
+
+class Hud:
+    def __init__(self, scene: "RoundScene"):
+        self.scene = scene
+        self.cache: dict = {}
+        self.combo_rects: dict = {}      # seat -> Rect of its clickable combo preview
+
+    def clear(self) -> None:
+        self.cache.clear()
+
+    # ------------------------------------------------------------------ fonts
+    def fonts(self, card_h: int) -> None:
+        f = self.scene.assets.font
+        self.f_small = f(max(9, int(card_h * 0.13)))
+        self.f_body = f(max(10, int(card_h * 0.155)))
+        self.f_bold = f(max(10, int(card_h * 0.16)), True)
+        self.f_score = f(max(12, int(card_h * 0.3)), True)
+        self.f_big = f(max(14, int(card_h * 0.42)), True)
+        self.f_banner_sub = f(max(11, int(card_h * 0.2)))
+
+    # ------------------------------------------------------------------ what the piles hold
+    def _cached(self, key, make):
+        got = self.cache.get(key)
+        if got is None:
+            if len(self.cache) > 64:
+                self.cache.clear()
+            got = self.cache[key] = make()
+        return got
+
+    def yaku_of(self, seat: int) -> tuple:
+        """The yaku in ``seat``'s displayed pile (as the engine scores them)."""
+        t = self.scene.stage.pose.table
+        pile, field = t.captured[seat], t.field
+        return self._cached((seat, pile, field),
+                            lambda: yaku_points(mask(pile), self.scene.session.rules, mask(field)))
+
+    def near_of(self, seat: int) -> list:
+        """Easy practice: yaku one card from ``seat``'s displayed pile."""
+        pose = self.scene.stage.pose
+        t = pose.table
+
+        def make():
+            try:
+                return [x for x in hints.near_misses(Shown(self.scene), seat, max_away=1)
+                        if x.away == 1]
+            except Exception:   # a hint must never break the table
+                log.exception("near misses failed")
+                return []
+        return self._cached(("near", seat, t.captured, t.field, t.hand, pose.flip, pose.onto), make)
+
+    def combo_title(self, seat: int) -> str:
+        """"YOUR COMBOS", "CPU COMBOS", or the friend's name in a friend match."""
+        scene = self.scene
+        kind = scene.session.seats[seat].kind
+        if not scene.session.is_hotseat:
+            if seat == scene.me and kind == SeatKind.HUMAN:
+                return _("YOUR COMBOS")
+            if kind == SeatKind.CPU:
+                return _("CPU COMBOS")
+        return _("{name} COMBOS").format(name=scene.name(seat).upper())
+
+    # ------------------------------------------------------------------ the background layer
+    def draw_field_bed(self, surface, lay) -> None:
+        pad = lay.card_h // 7
+        a = lay.field_grid.inflate(2 * pad, 2 * pad)
+        a = a.clip(pygame.Rect(lay.field_area.x, 0, lay.size[0] - lay.margin - lay.field_area.x,
+                               lay.size[1]))
+        surface.blit(W.rounded_surface(a.size, max(4, lay.card_h // 8), (0, 0, 0, 30)), a.topleft)
+        fl = lay.flip.inflate(4, 4)
+        surface.blit(W.rounded_surface(fl.size, max(3, lay.card_h // 16), (0, 0, 0, 40),
+                                       border=(255, 240, 200, 40), border_width=1), fl.topleft)
+
+    def draw(self, surface, lay) -> None:
+        """Both panels, the yaku lines, the empty stacks' labels and the month label."""
+        t = self.scene.stage.pose.table
+        for seat in (0, 1):
+            self.draw_panel(surface, lay, seat)
+            self._yaku_line(surface, lay, seat)
+            self._stack_labels(surface, lay, seat, t.captured[seat])
+        label = (_("Month {n} / {months}").format(n=t.round, months=t.months) if t.months else
+                 _("Round {n}").format(n=t.round))
+        target = self.scene.session.rules.target_points
+        if target:
+            label = _("{label} · to {points}").format(label=label, points=target)
+        rl = lay.round_label
+        W.draw_text(surface, label, self.f_bold, theme.GOLD_LIGHT, (rl.centerx, rl.bottom), "midbottom")
+
+    def _yaku_line(self, surface, lay, seat: int) -> None:
+        line = lay.yaku_line[seat]
+        yaku = self.yaku_of(seat)
+        if yaku:
+            total = sum(p for _n, p in yaku)
+            parts = "  ·  ".join(f"{Y.info(n).kanji} {p}" for n, p in yaku)
+            text = (_("{yaku}   = {points} pt") if total == 1 else
+                    _("{yaku}   = {points} pts")).format(yaku=parts, points=total)
+            text = W.ellipsize(text, self.f_body, line.w)
+            W.draw_text(surface, text, self.f_body, theme.GOLD_LIGHT, (line.right, line.centery), "midright")
+            return
+        n = len(self.scene.stage.pose.table.captured[seat])
+        label = _("{n} captured").format(n=n) if n else _("No captures yet")
+        W.draw_text(surface, label, self.f_small, theme.CREAM_DIM, (line.right, line.centery), "midright")
+
+    def _stack_labels(self, surface, lay, seat: int, pile: tuple) -> None:
+        """Each stack's kind when it is empty, its count beside its top card when not."""
+        for kind_i, rect in enumerate(lay.stacks[seat]):
+            kind = board.KIND_ORDER[kind_i]
+            ids = [c for c in lay.captured_order[seat] if card_of(c).kind == kind]
+            if not ids:
+                ph = pygame.Rect(rect.x, rect.y, lay.small_w, lay.small_h)
+                surface.blit(W.rounded_surface(ph.size, max(2, lay.small_h // 14), (0, 0, 0, 36),
+                                               border=(255, 240, 200, 40), border_width=1), ph.topleft)
+                W.draw_text(surface, KIND_LABELS[kind_i], self.f_small, (255, 240, 200, 110),
+                            ph.center, "center", shadow=False)
+                continue
+            r = lay.captured[seat].get(ids[-1])
+            if r is not None:
+                W.draw_text(surface, str(len(ids)), self.f_small, theme.CREAM,
+                            (r.right + 3, rect.bottom), "bottomleft")
+
+    def _status_of(self, seat: int, active: bool, lay) -> Optional[tuple]:
+        scene = self.scene
+        if active:
+            phase = scene.table.phase
+            if scene.session.seats[seat].kind == SeatKind.CPU:
+                msg = _("▶ thinking…")
+            elif phase == Phase.DECIDE:
+                msg = _("▶ deciding…")
+            elif phase == Phase.CHOOSE:
+                msg = _("▶ choosing a card")
+            else:
+                msg = _("▶ to play")
+            return msg, theme.GOLD_LIGHT
+        if seat != lay.bottom:
+            n = scene.stage.pose.table.opponent_hand_count
+            return _("{n} in hand").format(n=n), theme.CREAM_DIM
+        return None
+
+    def draw_panel(self, surface, lay, seat: int) -> None:
+        scene = self.scene
+        t = scene.stage.pose.table
+        r = lay.panel[seat]
+        self.combo_rects.pop(seat, None)
+        if r.h < 20 or r.w < 20:
+            return
+        active = t.to_move == seat and not t.is_over
+        W.draw_panel(surface, r, fill=theme.PANEL_SOFT if not active else (30, 22, 10, 210),
+                     border=theme.GOLD_LIGHT if active else theme.GOLD_DARK, s=scene.s,
+                     border_width=max(1, int(scene.s * (3 if active else 1.5))))
+        pad = max(4, int(lay.card_h * 0.08))
+        x, y = r.x + pad, r.y + pad
+        color = theme.SEAT_COLORS[0 if seat == lay.bottom else 1]
+        nr = W.draw_text(surface, W.ellipsize(scene.name(seat), self.f_bold, r.w - 2 * pad - lay.card_h // 3),
+                         self.f_bold, color, (x, y))
+        if t.dealer == seat:
+            br = pygame.Rect(0, 0, int(self.f_bold.get_height() * 1.15), self.f_bold.get_height())
+            br.midright = (r.right - pad, nr.centery)
+            surface.blit(W.rounded_surface(br.size, br.h // 4, theme.LACQUER, border=theme.GOLD_LIGHT,
+                                           border_width=1), br.topleft)
+            W.draw_text(surface, "親", self.f_small, theme.CREAM, br.center, "center", shadow=False)
+        y = nr.bottom + pad // 3
+        sr = W.draw_text(surface, str(t.scores[seat]), self.f_score, theme.CREAM, (x, y))
+        W.draw_text(surface, _("pts"), self.f_small, theme.CREAM_DIM, (sr.right + pad // 2, sr.bottom - pad // 3),
+                    "bottomleft")
+        # Koi-Koi calls share the score's row, at the right
+        calls = t.calls[seat]
+        W.draw_text(surface, "こいこい ×{n}".format(n=calls), self.f_bold if calls else self.f_small,
+                    theme.LACQUER_LIGHT if calls else theme.MUTED, (r.right - pad, sr.bottom - pad // 3),
+                    "bottomright")
+        y = sr.bottom + pad // 2
+        status = self._status_of(seat, active, lay)
+        status_h = self.f_small.get_linesize() + pad
+        box_bottom = r.bottom - (status_h if status else pad)
+        lh = self.f_small.get_linesize()
+        if box_bottom - y < lh * 2 + pad and status is not None and not active:
+            status = None                    # the backs show the count anyway: room for the combos
+            box_bottom = r.bottom - pad
+        if lh + pad // 2 <= box_bottom - y < lh * 2 + pad:
+            self._combo_line(surface, seat, pygame.Rect(x - pad // 2, y, r.w - pad, lh + pad // 2), pad)
+        elif box_bottom - y >= lh * 2 + pad:
+            self._combo_box(surface, seat, pygame.Rect(x - pad // 2, y, r.w - pad, box_bottom - y), pad)
+        if status is not None:
+            W.draw_text(surface, status[0], self.f_small, status[1], (x, r.bottom - pad), "bottomleft")
+
+    def _combo_frame(self, surface, seat: int, box: pygame.Rect, pad: int) -> None:
+        surface.blit(W.rounded_surface(box.size, max(3, pad // 2), (0, 0, 0, 60),
+                                       border=(*theme.GOLD_DARK, 200), border_width=1), box.topleft)
+        self.combo_rects[seat] = box
+
+    def _combo_line(self, surface, seat: int, box: pygame.Rect, pad: int) -> None:
+        """One line only: "CPU COMBOS  Sankō 5  ›" (the inspector has the full names)."""
+        self._combo_frame(surface, seat, box, pad)
+        style = self.scene.name_style()
+        tr = W.draw_text(surface, self.combo_title(seat), self.f_small, theme.GOLD,
+                         (box.x + pad // 2, box.centery), "midleft")
+        rest = "  ·  ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in self.yaku_of(seat)) or "—"
+        W.draw_text(surface, W.ellipsize(rest, self.f_small, box.right - pad * 2 - tr.right), self.f_small,
+                    theme.CREAM, (tr.right + pad // 2, box.centery), "midleft")
+        W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, box.centery), "midright")
+
+    def _combo_box(self, surface, seat: int, box: pygame.Rect, pad: int) -> None:
+        """The combo preview: a title, one yaku a line, then (Easy) the yaku one card away."""
+        self._combo_frame(surface, seat, box, pad)
+        lh = self.f_small.get_linesize()
+        ix, iy = box.x + pad // 2, box.y + pad // 3
+        W.draw_text(surface, W.ellipsize(self.combo_title(seat), self.f_small, box.w - pad * 2),
+                    self.f_small, theme.GOLD, (ix, iy))
+        W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, iy + lh // 2), "midright")
+        iy += lh
+        yaku = self.yaku_of(seat)
+        style = self.scene.name_style()
+        pw = self.f_small.size("99")[0]
+        if not yaku:
+            W.draw_text(surface, "—", self.f_small, theme.CREAM_DIM, (ix, iy))
+            iy += lh
+        rows = max(1, (box.bottom - pad // 4 - iy) // lh)
+        for i, (n, p) in enumerate(yaku):
+            if i == rows - 1 and len(yaku) > rows:
+                # the last line that fits: the rest, side by side
+                rest = "  ·  ".join(f"{Y.label(n2, style, short=True)} {p2}" for n2, p2 in yaku[i:])
+                W.draw_text(surface, W.ellipsize(rest, self.f_small, box.w - pad), self.f_small,
+                            theme.CREAM, (ix, iy))
+                iy += lh                 # the line is taken: nothing more is drawn over it
+                break
+            W.draw_text(surface, W.ellipsize(Y.label(n, style, short=True), self.f_small, box.w - pad * 2 - pw),
+                        self.f_small, theme.CREAM, (ix, iy))
+            W.draw_text(surface, str(p), self.f_small, theme.GOLD_LIGHT, (box.right - pad // 2, iy), "topright")
+            iy += lh
+        if not self.scene.practice():
+            return
+        for miss in self.near_of(seat):
+            if iy + lh > box.bottom - pad // 4:
+                break
+            label = _("1 away: {yaku}").format(yaku=Y.label(miss.name, style, short=True))
+            W.draw_text(surface, W.ellipsize(label, self.f_small, box.w - pad), self.f_small,
+                        theme.CREAM_DIM, (ix, iy))
+            iy += lh
+
+    # ------------------------------------------------------------------ over the cards
+    def draw_combo_hover(self, surface) -> None:
+        """A gold outline on the combo preview under the pointer: it can be clicked."""
+        scene = self.scene
+        if getattr(scene.app, "top", scene) is not scene or scene.drag is not None:
+            return
+        for rect in self.combo_rects.values():
+            if rect.collidepoint(scene.controls.pointer.pos):
+                pygame.draw.rect(surface, theme.GOLD_LIGHT, rect, max(1, int(scene.s * 2.5)),
+                                 border_radius=max(3, rect.h // 12))
+
+    def guidance(self) -> Optional[str]:
+        """One line of guidance for the seat at the bottom, above its hand (None: none)."""
+        scene = self.scene
+        if not scene.my_turn():
+            return None
+        phase = scene.table.phase
+        drag, selected = scene.drag, scene.selected
+        if phase == Phase.PLAY and drag is not None:
+            n = len(field_matches(scene.table, drag))
+            return (_("Drop it on the card you want to take") if n == 2 else
+                    _("Drop it on the field to capture") if n else _("Drop it on the field to lay it down"))
+        if phase == Phase.PLAY and selected is not None:
+            n = len(field_matches(scene.table, selected))
+            return (_("Two cards match: click the one to take") if n == 2 else
+                    _("Click a matching card to capture (right-click or Esc cancels)") if n else
+                    _("No match: click the field to lay it down"))
+        if phase == Phase.PLAY:
+            return _("Your turn: drag a card onto the field, or click to select it")
+        if phase == Phase.CHOOSE:
+            return (_("Drop it on the card you want to take") if drag is not None else
+                    _("The stock card matches two: click the one to take, or drag the card onto it"))
+        return None
+
+    def draw_guidance(self, surface, lay) -> None:
+        msg = self.guidance()
+        if msg is None:
+            return
+        hz = lay.hand_zone
+        W.draw_text(surface, msg, self.f_body, theme.CREAM, (hz.centerx, int(hz.y - lay.card_h * 0.2)),
+                    "midbottom")
+
+    def make_banner(self, title: str, sub: str, life: float, *, cards=(), big: bool = False,
+                    color=None) -> Banner:
+        scene = self.scene
+        ch = scene.lay.card_h if scene.lay else 100
+        tf = self.f_big if not big else scene.assets.font(max(14, int(ch * 0.34)), True)
+        title_img = W.render_text(title, tf, color or theme.GOLD_LIGHT)
+        sub_img = W.render_text(sub, self.f_banner_sub, theme.CREAM)
+        thumbs = []
+        if cards:
+            th = max(8, int(ch * 0.62))
+            thumbs = [scene.assets.card(c, th, month_number=scene.month_numbers()) for c in cards if c]
+        pad = max(6, int(ch * 0.16))
+        tw = sum(t.get_width() for t in thumbs) + max(0, len(thumbs) - 1) * pad // 2
+        w = max(title_img.get_width(), sub_img.get_width(), tw) + pad * 4
+        h = title_img.get_height() + sub_img.get_height() + pad * 2 + (thumbs[0].get_height() + pad if thumbs else 0)
+        w = min(w, scene.size[0] - 8)
+        surf = pygame.Surface((w, h), pygame.SRCALPHA)
+        surf.blit(W.rounded_surface((w, h), max(4, pad), (40, 10, 14, 236), bottom=(18, 6, 8, 236),
+                                    border=theme.GOLD, border_width=max(1, int(ch / 60))), (0, 0))
+        y = pad
+        surf.blit(title_img, title_img.get_rect(midtop=(w // 2, y)))
+        y += title_img.get_height()
+        surf.blit(sub_img, sub_img.get_rect(midtop=(w // 2, y)))
+        y += sub_img.get_height() + pad // 2
+        x = (w - tw) // 2
+        for t in thumbs:
+            surf.blit(t, (x, y))
+            x += t.get_width() + pad // 2
+        return Banner(surf, life)
