@@ -2,10 +2,10 @@
 of any length costs about as much as a short one.
 
 The reference functions below are the implementations before the fix, copied
-from koikoi/ui/widgets.py; the new ones must give the same output for ordinary
-strings. Speed is checked by counting ``font.size`` calls (a counting proxy
-around the font), never by timing, except for wall-clock bounds that are
-hundreds of times what the work now takes.
+from koikoi/ui/widgets.py (now koikoi/ui/widgets/text.py); the new ones must
+give the same output for ordinary strings. Speed is checked by counting
+``font.size`` calls (a counting proxy around the font), never by timing, except
+for wall-clock bounds that are hundreds of times what the work now takes.
 """
 
 from __future__ import annotations

@@ -38,11 +38,13 @@ class MenuScene(Scene):
     on every resize) and draw their own content in ``draw_content``. A scene
     with a ``scroller`` (a W.Scroller, set before ``layout`` runs) has it eased
     by ``update`` and counted in ``animating``; it handles its events itself.
+    A screen built around a ``W.Table`` mixes in ``TableScreen`` (and lays the
+    table out with ``layout_table`` or ``place_table``); a modal question is a
+    ``DialogScene``.
     """
 
     intro_time = 0.35
     scroller: Optional[W.Scroller] = None
-    key_row: Optional[int] = None      # the row picked with the arrow keys (layout_table screens)
     _scratch: Optional[pygame.Surface] = None
 
     def __init__(self, app):
@@ -149,27 +151,20 @@ class MenuScene(Scene):
         for w in self.widgets:
             w.draw(surface)
 
-    def layout_table(self, columns, rows: int, *, width: int, row_h: int, min_rows: int) -> int:
-        """A table of ``rows`` rows in a panel under the title, with the Back button
-        below it (the History and Saved matches screens). Sets ``panel``,
-        ``header_y``, ``cols``, ``row_h``, the scroller's viewport and content, and
+    def layout_table(self, *, width: int, row_h: int, min_rows: int) -> int:
+        """``self.table`` in a panel under the title, as tall as its rows need (at
+        least ``min_rows``, at most what the window holds), with the Back button
+        below it (the History and Saved matches screens). Sets ``panel`` and
         ``back_b`` as the only widget; returns the Back button's y."""
         w, h = self.size
         self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(width)), 0)
         self.panel.centerx = w // 2
         self.panel.y = self.px(200)
         bh = self.px(76)
-        self.row_h = self.px(row_h)
-        need = self.px(22 + 50 + 18) + max(min_rows, rows) * self.row_h + self.px(10)
+        rows = len(self.table.rows)
+        need = self.px(22 + 50 + 18) + max(min_rows, rows) * self.px(row_h) + self.px(10)
         self.panel.h = min(h - self.panel.y - bh - self.px(80), need)
-        inner = self.panel.inflate(-2 * self.px(36), 0)
-        self.header_y = self.panel.y + self.px(22)
-        inner.y = self.header_y + self.px(50)
-        inner.h = self.panel.bottom - inner.y - self.px(18)
-        self.scroller.viewport = inner
-        self.scroller.content_height = rows * self.row_h
-        self.scroller.line = self.row_h
-        self.cols = W.layout_columns(columns, inner)
+        self.place_table(self.panel, self.px(row_h))
         by = min(h - bh - self.px(40), self.panel.bottom + self.px(56))
         self.back_b = self.button((0, by, self.px(300), bh), "Back", self.back, style="primary",
                                   hotkeys=(pygame.K_BACKSPACE,))
@@ -177,28 +172,15 @@ class MenuScene(Scene):
         self.widgets = [self.back_b]
         return by
 
-    def table_row_at(self, pos, rows: int) -> Optional[int]:
-        """The row of a ``layout_table`` table under ``pos``, or None."""
-        vp = self.scroller.viewport
-        if not vp.collidepoint(pos):
-            return None
-        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
-        return i if 0 <= i < rows else None
-
-    def table_keys(self, event, rows: int, on_enter) -> bool:
-        """Up/Down walk the rows of a ``layout_table`` table (``key_row``, scrolled
-        into view), Enter opens one (``on_enter(i)``); True if the key was used."""
-        if event.type != pygame.KEYDOWN or not rows or self.focus.current is not None:
-            return False
-        if event.key in (pygame.K_DOWN, pygame.K_UP):
-            cur = self.key_row if self.key_row is not None else -1
-            self.key_row = max(0, min(rows - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
-            self.scroller.reveal(self.key_row * self.row_h, self.row_h)
-            return True
-        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
-            on_enter(self.key_row)
-            return True
-        return False
+    def place_table(self, panel: pygame.Rect, row_h: int) -> None:
+        """``self.table`` across ``panel`` (inside its side margins): the header
+        line near its top, the rows down to near its bottom."""
+        header_y = panel.y + self.px(22)
+        top = header_y + self.px(14)
+        rows_y = header_y + self.px(50)
+        inner = panel.inflate(-2 * self.px(36), 0)
+        self.table.place((inner.x, top, inner.w, panel.bottom - self.px(18) - top), s=self.s,
+                         row_h=row_h, header_h=rows_y - top)
 
     def draw_title(self, surface: pygame.Surface, text: str, y: int, *, subtitle: Optional[str] = None) -> int:
         """A centred screen title with a gold divider; returns the y below it."""
@@ -212,3 +194,57 @@ class MenuScene(Scene):
             r = W.draw_text(surface, subtitle, self.font("small"), theme.CREAM_DIM, (cx, y), "midtop")
             y = r.bottom + self.px(8)
         return y
+
+
+def _from_table(name: str, doc: str) -> property:
+    return property(lambda self: getattr(self.table, name), doc=doc)
+
+
+class TableScreen:
+    """What a screen built around one ``W.Table`` (``self.table``, made before
+    ``MenuScene.__init__`` lays it out) reads from it. Mixed in before
+    ``MenuScene``, whose ``update`` then eases the table's scroller."""
+
+    table: W.Table
+    scroller = _from_table("scroller", "The table's scroller.")
+    row_h = _from_table("row_h", "The height of a row (px).")
+    cols = _from_table("cols", "[(key, title, x, width, align), ...] as laid out now.")
+    key_row = _from_table("selected", "The row picked with the arrow keys, or None.")
+
+    def table_keys_free(self) -> bool:
+        """Up / Down / Enter are the table's while no button has the keyboard focus."""
+        return self.focus.current is None
+
+
+class DialogScene(MenuScene):
+    """A modal question over the screen below: the screen dimmed, a strong panel
+    (``self.panel``, set in ``layout``) with a title, then ``draw_body``, the
+    buttons and a small ``hint`` in the bottom corner. Every event stops here;
+    Escape goes back."""
+
+    opaque = False
+    intro_time = 0.15
+    dim = 150                  # the scrim's alpha once faded in
+    border = theme.GOLD        # the panel's border colour
+    title = ""
+    hint = ""
+
+    def handle(self, event) -> bool:
+        super().handle(event)
+        return True   # modal
+
+    def draw_body(self, surface: pygame.Surface, y: int) -> None:
+        """What the dialog says, from ``y`` (below its title) down."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        W.draw_scrim(surface, (0, 0, 0, int(self.dim * self.intro)))
+        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=self.border, s=self.s)
+        r = W.draw_text(surface, self.title, self.font("h2", True), theme.GOLD_LIGHT,
+                        (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
+        self.draw_body(surface, r.bottom)
+        for wdg in self.widgets:
+            wdg.draw(surface)
+        if self.hint:
+            W.draw_text(surface, self.hint, self.font("tiny"), theme.CREAM_DIM,
+                        (self.panel.right - self.px(18), self.panel.bottom - self.px(12)), "bottomright",
+                        shadow=False)

@@ -18,17 +18,17 @@ import pygame
 from ...engine import PRESET_LABELS
 from .. import theme
 from .. import widgets as W
-from . import MenuScene
+from . import MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.history")
 
-COLUMNS = (  # key, header, weight, align
-    ("date", "Date", 0.22, "left"),
-    ("opponent", "Opponent", 0.20, "left"),
-    ("rules", "Rules", 0.17, "left"),
-    ("rounds", "Rounds", 0.09, "right"),
-    ("score", "Score", 0.14, "right"),
-    ("result", "Result", 0.18, "right"),
+COLUMNS = (
+    W.Column("date", "Date", 0.22, color=theme.CREAM_DIM),
+    W.Column("opponent", "Opponent", 0.20),
+    W.Column("rules", "Rules", 0.17),
+    W.Column("rounds", "Rounds", 0.09, "right"),
+    W.Column("score", "Score", 0.14, "right", bold=True),
+    W.Column("result", "Result", 0.18, "right", bold=True),
 )
 
 
@@ -116,28 +116,34 @@ def result_text(m) -> tuple[str, tuple]:
     return ("Won", theme.GOOD) if m.winner == 0 else ("Lost", theme.BAD)
 
 
-class HistoryScene(MenuScene):
+def history_cells(m) -> dict:
+    """The cells of one history row (a match from the index)."""
+    res, res_color = result_text(m)
+    return {
+        "date": nice_date(m.finished_at),
+        "opponent": m.opponent if m.opponent != "Friend" else f"{m.players[0]} vs {m.players[1]}",
+        "rules": PRESET_LABELS.get(m.rules, m.rules).split(" (")[0],
+        "rounds": str(m.rounds),
+        "score": f"{m.scores[0]} – {m.scores[1]}",
+        "result": W.Cell(res, res_color),
+    }
+
+
+class HistoryScene(TableScreen, MenuScene):
     def __init__(self, app):
         self.feed = HistoryFeed(app)
         self.matches = self.feed.entries
-        self.scroller = W.Scroller(line=48)
-        self.hover: Optional[int] = None
-        self.key_row: Optional[int] = None
+        self.table = W.Table(COLUMNS, self.matches, cells=history_cells, on_activate=self.open,
+                             assets=app.assets, keys=self.table_keys_free)
         super().__init__(app)
-
-    def enter(self) -> None:
-        super().enter()
 
     def update(self, dt: float) -> None:
         super().update(dt)
         if self.feed.poll():
             had = len(self.matches)
             self.matches = self.feed.entries
-            if self.hover is not None and self.hover >= len(self.matches):
-                self.hover = None
-            if self.key_row is not None and self.key_row >= len(self.matches):
-                self.key_row = None
-            if (had == 0) != (len(self.matches) == 0) or had != len(self.matches):
+            self.table.set_rows(self.matches)
+            if had != len(self.matches):
                 self.layout()
 
     @property
@@ -147,7 +153,8 @@ class HistoryScene(MenuScene):
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
-        self.layout_table(COLUMNS, len(self.matches), width=1500, row_h=62, min_rows=4)
+        self.layout_table(width=1500, row_h=62, min_rows=4)
+        self.table.empty_center = (w // 2, self.panel.centery - self.px(40))
         if not self.matches:
             self.new_b = self.button((0, 0, self.px(340), self.px(76)), "New match", self.new_match,
                                      style="secondary")
@@ -175,18 +182,7 @@ class HistoryScene(MenuScene):
 
     # ---------------------------------------------------------- input
     def handle(self, event) -> bool:
-        if super().handle(event):
-            return True
-        if event.type == pygame.MOUSEMOTION:
-            self.hover = self.table_row_at(event.pos, len(self.matches))
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            i = self.table_row_at(event.pos, len(self.matches))
-            if i is not None:
-                self.open(i)
-                return True
-        elif self.table_keys(event, len(self.matches), self.open):
-            return True
-        return self.scroller.handle(event)
+        return super().handle(event) or self.table.handle(event)
 
     # ---------------------------------------------------------- drawing
     def _summary(self) -> str:
@@ -209,55 +205,12 @@ class HistoryScene(MenuScene):
         y = self.draw_title(surface, "Match history", self.px(40))
         W.draw_text(surface, self._summary(), self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(6)), "midtop")
         W.draw_panel(surface, self.panel, s=self.s)
-        vp = self.scroller.viewport
-        if not self.matches:
-            if self.feed.busy:
-                W.draw_text(surface, "Reading the match history…", self.font("h3", True), theme.CREAM,
-                            (w // 2, self.panel.centery - self.px(40)), "center")
-                return
-            W.draw_text(surface, "No finished matches yet.", self.font("h3", True), theme.CREAM,
-                        (w // 2, self.panel.centery - self.px(40)), "center")
-            W.draw_text(surface, "Every match you finish is saved here with its full ledger.",
-                        self.font("small"), theme.CREAM_DIM, (w // 2, self.panel.centery), "center")
-            return
-        head = self.font("tiny", True)
-        for key, header, x, cw, align in self.cols:
-            pos = (x + cw - self.px(8), self.header_y + self.px(14)) if align == "right" else (x, self.header_y + self.px(14))
-            W.draw_text(surface, header.upper(), head, theme.GOLD, pos, "topright" if align == "right" else "topleft",
-                        shadow=False)
-        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(6), theme.GOLD_DARK, max(1, self.px(2)))
-        prev = surface.get_clip()
-        surface.set_clip(vp.inflate(self.px(16), 0))
-        body, bold = self.font("small"), self.font("small", True)
-        first = int(self.scroller.offset // self.row_h)
-        last = min(len(self.matches), first + vp.h // self.row_h + 2)
-        for i in range(first, last):
-            m = self.matches[i]
-            y = vp.y + i * self.row_h - int(self.scroller.offset)
-            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
-            if i == self.hover or i == self.key_row:
-                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW_HOVER), rr.topleft)
-            elif i % 2 == 0:
-                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
-            res, res_color = result_text(m)
-            opponent = m.opponent if m.opponent != "Friend" else f"{m.players[0]} vs {m.players[1]}"
-            cells = {
-                "date": (nice_date(m.finished_at), theme.CREAM_DIM, body),
-                "opponent": (opponent, theme.CREAM, body),
-                "rules": (PRESET_LABELS.get(m.rules, m.rules).split(" (")[0], theme.CREAM, body),
-                "rounds": (str(m.rounds), theme.CREAM, body),
-                "score": (f"{m.scores[0]} – {m.scores[1]}", theme.CREAM, bold),
-                "result": (res, res_color, bold),
-            }
-            cy = y + self.row_h // 2
-            for key, header, x, cw, align in self.cols:
-                text, color, font = cells[key]
-                text = W.ellipsize(text, font, cw - self.px(12))
-                if align == "right":
-                    W.draw_text(surface, text, font, color, (x + cw - self.px(8), cy), "midright", shadow=False)
-                else:
-                    W.draw_text(surface, text, font, color, (x, cy), "midleft", shadow=False)
-        surface.set_clip(prev)
-        self.scroller.draw_bar(surface)
-        W.draw_text(surface, "Click a match to see its ledger", self.font("tiny"), theme.CREAM_DIM,
-                    (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
+        if self.feed.busy:
+            self.table.empty, self.table.empty_detail = "Reading the match history…", None
+        else:
+            self.table.empty = "No finished matches yet."
+            self.table.empty_detail = "Every match you finish is saved here with its full ledger."
+        self.table.draw(surface)
+        if self.matches:
+            W.draw_text(surface, "Click a match to see its ledger", self.font("tiny"), theme.CREAM_DIM,
+                        (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")

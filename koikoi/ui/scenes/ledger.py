@@ -11,6 +11,7 @@ A match from the history that was conceded, or abandoned unfinished, says so.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Optional
 
@@ -21,7 +22,7 @@ from ...engine import yaku as Y
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
-from . import MenuScene
+from . import MenuScene, TableScreen
 from .results import RoundResultsScene
 
 
@@ -87,18 +88,19 @@ def _as_session(obj):
     return SimpleNamespace(state=obj, seats=seats, is_hotseat=True)
 
 
-COLUMNS = (  # key, header, weight, align
-    ("round", "Round", 0.10, "left"),
-    ("dealer", "Dealer", 0.13, "left"),
-    ("winner", "Winner", 0.14, "left"),
-    ("yaku", "Yaku", 0.22, "left"),
-    ("base", "Base", 0.06, "right"),
-    ("mult", "Mult.", 0.08, "right"),
-    ("award", "Award", 0.07, "right"),
-    ("s0", "", 0.09, "right"),
-    ("s1", "", 0.09, "right"),
-    ("replay", "", 0.10, "right"),
+COLUMNS = (
+    W.Column("round", "Round", 0.10),
+    W.Column("dealer", "Dealer", 0.13),
+    W.Column("winner", "Winner", 0.14),
+    W.Column("yaku", "Yaku", 0.22),
+    W.Column("base", "Base", 0.06, "right"),
+    W.Column("mult", "Mult.", 0.08, "right"),
+    W.Column("award", "Award", 0.07, "right", bold=True),
+    W.Column("s0", "", 0.09, "right", bold=True, title_color=theme.SEAT_COLORS[0]),   # titled with the
+    W.Column("s1", "", 0.09, "right", bold=True, title_color=theme.SEAT_COLORS[1]),   # seats' names
+    W.Column("replay", "", 0.10, "right"),
 )
+CALLS_COLOR = theme.mix(theme.LACQUER_LIGHT, theme.CREAM, 0.3)
 
 
 def ledger_cells(row, names: tuple) -> dict:
@@ -128,7 +130,23 @@ def ledger_cells(row, names: tuple) -> dict:
     }
 
 
-class MatchResultsScene(MenuScene):
+def ledger_row_cells(row, names: tuple) -> dict:
+    """The cells of one ledger row, coloured: the winner in their seat's colour,
+    the award and the winner's score in gold, the Koi-Koi calls under the yaku."""
+    cells = ledger_cells(row, names)
+    dim = theme.CREAM_DIM
+    return {
+        **cells,
+        "winner": W.Cell(cells["winner"], theme.SEAT_COLORS[row.winner] if row.winner is not None else dim),
+        "yaku": W.Cell(cells["yaku"], sub=cells["calls"], sub_color=CALLS_COLOR),
+        "mult": W.Cell(cells["mult"], theme.LACQUER_LIGHT if row.multipliers else dim),
+        "award": W.Cell(cells["award"], theme.GOLD_LIGHT if row.award else dim),
+        "s0": W.Cell(cells["s0"], theme.GOLD_LIGHT if row.winner == 0 else theme.CREAM),
+        "s1": W.Cell(cells["s1"], theme.GOLD_LIGHT if row.winner == 1 else theme.CREAM),
+    }
+
+
+class MatchResultsScene(TableScreen, MenuScene):
     intro_time = 0.6
 
     def __init__(self, app, session_or_state, *, from_history: bool = False,
@@ -138,10 +156,16 @@ class MatchResultsScene(MenuScene):
         self.state = self.session.state
         self.from_history = from_history
         self.names = tuple(s.name for s in self.session.seats)
-        self.scroller = W.Scroller(line=48)
-        self.hover_row: Optional[int] = None
-        self.hover_replay = False
-        self.key_row: Optional[int] = None
+        columns = []
+        for c in COLUMNS:
+            if c.key in ("s0", "s1"):
+                c = replace(c, title=self.names[int(c.key[1])])
+            elif c.key == "replay":
+                c = replace(c, draw=self._draw_replay, on_click=self.replay_row)
+            columns.append(c)
+        self.table = W.Table(columns, self.state.ledger, cells=lambda row: ledger_row_cells(row, self.names),
+                             on_activate=self.open_row, assets=app.assets, keys=self.table_keys_free,
+                             empty="No rounds were played.")
         super().__init__(app)
         if not from_history and hasattr(session_or_state, "to_json"):
             app.finish_match(session_or_state)
@@ -165,9 +189,9 @@ class MatchResultsScene(MenuScene):
         self.y_rules = self.y_score + self.font("h2", True).get_linesize() + self.px(6)
         top = self.y_rules + self.font("small").get_linesize() + self.px(26)
         bh = self.px(76)
-        self.row_h = self.px(64)
+        row_h = self.px(64)
         head_h = self.px(22 + 50)
-        need = head_h + max(1, len(self.state.ledger)) * self.row_h + self.px(24)
+        need = head_h + max(1, len(self.state.ledger)) * row_h + self.px(24)
         avail = h - top - bh - self.px(80)
         self.panel = pygame.Rect(0, top, min(w - 2 * pad, self.px(1560)), max(self.px(160), min(need, avail)))
         self.panel.centerx = w // 2
@@ -178,15 +202,8 @@ class MatchResultsScene(MenuScene):
         self.y_score += shift
         self.y_rules += shift
         self.panel.y += shift
-        inner = self.panel.inflate(-2 * self.px(36), 0)
-        self.header_y = self.panel.y + self.px(22)
-        inner.y = self.header_y + self.px(50)
-        inner.h = self.panel.bottom - inner.y - self.px(18)
-        self.scroller.viewport = inner
-        self.scroller.content_height = len(self.state.ledger) * self.row_h
-        self.scroller.line = self.row_h
-        # column x positions
-        self.cols = W.layout_columns(COLUMNS, inner)
+        self.place_table(self.panel, row_h)
+        self.table.empty_center = self.panel.center
         bw = self.px(320)
         gap = self.px(24)
         by = min(h - bh - self.px(36), self.panel.bottom + self.px(56))
@@ -240,12 +257,6 @@ class MatchResultsScene(MenuScene):
             return
         self.app.push(scene)
 
-    def _in_replay_cell(self, pos) -> bool:
-        for key, _h, x, cw, _a in self.cols:
-            if key == "replay":
-                return x <= pos[0] <= x + cw + self.px(12)
-        return False
-
     def open_row(self, i: int) -> None:
         row = self.state.ledger[i]
         overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop)
@@ -253,42 +264,13 @@ class MatchResultsScene(MenuScene):
         self.app.push(overlay)
 
     # ---------------------------------------------------------- input
-    def _row_at(self, pos) -> Optional[int]:
-        vp = self.scroller.viewport
-        if not vp.collidepoint(pos):
-            return None
-        i = int((pos[1] - vp.y + self.scroller.offset) // self.row_h)
-        return i if 0 <= i < len(self.state.ledger) else None
-
     def handle(self, event) -> bool:
         if super().handle(event):
             return True
-        if event.type == pygame.MOUSEMOTION:
-            self.hover_row = self._row_at(event.pos)
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            i = self._row_at(event.pos)
-            if i is not None:
-                if self._in_replay_cell(event.pos):
-                    self.replay_row(i)
-                else:
-                    self.open_row(i)
-                return True
-        elif event.type == pygame.KEYDOWN and self.state.ledger:
-            n = len(self.state.ledger)
-            if event.key in (pygame.K_DOWN, pygame.K_UP) and self.focus.current is None:
-                cur = self.key_row if self.key_row is not None else (-1 if event.key == pygame.K_DOWN else n)
-                self.key_row = max(0, min(n - 1, cur + (1 if event.key == pygame.K_DOWN else -1)))
-                self.scroller.reveal(self.key_row * self.row_h, self.row_h)
-                return True
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.key_row is not None:
-                self.open_row(self.key_row)
-                return True
-            if event.key == pygame.K_p and self.key_row is not None:
-                self.replay_row(self.key_row)
-                return True
-        if event.type == pygame.MOUSEMOTION:
-            self.hover_replay = self._in_replay_cell(event.pos)
-        return self.scroller.handle(event)
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_p and self.key_row is not None:
+            self.replay_row(self.key_row)
+            return True
+        return self.table.handle(event)
 
     def update(self, dt: float) -> None:
         super().update(dt)
@@ -341,79 +323,19 @@ class MatchResultsScene(MenuScene):
         self._draw_table(surface)
 
     def _draw_table(self, surface: pygame.Surface) -> None:
-        st = self.state
         W.draw_panel(surface, self.panel, s=self.s)
-        head = self.font("tiny", True)
-        for key, header, x, cw, align in self.cols:
-            text = header or (self.names[0] if key == "s0" else self.names[1] if key == "s1" else "")
-            if not text:
-                continue
-            text = W.ellipsize(text, head, cw - self.px(8))
-            color = theme.SEAT_COLORS[0] if key == "s0" else theme.SEAT_COLORS[1] if key == "s1" else theme.GOLD
-            if align == "right":
-                W.draw_text(surface, text.upper(), head, color, (x + cw - self.px(8), self.header_y + self.px(14)),
-                            "topright", shadow=False)
-            else:
-                W.draw_text(surface, text.upper(), head, color, (x, self.header_y + self.px(14)), shadow=False)
-        vp = self.scroller.viewport
-        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(6), theme.GOLD_DARK, max(1, self.px(2)))
-        if not st.ledger:
-            W.draw_text(surface, "No rounds were played.", self.font("body"), theme.CREAM_DIM, vp.center, "center")
-            return
-        prev = surface.get_clip()
-        surface.set_clip(vp.inflate(self.px(16), 0))
-        body, bold, small = self.font("small"), self.font("small", True), self.font("tiny")
-        first = int(self.scroller.offset // self.row_h)
-        last = min(len(st.ledger), first + vp.h // self.row_h + 2)
-        for i in range(first, last):
-            row = st.ledger[i]
-            y = vp.y + i * self.row_h - int(self.scroller.offset)
-            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
-            if i == self.hover_row or i == self.key_row:
-                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW_HOVER), rr.topleft)
-            elif i % 2 == 0:
-                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
-            cells = ledger_cells(row, self.names)
-            for key, header, x, cw, align in self.cols:
-                if key == "replay":
-                    hot = i == self.hover_row and self.hover_replay
-                    pill = pygame.Rect(0, 0, min(cw, self.px(130)), int(self.row_h * 0.62))
-                    pill.midright = (x + cw, y + self.row_h // 2)
-                    surface.blit(W.rounded_surface(pill.size, pill.h // 2,
-                                                   theme.LACQUER if hot else (255, 255, 255, 16),
-                                                   border=theme.GOLD if hot else theme.GOLD_DARK, border_width=1),
-                                 pill.topleft)
-                    W.draw_text(surface, "▶ Replay", small, theme.CREAM if hot else theme.GOLD,
-                                pill.center, "center", shadow=False)
-                    continue
-                text = cells[key]
-                font = bold if key in ("award", "s0", "s1") else body
-                if key == "award":
-                    color = theme.GOLD_LIGHT if row.award else theme.CREAM_DIM
-                elif key == "winner":
-                    color = theme.SEAT_COLORS[row.winner] if row.winner is not None else theme.CREAM_DIM
-                elif key == "s0":
-                    color = theme.CREAM if row.winner != 0 else theme.GOLD_LIGHT
-                elif key == "s1":
-                    color = theme.CREAM if row.winner != 1 else theme.GOLD_LIGHT
-                elif key == "mult":
-                    color = theme.LACQUER_LIGHT if row.multipliers else theme.CREAM_DIM
-                else:
-                    color = theme.CREAM
-                cy = y + self.row_h // 2
-                if key == "yaku" and cells["calls"]:
-                    cy -= small.get_linesize() // 2
-                text = W.ellipsize(text, font, cw - self.px(12))
-                if align == "right":
-                    W.draw_text(surface, text, font, color, (x + cw - self.px(8), cy), "midright", shadow=False)
-                else:
-                    W.draw_text(surface, text, font, color, (x, cy), "midleft", shadow=False)
-                if key == "yaku" and cells["calls"]:
-                    W.draw_text(surface, W.ellipsize(cells["calls"], small, cw - self.px(12)), small,
-                                theme.mix(theme.LACQUER_LIGHT, theme.CREAM, 0.3), (x, cy + font.get_linesize() // 2),
-                                "topleft", shadow=False)
-        surface.set_clip(prev)
-        self.scroller.draw_bar(surface)
-        hint = "Click a round for its details, or Replay to step through it"
-        W.draw_text(surface, hint, self.font("tiny"), theme.CREAM_DIM,
-                    (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
+        self.table.draw(surface)
+        if self.state.ledger:
+            hint = "Click a round for its details, or Replay to step through it"
+            W.draw_text(surface, hint, self.font("tiny"), theme.CREAM_DIM,
+                        (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
+
+    def _draw_replay(self, surface: pygame.Surface, cell: pygame.Rect, i: int, hot: bool) -> None:
+        """The "Replay" pill of a row, lit under the mouse."""
+        pill = pygame.Rect(0, 0, min(cell.w, self.px(130)), int(cell.h * 0.62))
+        pill.midright = (cell.right, cell.centery)
+        surface.blit(W.rounded_surface(pill.size, pill.h // 2, theme.LACQUER if hot else (255, 255, 255, 16),
+                                       border=theme.GOLD if hot else theme.GOLD_DARK, border_width=1),
+                     pill.topleft)
+        W.draw_text(surface, "▶ Replay", self.font("tiny"), theme.CREAM if hot else theme.GOLD,
+                    pill.center, "center", shadow=False)

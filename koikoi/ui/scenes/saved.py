@@ -12,15 +12,16 @@ place: nothing is lost by switching) or abandon it, after a confirmation.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime
-from typing import Callable, Optional
+from typing import Callable
 
 import pygame
 
 from ...engine import PRESET_LABELS
 from .. import theme
 from .. import widgets as W
-from . import MenuScene
+from . import DialogScene, MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.saved")
 
@@ -50,11 +51,11 @@ def continue_session(app, session) -> None:
         open_round(app, session, replace=True)
 
 
-class UnfinishedMatchScene(MenuScene):
+class UnfinishedMatchScene(DialogScene):
     """Continue / keep for later / abandon, over the screen that would start a match."""
 
-    opaque = False
-    intro_time = 0.15
+    title = "You have an unfinished match"
+    hint = "Esc: back"
 
     def __init__(self, app, session, *, on_clear: Callable[[], None]):
         self.session = session
@@ -110,20 +111,12 @@ class UnfinishedMatchScene(MenuScene):
         self.app.pop()
         self.on_clear()
 
-    def handle(self, event) -> bool:
-        super().handle(event)
-        return True   # modal
-
     # ---------------------------------------------------------- drawing
-    def draw(self, surface: pygame.Surface) -> None:
-        W.draw_scrim(surface, (0, 0, 0, int(150 * self.intro)))
-        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=theme.GOLD, s=self.s)
+    def draw_body(self, surface: pygame.Surface, y: int) -> None:
         cx = self.panel.centerx
-        r = W.draw_text(surface, "You have an unfinished match", self.font("h2", True), theme.GOLD_LIGHT,
-                        (cx, self.panel.y + self.px(34)), "midtop")
         room = self.panel.w - self.px(80)
         font_b = self.font("body", True)
-        y = r.bottom + self.px(24)
+        y += self.px(24)
         line = W.ellipsize(match_summary(self.session), font_b, room)
         W.draw_text(surface, line, font_b, theme.CREAM, (cx, y), "midtop")
         y += font_b.get_linesize() + self.px(4)
@@ -135,18 +128,13 @@ class UnfinishedMatchScene(MenuScene):
         for text in W.wrap_text("A new match would take its place. What should happen to it?", font, room)[:2]:
             W.draw_text(surface, text, font, theme.CREAM, (cx, y), "midtop")
             y += font.get_linesize()
-        for wdg in self.widgets:
-            wdg.draw(surface)
-        W.draw_text(surface, "Esc: back", self.font("tiny"), theme.CREAM_DIM,
-                    (self.panel.right - self.px(18), self.panel.bottom - self.px(12)), "bottomright",
-                    shadow=False)
 
 
-COLUMNS = (  # key, header, weight, align
-    ("saved", "Saved", 0.20, "left"),
-    ("match", "Match", 0.44, "left"),
-    ("rules", "Rules", 0.16, "left"),
-    ("actions", "", 0.20, "right"),
+COLUMNS = (
+    W.Column("saved", "Saved", 0.20, color=theme.CREAM_DIM),
+    W.Column("match", "Match", 0.44, bold=True),
+    W.Column("rules", "Rules", 0.16),
+    W.Column("actions", "", 0.20, "right"),     # Resume and Abandon
 )
 
 
@@ -155,15 +143,25 @@ def nice_time(stamp: float) -> str:
     return f"{d.day} {d.strftime('%b, %H:%M')}"
 
 
-class SavedMatchesScene(MenuScene):
+def saved_cells(m) -> dict:
+    """The cells of one match kept for later."""
+    return {
+        "saved": nice_time(m.saved_at),
+        "match": match_summary(m.session),
+        "rules": PRESET_LABELS.get(m.session.rules.name, m.session.rules.name).split(" (")[0],
+    }
+
+
+class SavedMatchesScene(TableScreen, MenuScene):
     """The matches kept for later: resume or abandon."""
 
     def __init__(self, app):
-        self.scroller = W.Scroller(line=64)
-        self.hover: Optional[int] = None
-        self.key_row: Optional[int] = None
         self.row_buttons: list[tuple[W.Button, W.Button]] = []
         self._load(app)
+        columns = [replace(c, draw=self._draw_actions) if c.key == "actions" else c for c in COLUMNS]
+        self.table = W.Table(columns, self.matches, cells=saved_cells, on_activate=self.resume, click=False,
+                             assets=app.assets, keys=self.table_keys_free, empty="No saved matches.",
+                             empty_detail="When a new match would replace an unfinished one, you can keep it here.")
         super().__init__(app)
 
     def _load(self, app) -> None:
@@ -171,25 +169,32 @@ class SavedMatchesScene(MenuScene):
         for text in problems[:3]:
             app.toast(text, 7.0, "warning")
 
+    def _reload(self) -> None:
+        """Read the kept matches again and lay the list out anew."""
+        self._load(self.app)
+        self.table.set_rows(self.matches)
+        self.layout()
+
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
-        self.layout_table(COLUMNS, len(self.matches), width=1400, row_h=74, min_rows=3)
+        self.layout_table(width=1400, row_h=74, min_rows=3)
+        self.table.empty_center = (self.size[0] // 2, self.panel.centery - self.px(20))
         self.focus.set(self.widgets)
         self.focus.vertical_keys = False   # Up/Down walk the rows
         self._place_row_buttons()
 
     def _place_row_buttons(self) -> None:
-        """Resume / Abandon for each visible row (rebuilt as the list scrolls)."""
-        _key, _h, x, cw, _a = self.cols[-1]
-        gap = self.px(10)
-        bw = (cw - gap) // 2
-        bh = self.row_h - self.px(18)
+        """Resume / Abandon for each row, where the list is scrolled now (moved as it scrolls)."""
         self.row_buttons = []
         for i in range(len(self.matches)):
-            y = self.scroller.viewport.y + i * self.row_h - int(self.scroller.offset) + self.px(9)
-            resume = self.button((x + cw - 2 * bw - gap, y, bw, bh), "Resume",
+            cell = self.table.cell_rect(i, "actions")
+            gap = self.px(10)
+            bw = (cell.w - gap) // 2
+            bh = self.row_h - self.px(18)
+            y = cell.y + self.px(9)
+            resume = self.button((cell.right - 2 * bw - gap, y, bw, bh), "Resume",
                                  lambda i=i: self.resume(i), style="primary")
-            drop = self.button((x + cw - bw, y, bw, bh), "Abandon", lambda i=i: self.abandon(i),
+            drop = self.button((cell.right - bw, y, bw, bh), "Abandon", lambda i=i: self.abandon(i),
                                style="danger")
             self.row_buttons.append((resume, drop))
 
@@ -199,8 +204,7 @@ class SavedMatchesScene(MenuScene):
         session = self.app.storage.resume_saved(m.match_id)
         if session is None:
             self.app.toast("That match could not be resumed (see the log).", 6.0, "warning")
-            self._load(self.app)
-            self.layout()
+            self._reload()
             return
         continue_session(self.app, session)
 
@@ -216,12 +220,11 @@ class SavedMatchesScene(MenuScene):
         if self.app.storage.abandon(m.session) is None:
             self.app.toast("The match could not be filed in the history (see the log); it is still kept.",
                            6.0, "warning")
-        self._load(self.app)
-        self.layout()
+        self._reload()
 
     # ---------------------------------------------------------- input
     def _visible(self, rect: pygame.Rect) -> bool:
-        return self.scroller.viewport.contains(rect)
+        return self.table.viewport.contains(rect)
 
     def handle(self, event) -> bool:
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
@@ -231,15 +234,11 @@ class SavedMatchesScene(MenuScene):
                         return True
         if super().handle(event):
             return True
-        if event.type == pygame.MOUSEMOTION:
-            self.hover = self.table_row_at(event.pos, len(self.matches))
-        elif self.table_keys(event, len(self.matches), self.resume):
-            return True
-        elif (event.type == pygame.KEYDOWN and event.key == pygame.K_DELETE and self.key_row is not None
-              and self.focus.current is None):
+        if (event.type == pygame.KEYDOWN and event.key == pygame.K_DELETE and self.key_row is not None
+                and self.table_keys_free()):
             self.abandon(self.key_row)
             return True
-        return bool(self.scroller.handle(event))
+        return self.table.handle(event)
 
     def update(self, dt: float) -> None:
         before = self.scroller.offset
@@ -256,49 +255,11 @@ class SavedMatchesScene(MenuScene):
         y = self.draw_title(surface, "Saved matches", self.px(40))
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(6)), "midtop")
         W.draw_panel(surface, self.panel, s=self.s)
-        vp = self.scroller.viewport
-        if not self.matches:
-            W.draw_text(surface, "No saved matches.", self.font("h3", True), theme.CREAM,
-                        (w // 2, self.panel.centery - self.px(20)), "center")
-            W.draw_text(surface, "When a new match would replace an unfinished one, you can keep it here.",
-                        self.font("small"), theme.CREAM_DIM, (w // 2, self.panel.centery + self.px(22)), "center")
-            return
-        head = self.font("tiny", True)
-        for key, header, x, cw, align in self.cols:
-            if header:
-                W.draw_text(surface, header.upper(), head, theme.GOLD, (x, self.header_y + self.px(14)),
-                            "topleft", shadow=False)
-        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(6), theme.GOLD_DARK, max(1, self.px(2)))
-        prev = surface.get_clip()
-        surface.set_clip(vp.inflate(self.px(16), 0))
-        body, bold = self.font("small"), self.font("small", True)
-        for i, m in enumerate(self.matches):
-            y = vp.y + i * self.row_h - int(self.scroller.offset)
-            if y + self.row_h < vp.y or y > vp.bottom:
-                continue
-            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
-            if i == self.hover or i == self.key_row:
-                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW_HOVER), rr.topleft)
-            elif i % 2 == 0:
-                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
-            cells = {
-                "saved": (nice_time(m.saved_at), theme.CREAM_DIM, body),
-                "match": (match_summary(m.session), theme.CREAM, bold),
-                "rules": (PRESET_LABELS.get(m.session.rules.name, m.session.rules.name).split(" (")[0],
-                          theme.CREAM, body),
-            }
-            cy = y + self.row_h // 2
-            for key, _header, x, cw, _align in self.cols:
-                if key in cells:
-                    text, color, font = cells[key]
-                    W.draw_text(surface, W.ellipsize(text, font, cw - self.px(12)), font, color, (x, cy),
-                                "midleft", shadow=False)
-        for pair in self.row_buttons:
-            for b in pair:
-                if vp.colliderect(b.rect):
-                    b.draw(surface)
-        surface.set_clip(prev)
-        self.scroller.draw_bar(surface)
+        self.table.draw(surface)
+
+    def _draw_actions(self, surface: pygame.Surface, cell: pygame.Rect, i: int, hot: bool) -> None:
+        for b in self.row_buttons[i]:
+            b.draw(surface)
 
 
 __all__ = ["UnfinishedMatchScene", "SavedMatchesScene", "continue_session", "match_summary"]

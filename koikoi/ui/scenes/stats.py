@@ -19,7 +19,7 @@ from ...engine import PRESET_LABELS
 from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
-from . import MenuScene
+from . import MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.stats_scene")
 
@@ -27,15 +27,15 @@ log = logging.getLogger("koikoi.stats_scene")
 OPPONENT_LABELS = {**LEVEL_LABELS, "cpu": "CPU", "friend": "Friend"}
 OPPONENT_ORDER = LEVEL_ORDER + ("cpu", "friend")
 
-TABLE_COLUMNS = (  # key, header, weight, align
-    ("opponent", "Opponent", 0.22, "left"),
-    ("rules", "Rules", 0.19, "left"),
-    ("played", "Played", 0.10, "right"),
-    ("won", "Won", 0.08, "right"),
-    ("drawn", "Drawn", 0.09, "right"),
-    ("lost", "Lost", 0.08, "right"),
-    ("rate", "Win %", 0.10, "right"),
-    ("ppr", "Per round", 0.14, "right"),
+TABLE_COLUMNS = (
+    W.Column("opponent", "Opponent", 0.22),
+    W.Column("rules", "Rules", 0.19),
+    W.Column("played", "Played", 0.10, "right"),
+    W.Column("won", "Won", 0.08, "right", bold=True, color=theme.GOOD),
+    W.Column("drawn", "Drawn", 0.09, "right"),
+    W.Column("lost", "Lost", 0.08, "right"),
+    W.Column("rate", "Win %", 0.10, "right", bold=True),
+    W.Column("ppr", "Per round", 0.14, "right", bold=True),
 )
 
 
@@ -64,12 +64,20 @@ def table_rows(stats: "S.Stats") -> list[dict]:
     return out
 
 
-class StatsScene(MenuScene):
+def row_cells(row: dict) -> dict:
+    """A table row's cells, coloured: losses in red (but none), the points per round gold or red."""
+    lost, ppr = row["lost"], row["ppr"]
+    return {**row, "lost": W.Cell(lost, theme.BAD if lost != "0" else theme.CREAM_DIM),
+            "ppr": W.Cell(ppr, theme.GOLD_LIGHT if not ppr.startswith("-") else theme.BAD)}
+
+
+class StatsScene(TableScreen, MenuScene):
     def __init__(self, app):
         from .history import HistoryFeed
         self.feed = HistoryFeed(app)
+        self.table = W.Table(TABLE_COLUMNS, cells=row_cells, assets=app.assets, hoverable=False,
+                             selectable=False, click=False, cell_pad=6, rule_gap=8)
         self._fold()
-        self.scroller = W.Scroller(line=40)
         super().__init__(app)
 
     def _fold(self) -> None:
@@ -78,13 +86,14 @@ class StatsScene(MenuScene):
         self.conceded = sum(1 for m in entries if m.conceded is not None)
         self.unfinished = sum(1 for m in entries if m.unfinished)
         self.rows = table_rows(self.stats)
+        self.table.set_rows(self.rows)
 
     def update(self, dt: float) -> None:
         super().update(dt)
         if self.feed.poll():
             was_empty = self.empty
             self._fold()
-            if was_empty != self.empty or self.scroller.content_height != len(self.rows) * self.row_h:
+            if was_empty != self.empty:
                 self.layout()
 
     @property
@@ -123,14 +132,12 @@ class StatsScene(MenuScene):
             self.new_b.rect.midbottom = (w // 2, self.panel.bottom - self.px(34))
             self.widgets.insert(0, self.new_b)
         # the table scrolls when there are many pairs
-        self.row_h = self.px(56)
-        inner = self.table_panel.inflate(-2 * self.px(30), 0)
-        inner.y = self.table_panel.y + self.px(70) + self.px(44)
-        inner.h = self.table_panel.bottom - inner.y - self.px(16)
-        self.scroller.viewport = inner
-        self.scroller.content_height = len(self.rows) * self.row_h
-        self.scroller.line = self.row_h
-        self.cols = W.layout_columns(TABLE_COLUMNS, inner)
+        p = self.table_panel
+        inner = p.inflate(-2 * self.px(30), 0)
+        top = p.y + self.px(78)
+        rows_y = p.y + self.px(70) + self.px(44)
+        self.table.place((inner.x, top, inner.w, p.bottom - self.px(16) - top), s=self.s,
+                         row_h=self.px(56), header_h=rows_y - top)
         self.focus.set(self.widgets)
 
     def new_match(self) -> None:
@@ -139,9 +146,7 @@ class StatsScene(MenuScene):
 
     # ---------------------------------------------------------- scene
     def handle(self, event) -> bool:
-        if super().handle(event):
-            return True
-        return self.scroller.handle(event)
+        return super().handle(event) or self.table.handle(event)
 
     # ---------------------------------------------------------- drawing
     def tiles(self) -> list[tuple[str, str, str]]:
@@ -213,43 +218,7 @@ class StatsScene(MenuScene):
         W.draw_panel(surface, p, s=self.s)
         W.draw_text(surface, "By opponent and rules", self.font("h3", True), theme.GOLD_LIGHT,
                     (p.x + self.px(30), p.y + self.px(20)))
-        head = self.font("tiny", True)
-        hy = p.y + self.px(78)
-        for key, header, x, cw, align in self.cols:
-            if align == "right":
-                W.draw_text(surface, header.upper(), head, theme.GOLD, (x + cw - self.px(6), hy), "topright", shadow=False)
-            else:
-                W.draw_text(surface, header.upper(), head, theme.GOLD, (x, hy), shadow=False)
-        vp = self.scroller.viewport
-        W.draw_divider(surface, vp.x, vp.right, vp.y - self.px(8), theme.GOLD_DARK, max(1, self.px(2)))
-        prev = surface.get_clip()
-        surface.set_clip(vp.inflate(self.px(16), 0))
-        body, bold = self.font("small"), self.font("small", True)
-        for i, row in enumerate(self.rows):
-            y = vp.y + i * self.row_h - int(self.scroller.offset)
-            if y + self.row_h < vp.y or y > vp.bottom:
-                continue
-            rr = pygame.Rect(vp.x - self.px(10), y + 2, vp.w + self.px(20), self.row_h - 4)
-            if i % 2 == 0:
-                surface.blit(W.rounded_surface(rr.size, self.px(8), theme.PANEL_ROW), rr.topleft)
-            cy = y + self.row_h // 2
-            for key, header, x, cw, align in self.cols:
-                text = row[key]
-                font = bold if key in ("won", "rate", "ppr") else body
-                color = theme.CREAM
-                if key == "won":
-                    color = theme.GOOD
-                elif key == "lost":
-                    color = theme.BAD if row[key] != "0" else theme.CREAM_DIM
-                elif key == "ppr":
-                    color = theme.GOLD_LIGHT if not text.startswith("-") else theme.BAD
-                text = W.ellipsize(text, font, cw - self.px(10))
-                if align == "right":
-                    W.draw_text(surface, text, font, color, (x + cw - self.px(6), cy), "midright", shadow=False)
-                else:
-                    W.draw_text(surface, text, font, color, (x, cy), "midleft", shadow=False)
-        surface.set_clip(prev)
-        self.scroller.draw_bar(surface)
+        self.table.draw(surface)
 
     def _draw_yaku(self, surface) -> None:
         p = self.yaku_panel
