@@ -39,7 +39,7 @@ from typing import Optional
 import pygame
 
 from ..storage import MAX_WINDOW, Storage
-from . import theme
+from . import registry, theme
 from . import widgets as W
 from .assets import Assets
 from .scene import Scene
@@ -368,8 +368,7 @@ class App:
         self.emptied.append(name)
         log.warning("%s closed the last scene on the stack; showing the title screen", name)
         try:
-            from .scenes.title import TitleScene
-            self.push(TitleScene(self))
+            self.open("title")
         except Exception:
             log.exception("the title screen could not be shown")
 
@@ -388,6 +387,19 @@ class App:
         while self.scenes:
             self.scenes.pop().exit()
         return self.replace(scene)
+
+    def open(self, name: str, *args, mode: str = "push", **kwargs) -> Scene:
+        """Build the scene registered as ``name`` (``ui/registry.py``) with ``args`` and
+        ``kwargs`` after the app, and push it, replace the top with it or ``reset`` the
+        stack to it."""
+        if mode not in registry.MODES:
+            raise ValueError(f"mode must be one of {registry.MODES}, not {mode!r}")
+        scene = registry.scene_class(name)(self, *args, **kwargs)
+        return getattr(self, mode)(scene)
+
+    def push_overlay(self, name: str, *args, **kwargs) -> Scene:
+        """An overlay (a dialog, the prompt, the pause menu) over the scene on top."""
+        return self.open(name, *args, mode="push", **kwargs)
 
     def remove(self, scene: Scene) -> None:
         """Take ``scene`` out of the stack wherever it is."""
@@ -530,11 +542,10 @@ class App:
         """The table scenes get the pause menu on an Escape they do not use."""
         if scene is None:
             return False
-        return bool(getattr(scene, "pausable", type(scene).__name__ == "RoundScene"))
+        return bool(getattr(scene, "pausable", False))
 
     def open_pause_menu(self) -> None:
-        from .scenes.settings import PauseMenuScene
-        self.push(PauseMenuScene(self))
+        self.push_overlay("pause")
 
     def update(self, dt: float) -> None:
         for toast in list(self.toasts):

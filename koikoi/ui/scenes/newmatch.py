@@ -23,6 +23,7 @@ from ...storage import level_available, valid_house_rules
 from .. import theme
 from .. import widgets as W
 from ...session import MatchSession, SeatConfig
+from ..registry import scene_class
 from . import MenuScene
 
 log = logging.getLogger("koikoi.newmatch")
@@ -182,8 +183,7 @@ class NewMatchScene(MenuScene):
 
     # ---------------------------------------------------------- house rules
     def open_house_rules(self) -> None:
-        from .rules_panel import HouseRulesScene
-        self.app.push(HouseRulesScene(self.app, self.rules_name, self.house, on_done=self.set_house))
+        self.app.open("house_rules", self.rules_name, self.house, on_done=self.set_house)
 
     def set_house(self, changes: dict) -> None:
         self.house = dict(changes)
@@ -205,18 +205,16 @@ class NewMatchScene(MenuScene):
         self._remember()
         # a match saved and not finished is never replaced without asking
         if not self.app.read_only:
-            from .saved import UnfinishedMatchScene
-            saved = UnfinishedMatchScene.pending(self.app)
+            saved = scene_class("unfinished").pending(self.app)
             if saved is not None:
-                self.app.push(UnfinishedMatchScene(self.app, saved, on_clear=self._start_now))
+                self.app.open("unfinished", saved, on_clear=self._start_now)
                 return
         self._start_now()
 
     def _start_now(self) -> None:
         session = new_session(self.app, self.opponent, self.rules_name, self.months, house=self.house)
         self.app.autosave(session)   # Continue works from the very first moment
-        from .oyagime import OyagimeScene
-        self.app.reset(OyagimeScene(self.app, session))
+        self.app.open("oyagime", session, mode="reset")
 
     # ---------------------------------------------------------- drawing
     def draw_content(self, surface: pygame.Surface) -> None:

@@ -22,6 +22,7 @@ from .. import widgets as W
 from ..assets import card_size
 from ..scene import Scene
 from ..table.driver import CpuPacer, send
+from ..registry import scene_class
 from . import MenuScene
 
 log = logging.getLogger("koikoi.oyagime")
@@ -39,7 +40,7 @@ def open_round(app, session, *, replace: bool = True) -> Optional[Scene]:
         scene: Scene = OyagimeScene(app, session)
     else:
         try:
-            from .round import RoundScene
+            RoundScene = scene_class("round")
         except Exception as exc:  # ImportError, or an error inside the module
             log.exception("the round scene could not be loaded")
             scene = UnavailableScene(app, "The card table could not be opened.",
@@ -160,8 +161,7 @@ class OyagimeScene(MenuScene):
 
     def back(self) -> None:
         # the match is saved after every action: Continue on the title resumes it
-        from .title import TitleScene
-        self.app.reset(TitleScene(self.app))
+        self.app.open("title", mode="reset")
 
     # ---------------------------------------------------------- input
     def _slot_at(self, pos) -> Optional[int]:
@@ -369,8 +369,7 @@ class UnavailableScene(MenuScene):
         self.widgets = [self.ok]
 
     def back(self) -> None:
-        from .title import TitleScene
-        self.app.reset(TitleScene(self.app))
+        self.app.open("title", mode="reset")
 
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size

@@ -372,8 +372,7 @@ class MatchSummaryScene(Scene):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             # This scene replaced the table and is alone on the stack: go to the title,
             # never pop the last scene.
-            from .title import TitleScene
-            self.app.replace(TitleScene(self.app))
+            self.app.open("title", mode="replace")
             return True
         return False
 

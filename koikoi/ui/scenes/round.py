@@ -51,6 +51,7 @@ def _cleared(t: PublicTable) -> PublicTable:
 
 class RoundScene(Scene):
     opaque = True
+    pausable = True      # an Escape the table does not use opens the pause menu
 
     def __init__(self, app, session):
         super().__init__(app)
@@ -272,20 +273,18 @@ class RoundScene(Scene):
             self._pop_overlay(scene)
             self.tl.release()
         self._results_close = closed
-        from .results import RoundResultsScene
-        scene = RoundResultsScene(self.app, self.session, e, on_close=closed)
-        self._push_overlay(scene)
+        scene = self._push_overlay("results", self.session, e, on_close=closed)
 
     def match_over(self) -> None:
         self.closed = True
-        from .ledger import MatchResultsScene
-        self.app.replace(MatchResultsScene(self.app, self.session))
+        self.app.open("match_results", self.session, mode="replace")
 
     # ------------------------------------------------------------------ overlays
-    def _push_overlay(self, scene) -> None:
-        self.overlay = scene
+    def _push_overlay(self, name: str, *args, **kwargs):
+        """Open the overlay registered as ``name``; the table waits under it."""
         self.controls.reset_pointer()
-        self.app.push(scene)
+        self.overlay = self.app.push_overlay(name, *args, **kwargs)
+        return self.overlay
 
     def _pop_overlay(self, scene) -> None:
         """Remove ``scene`` if it is still stacked (the overlay may have closed itself)."""
@@ -310,7 +309,6 @@ class RoundScene(Scene):
         turn is replayed (``show_turn_of``)."""
         if seat is None:
             return
-        from .curtain import CurtainScene
         self.tl.hold()
 
         def ready():
@@ -324,9 +322,8 @@ class RoundScene(Scene):
             self._switch_seat(seat, start if start is not None else len(self.session.state.events))
             if start is not None:
                 self._announce_last_turn(show_turn_of, start)
-        scene = CurtainScene(self.app, _("{name}'s turn").format(name=self.name(seat)),
-                             _("Pass the device, then click when ready"), on_ready=ready)
-        self._push_overlay(scene)
+        scene = self._push_overlay("curtain", _("{name}'s turn").format(name=self.name(seat)),
+                                   _("Pass the device, then click when ready"), on_ready=ready)
 
     def _switch_seat(self, seat: int, at: int, cleared: bool = False) -> None:
         """The table becomes ``seat``'s as it stood after ``at`` events; the events after
@@ -352,13 +349,10 @@ class RoundScene(Scene):
         self.tl.steps.appendleft(lambda: 1.3)      # a moment to read the banner before the cards move
 
     def prompt(self) -> None:
-        from .prompt import KoiKoiPromptScene
-
         def choice(action):
             self._pop_overlay(scene)
             self.send(action)
-        scene = KoiKoiPromptScene(self.app, self.session, self.me, choice)
-        self._push_overlay(scene)
+        scene = self._push_overlay("prompt", self.session, self.me, choice)
 
     # ------------------------------------------------------------------ acting
     def send(self, action) -> bool:
@@ -430,8 +424,7 @@ class RoundScene(Scene):
     def _to_oyagime(self) -> None:
         """The draw for dealer has one screen of its own."""
         self.closed = True
-        from .oyagime import OyagimeScene
-        self.app.replace(OyagimeScene(self.app, self.session))
+        self.app.open("oyagime", self.session, mode="replace")
 
     # ------------------------------------------------------------------ practice
     def face_card_at(self, pos) -> Optional[CardSprite]:
@@ -525,7 +518,6 @@ class RoundScene(Scene):
 
     def open_inspector(self, seat: int) -> None:
         """The combo inspector for ``seat`` (an overlay; the table waits under it)."""
-        from .inspector import InspectorScene
         self.tip.hide()
         if self.drag is not None:
             self.controls.cancel()
@@ -535,11 +527,10 @@ class RoundScene(Scene):
             if self.inspector is scene:
                 self.inspector = None
             self._pop_overlay(scene)
-        scene = InspectorScene(self.app, self.session, self.me, seat, practice=self.practice(),
-                               title=self.hud.combo_title(seat), on_close=closed,
-                               you=self.is_you(seat))
+        scene = self.app.push_overlay("inspector", self.session, self.me, seat, practice=self.practice(),
+                                      title=self.hud.combo_title(seat), on_close=closed,
+                                      you=self.is_you(seat))
         self.inspector = scene
-        self.app.push(scene)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:

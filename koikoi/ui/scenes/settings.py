@@ -306,19 +306,16 @@ class PauseMenuScene(MenuScene):
         super().enter()
 
     def how_to(self) -> None:
-        from .howto import HowToPlayScene
         session = self._session()
-        name = session.rules.name if session is not None else None
-        self.app.push(HowToPlayScene(self.app, name))
+        self.app.open("howto", session.rules.name if session is not None else None)
 
     def settings(self) -> None:
         self.app.push(SettingsScene(self.app))
 
     def rules_panel(self) -> None:
-        from .rules_panel import RulesPanelScene
         session = self._session()
         if session is not None:
-            self.app.push(RulesPanelScene(self.app, session.rules, session.state.months))
+            self.app.open("rules_panel", session.rules, session.state.months)
 
     def conceding_seat(self, session) -> int:
         """The human conceding: the only human seat, or (two people) the one to move."""
@@ -348,8 +345,7 @@ class PauseMenuScene(MenuScene):
         session.store = None
         if self.app.storage.save_conceded(session, seat) is None:
             self.app.toast("The conceded match could not be saved to the history.", 5.0, "warning")
-        from .title import TitleScene
-        self.app.reset(TitleScene(self.app))
+        self.app.open("title", mode="reset")
 
     def _session(self):
         for scene in reversed(self.app.scenes):
@@ -362,8 +358,7 @@ class PauseMenuScene(MenuScene):
         session = self._session()
         if session is not None and not session.state.is_over:
             self.app.storage.save_autosave(session)
-        from .title import TitleScene
-        self.app.reset(TitleScene(self.app))
+        self.app.open("title", mode="reset")
 
     def handle(self, event) -> bool:
         super().handle(event)

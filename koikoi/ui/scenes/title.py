@@ -114,8 +114,7 @@ class TitleScene(MenuScene):
 
     # ---------------------------------------------------------- actions
     def new_match(self) -> None:
-        from .newmatch import NewMatchScene
-        self.app.push(NewMatchScene(self.app))
+        self.app.open("newmatch")
 
     def continue_match(self) -> None:
         session = self.saved
@@ -124,23 +123,19 @@ class TitleScene(MenuScene):
         continue_session(self.app, session)
 
     def saved_matches(self) -> None:
-        from .saved import SavedMatchesScene
-        self.app.push(SavedMatchesScene(self.app))
+        self.app.open("saved")
 
     def history(self) -> None:
-        from .history import HistoryScene
-        self.app.push(HistoryScene(self.app))
+        self.app.open("history")
 
     def statistics(self) -> None:
-        from .stats import StatsScene
-        self.app.push(StatsScene(self.app))
+        self.app.open("stats")
 
     def how_to(self) -> None:
         self.app.push(HowToPlayScene(self.app))
 
     def settings(self) -> None:
-        from .settings import SettingsScene
-        self.app.push(SettingsScene(self.app))
+        self.app.open("settings")
 
     def back(self) -> None:
         self.app.quit()
