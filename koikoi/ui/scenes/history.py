@@ -165,8 +165,7 @@ class HistoryScene(TableScreen, MenuScene):
 
     # ---------------------------------------------------------- actions
     def new_match(self) -> None:
-        from .newmatch import NewMatchScene
-        self.app.replace(NewMatchScene(self.app))
+        self.app.open("newmatch", mode="replace")
 
     def open(self, i: int) -> None:
         m = self.matches[i]
@@ -176,9 +175,7 @@ class HistoryScene(TableScreen, MenuScene):
             log.warning("cannot open %s: %s", m.path, exc)
             self.app.toast(f"That match could not be opened: {exc}", 6.0, "warning")
             return
-        from .ledger import MatchResultsScene
-        self.app.push(MatchResultsScene(self.app, session, from_history=True,
-                                        conceded=getattr(m, "conceded", None)))
+        self.app.open("match_results", session, from_history=True, conceded=getattr(m, "conceded", None))
 
     # ---------------------------------------------------------- input
     def handle(self, event) -> bool:

@@ -229,14 +229,11 @@ class MatchResultsScene(TableScreen, MenuScene):
 
     # ---------------------------------------------------------- actions
     def new_match(self) -> None:
-        from .newmatch import NewMatchScene
-        from .title import TitleScene
-        self.app.reset(TitleScene(self.app))
-        self.app.push(NewMatchScene(self.app))
+        self.app.open("title", mode="reset")
+        self.app.open("newmatch")
 
     def to_title(self) -> None:
-        from .title import TitleScene
-        self.app.reset(TitleScene(self.app))
+        self.app.open("title", mode="reset")
 
     def back(self) -> None:
         if self.from_history:
@@ -245,17 +242,13 @@ class MatchResultsScene(TableScreen, MenuScene):
             self.to_title()
 
     def show_rules(self) -> None:
-        from .rules_panel import RulesPanelScene
-        self.app.push(RulesPanelScene(self.app, self.state.rules, self.state.months))
+        self.app.open("rules_panel", self.state.rules, self.state.months)
 
     def replay_row(self, i: int) -> None:
-        from .replay import ReplayScene
         try:
-            scene = ReplayScene(self.app, self.session, self.state.ledger[i].round)
+            self.app.open("replay", self.session, self.state.ledger[i].round)
         except ValueError as exc:
             self.app.toast(f"That round cannot be replayed: {exc}", 5.0, "warning")
-            return
-        self.app.push(scene)
 
     def open_row(self, i: int) -> None:
         row = self.state.ledger[i]

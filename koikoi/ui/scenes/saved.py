@@ -18,7 +18,7 @@ from typing import Callable
 
 import pygame
 
-from ...engine import PRESET_LABELS
+from ...engine import PRESET_LABELS, Phase
 from .. import theme
 from .. import widgets as W
 from . import DialogScene, MenuScene, TableScreen
@@ -41,9 +41,8 @@ def continue_session(app, session) -> None:
     """Put ``session`` on the table (the oya-gime draw if no round has started),
     in place of every screen open now."""
     app.watch(session)
-    if session.state.phase_name == "oyagime":
-        from .oyagime import OyagimeScene
-        app.reset(OyagimeScene(app, session))
+    if session.state.phase_name == Phase.OYAGIME:
+        app.open("oyagime", session, mode="reset")
     else:
         from .oyagime import open_round
         while len(app.scenes) > 1:
@@ -210,11 +209,10 @@ class SavedMatchesScene(TableScreen, MenuScene):
 
     def abandon(self, i: int) -> None:
         m = self.matches[i]
-        from .settings import ConfirmScene
-        self.app.push(ConfirmScene(
-            self.app, "Abandon this match?",
+        self.app.open(
+            "confirm", "Abandon this match?",
             f"{match_summary(m.session)}. It is filed in the match history as unfinished and never counted "
-            "as won or lost.", "Abandon", lambda: self._do_abandon(m)))
+            "as won or lost.", "Abandon", lambda: self._do_abandon(m))
 
     def _do_abandon(self, m) -> None:
         if self.app.storage.abandon(m.session) is None:

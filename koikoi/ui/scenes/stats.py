@@ -141,8 +141,7 @@ class StatsScene(TableScreen, MenuScene):
         self.focus.set(self.widgets)
 
     def new_match(self) -> None:
-        from .newmatch import NewMatchScene
-        self.app.replace(NewMatchScene(self.app))
+        self.app.open("newmatch", mode="replace")
 
     # ---------------------------------------------------------- scene
     def handle(self, event) -> bool:
