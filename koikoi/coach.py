@@ -31,6 +31,7 @@ import random
 from .ai.knowledge import Knowledge
 from .ai.playout import Policy
 from .ai.sim import DECIDE, DONE, bits, deal_hidden, from_view, points_fn
+from .engine.phase import Phase
 
 _POLICIES: dict = {}   # id(rules) -> (rules, Policy): read-only once built, safe to share
 
@@ -90,7 +91,7 @@ def risk(view, samples: int = 200, seed: int = 0) -> Odds:
     rules = view.rules
     hand_empty = not view.hand_mask
     opp_holds = points_fn(rules)(view.captured_masks[opp], view.field_mask) > 0
-    if samples <= 0 or view.phase not in ("play", "choose_match", "decide"):
+    if samples <= 0 or view.phase not in (Phase.PLAY, Phase.CHOOSE, Phase.DECIDE):
         return Odds(hand_empty=hand_empty, opp_holds=opp_holds)
     template = from_view(view)
     call = template.phase == DECIDE and template.to_move == me

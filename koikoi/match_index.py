@@ -41,6 +41,7 @@ from urllib.parse import quote
 from . import stats as S
 from .files import BadFile, move_aside, read_json
 from .session import load_match
+from .engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.index")
 
@@ -120,7 +121,7 @@ def row_of(path: Path, match_id: str, seats, state, summary: dict, mtime: Option
     me = S.tracked_seat(seats)
     return FinishedMatch(
         path=Path(path), finished_at=when, players=(seats[0].name, seats[1].name),
-        opponent=seats[1].name if seats[1].kind == "cpu" else "Friend",
+        opponent=seats[1].name if seats[1].kind == SeatKind.CPU else "Friend",
         rules=state.rules.name, months=state.months, rounds=len(state.ledger),
         scores=tuple(int(x) for x in state.scores), winner=winner, conceded=conceded,
         unfinished=bool(unfinished), match_id=match_id,

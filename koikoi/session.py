@@ -1,7 +1,7 @@
 """A match being played: the one owner of its engine state, seats, CPU and files.
 
-    session = MatchSession(rules, seed=7, seats=(SeatConfig("human", "You"),
-                                                 SeatConfig("cpu", "CPU (Hard)", "hard")),
+    session = MatchSession(rules, seed=7, seats=(SeatConfig(SeatKind.HUMAN, "You"),
+                                                 SeatConfig(SeatKind.CPU, "CPU (Hard)", "hard")),
                            store=storage)
     session.apply(action)        # the engine's apply, then autosave (or filing, once over)
 
@@ -74,7 +74,7 @@ def clean_name(value: Any) -> str:
 
 @dataclass(frozen=True)
 class SeatConfig:
-    kind: str                  # "human" or "cpu"
+    kind: SeatKind             # (a str enum: "human" or "cpu" in files)
     name: str                  # shown on the table: "You", "CPU (Hard)", "Player 2"
     level: Optional[str] = None  # CPU level: random, easy, medium, hard
 
@@ -106,8 +106,8 @@ class MatchStore(Protocol):
 
 class MatchSession:
     def __init__(self, rules: Rules, *, seed: int, months: Optional[int] = None,
-                 seats: tuple[SeatConfig, SeatConfig] = (SeatConfig("human", "You"),
-                                                          SeatConfig("cpu", "CPU", "easy")),
+                 seats: tuple[SeatConfig, SeatConfig] = (SeatConfig(SeatKind.HUMAN, "You"),
+                                                          SeatConfig(SeatKind.CPU, "CPU", "easy")),
                  state: Optional[State] = None, match_id: Optional[str] = None,
                  store: Optional[MatchStore] = None,
                  on_change: Optional[Callable[["MatchSession"], None]] = None):
@@ -128,7 +128,7 @@ class MatchSession:
         self.filed_path = None           # the history file, once filed
         self._players = {}
         for i, s in enumerate(self.seats):
-            if s.kind == "cpu":
+            if s.kind == SeatKind.CPU:
                 level = s.level or "easy"
                 if level not in LEVELS:
                     log.warning("CPU level %r is not in this build; seat %d plays at 'random'", level, i)
@@ -149,7 +149,7 @@ class MatchSession:
 
     @property
     def human_seats(self) -> tuple[int, ...]:
-        return tuple(i for i, s in enumerate(self.seats) if s.kind == "human")
+        return tuple(i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN)
 
     @property
     def is_hotseat(self) -> bool:
@@ -163,7 +163,7 @@ class MatchSession:
 
     def is_cpu_turn(self) -> bool:
         seat = self.state.to_move
-        return seat is not None and self.seats[seat].kind == "cpu"
+        return seat is not None and self.seats[seat].kind == SeatKind.CPU
 
     def public_events(self, seat: int, since: int = 0) -> list:
         return [public_event(e, seat) for e in self.state.events[since:]]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from .engine.events import KoiKoiCalled, RoundDealt, RoundEnded
+from .engine.phase import SeatKind
 
 
 @dataclass
@@ -62,12 +63,12 @@ class Record:
 def tracked_seat(seats) -> int:
     """The seat whose statistics a match adds to."""
     kinds = [s.kind for s in seats]
-    return kinds.index("human") if "human" in kinds else 0
+    return kinds.index(SeatKind.HUMAN) if SeatKind.HUMAN in kinds else 0
 
 
 def opponent_label(seats, me: int) -> str:
     other = seats[1 - me]
-    if other.kind == "human":
+    if other.kind == SeatKind.HUMAN:
         return "friend"
     return other.level or "cpu"
 

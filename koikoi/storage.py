@@ -59,6 +59,7 @@ from .ai import OFFERED_LEVELS
 from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
                     stamped_sibling)
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
+from .engine.phase import SeatKind
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import MatchSession
@@ -303,7 +304,7 @@ def session_from_data(data: Any, **kwargs) -> "MatchSession":
         data = dict(data)
         seats = []
         for s in data["seats"]:
-            if (isinstance(s, dict) and s.get("kind") == "cpu" and isinstance(s.get("level"), (str, type(None)))
+            if (isinstance(s, dict) and s.get("kind") == SeatKind.CPU and isinstance(s.get("level"), (str, type(None)))
                     and not level_available(s.get("level"))):
                 log.warning("CPU level %r is not in this build; that seat plays at 'random'", s.get("level"))
                 s = dict(s, level="random")
@@ -325,7 +326,7 @@ def _summary(session: "MatchSession") -> dict:
     return {
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "players": names,
-        "opponent": opp.name if opp.kind == "cpu" else "Friend",
+        "opponent": opp.name if opp.kind == SeatKind.CPU else "Friend",
         "rules": st.rules.name,
         "months": st.months,
         "rounds": len(st.ledger),

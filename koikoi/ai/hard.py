@@ -36,6 +36,7 @@ from typing import Optional, Sequence
 
 from ..engine.actions import ChooseMatch, KoiKoi, Play, Stop
 from ..engine.cards import ID_TO_INDEX
+from ..engine.phase import Phase
 from ..engine.scoring import next_dealer, paid
 from .base import KnowledgeCache, kind
 from .playout import Policy
@@ -262,7 +263,7 @@ class HardPlayer:
     @staticmethod
     def _template(view) -> Round:
         me = view.seat
-        phase = {"play": PLAY, "choose_match": CHOOSE, "decide": DECIDE}[view.phase]
+        phase = {Phase.PLAY: PLAY, Phase.CHOOSE: CHOOSE, Phase.DECIDE: DECIDE}[view.phase]
         hands = [0, 0]
         hands[me] = view.hand_mask
         pending = view.pending.index if view.pending is not None else -1

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from ..engine.cards import BRIGHTS as _BR, CARD_MONTH_MASK, RIBBONS as _RB
+from ..engine.phase import Phase
 from .knowledge import Knowledge, p_holds
 from .sim import CHOOSE, DECIDE, DONE, PLAY, Round, _T0, _T1, _T2, _T3, maybe_yaku
 
@@ -231,7 +232,7 @@ class GreedyPlayer:
         me = view.seat
         hands = [0, 0]
         hands[me] = view.hand_mask
-        phase = {"play": S_PLAY, "choose_match": S_CHOOSE, "decide": S_DECIDE}[view.phase]
+        phase = {Phase.PLAY: S_PLAY, Phase.CHOOSE: S_CHOOSE, Phase.DECIDE: S_DECIDE}[view.phase]
         r = Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
                   view.koikoi_refs, me, phase, view.pending.index if view.pending else -1,
                   view.field_brights, view.dealer)

@@ -22,6 +22,7 @@ from typing import Optional
 
 from ..engine import cards as _C
 from ..engine.cards import BRIGHTS, CARD_MONTH_MASK
+from ..engine.phase import Phase
 from ..engine.rules import Rules
 from ..engine.scoring import improved, multipliers, yaku_points
 from ..engine.yaku import points as yaku_knob_points
@@ -378,7 +379,7 @@ def from_state(state) -> Round:
     return r
 
 
-_VIEW_PHASE = {"play": PLAY, "choose_match": CHOOSE, "decide": DECIDE}
+_VIEW_PHASE = {Phase.PLAY: PLAY, Phase.CHOOSE: CHOOSE, Phase.DECIDE: DECIDE}
 
 
 def from_view(view) -> Round:

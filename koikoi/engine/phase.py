@@ -14,6 +14,7 @@ from enum import Enum
 class _Text(str, Enum):
     __str__ = str.__str__
     __format__ = str.__format__
+    __hash__ = str.__hash__    # a member and its text are the same dictionary key
 
 
 class Phase(_Text):

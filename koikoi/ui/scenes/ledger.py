@@ -24,6 +24,7 @@ from .. import theme
 from .. import widgets as W
 from . import MenuScene, TableScreen
 from .results import RoundResultsScene
+from ...engine.phase import SeatKind
 
 
 class Petals:
@@ -84,7 +85,7 @@ def _as_session(obj):
     """A session, or a stand-in with the few attributes the screens read."""
     if hasattr(obj, "seats") and hasattr(obj, "state"):
         return obj
-    seats = (SimpleNamespace(name="Player 1", kind="human"), SimpleNamespace(name="Player 2", kind="human"))
+    seats = (SimpleNamespace(name="Player 1", kind=SeatKind.HUMAN), SimpleNamespace(name="Player 2", kind=SeatKind.HUMAN))
     return SimpleNamespace(state=obj, seats=seats, is_hotseat=True)
 
 
@@ -172,7 +173,7 @@ class MatchResultsScene(TableScreen, MenuScene):
         self.petals: Optional[Petals] = None
         if not from_history:
             w = self.state.winner
-            good = w is not None and (self.session.is_hotseat or self.session.seats[w].kind == "human")
+            good = w is not None and (self.session.is_hotseat or self.session.seats[w].kind == SeatKind.HUMAN)
             app.play("win" if good else "lose" if w is not None else "stop", 0.9)
             if good and app.anim_speed > 0:
                 self.petals = Petals(self.size, self.s, seed=self.state.seed)

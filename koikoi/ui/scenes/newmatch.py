@@ -25,6 +25,7 @@ from .. import widgets as W
 from ...session import MatchSession, SeatConfig
 from ..registry import scene_class
 from . import MenuScene
+from ...engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.newmatch")
 
@@ -46,12 +47,12 @@ def preset_detail(preset: str) -> str:
 def make_seats(opponent: str) -> tuple[tuple, str]:
     """(seats, level used) for an opponent choice; unbuilt levels play 'random'."""
     if opponent == "friend":
-        return (SeatConfig("human", "Player 1"), SeatConfig("human", "Player 2")), ""
+        return (SeatConfig(SeatKind.HUMAN, "Player 1"), SeatConfig(SeatKind.HUMAN, "Player 2")), ""
     level = opponent
     if not level_available(level):
         log.warning("CPU level %r is not available; using 'random'", level)
         level = "random"
-    return (SeatConfig("human", "You"), SeatConfig("cpu", LEVEL_INFO[level].seat_name, level)), level
+    return (SeatConfig(SeatKind.HUMAN, "You"), SeatConfig(SeatKind.CPU, LEVEL_INFO[level].seat_name, level)), level
 
 
 def new_session(app, opponent: str, rules_name: str, months: Optional[int],
@@ -69,7 +70,7 @@ def new_session(app, opponent: str, rules_name: str, months: Optional[int],
         session = MatchSession(rules, seed=seed, months=months, seats=seats)
     except ValueError:  # a level that vanished between the check and here
         log.exception("could not seat the CPU; falling back to random play")
-        seats = tuple(SeatConfig(s.kind, s.name, "random") if s.kind == "cpu" else s for s in seats)
+        seats = tuple(SeatConfig(s.kind, s.name, "random") if s.kind == SeatKind.CPU else s for s in seats)
         session = MatchSession(rules, seed=seed, months=months, seats=seats)
     return app.watch(session)
 

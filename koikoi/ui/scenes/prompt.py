@@ -26,6 +26,7 @@ from .. import anim, hints, theme
 from .. import widgets as W
 from ..scene import Scene
 from ..tooltip import HoverTimer, draw_tooltip
+from ...engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.prompt")
 
@@ -59,7 +60,7 @@ class KoiKoiPromptScene(Scene):
         if practice is None:
             try:
                 other = session.seats[1 - seat]
-                practice = not session.is_hotseat and other.kind == "cpu" and hints_on(other.level)
+                practice = not session.is_hotseat and other.kind == SeatKind.CPU and hints_on(other.level)
             except (AttributeError, IndexError):
                 practice = False
         self.practice = bool(practice)
@@ -108,7 +109,7 @@ class KoiKoiPromptScene(Scene):
             return f"Coach: Stop pays {self.coach_pays} now."
         try:
             other = self.session.seats[1 - self.seat]
-            who = "the CPU" if other.kind == "cpu" else other.name
+            who = "the CPU" if other.kind == SeatKind.CPU else other.name
         except (AttributeError, IndexError):
             who = "the CPU"
         return coach.coach_line(self.coach_risk, self.coach_pays, who)

@@ -33,6 +33,7 @@ from .. import theme
 from .. import widgets as W
 from ..hints import style_of
 from . import MenuScene
+from ...engine.phase import SeatKind
 
 KIND_ORDER = (Kind.BRIGHT, Kind.ANIMAL, Kind.RIBBON, Kind.CHAFF)
 
@@ -204,7 +205,7 @@ class ReplayScene(MenuScene):
         seats = self.session.seats
         self.names = tuple(s.name for s in seats)
         self.round_no = round_no
-        humans = [i for i, s in enumerate(seats) if getattr(s, "kind", None) == "human"]
+        humans = [i for i, s in enumerate(seats) if getattr(s, "kind", None) == SeatKind.HUMAN]
         self.you: Optional[int] = humans[0] if len(humans) == 1 else None   # None: a friend match
         self.style = style_of(app.settings)
         self.steps = round_steps(self.state.events, round_no, self.names, you=self.you, style=self.style)

@@ -21,6 +21,7 @@ from .. import theme
 from .. import widgets as W
 from ..assets import card_size
 from . import MenuScene
+from ...engine.phase import SeatKind
 
 REVEAL_STEP = 0.22       # seconds between the rows of the breakdown
 
@@ -108,7 +109,7 @@ class RoundResultsScene(MenuScene):
 
     def _good_news(self) -> bool:
         w = self.row.winner
-        return w is not None and (self.session.is_hotseat or self.session.seats[w].kind == "human")
+        return w is not None and (self.session.is_hotseat or self.session.seats[w].kind == SeatKind.HUMAN)
 
     # ---------------------------------------------------------- layout
     def _lines(self) -> int:
