@@ -59,6 +59,7 @@ class RoundScene(Scene):
         self.assets = app.assets
         self.tl = anim.Timeline(self._speed())      # the game's animations, in order
         self.fx = anim.Timeline(self._speed())      # cosmetic touches that never block input
+        self.banners = anim.Timeline()              # the banner's fade (never instant)
         hs = session.human_seats
         if session.is_hotseat:
             to_move = session.state.to_move
@@ -238,8 +239,16 @@ class RoundScene(Scene):
             log.debug("sound %s failed", name, exc_info=True)
 
     def banner_now(self, title: str, sub: str, life: float, **kw) -> None:
-        self.banner = self.hud.make_banner(title, sub, life, **kw)
+        """Show a banner for ``life`` seconds on its own timeline (it fades while the cards
+        go on moving; at the Instant speed it still shows, twice as fast)."""
+        banner = self.banner = self.hud.make_banner(title, sub, life, **kw)
         self.banner_log.append(title)
+        self.banners.clear()
+
+        def gone():
+            if self.banner is banner:
+                self.banner = None
+        self.banners.tween(banner, 0.0, life, life, anim.linear, gone, attr="t")
 
     def card_left_hand(self, card: str) -> None:
         """A hand card is on its way to the field: it is no longer selected or dragged."""
@@ -398,10 +407,8 @@ class RoundScene(Scene):
         self.tl.speed = self.fx.speed = self._speed()
         self.tl.update(dt)
         self.fx.update(dt)
-        if self.banner is not None:
-            self.banner.t += dt * max(0.5, self.tl.speed if self.tl.speed > 0 else 2.0)
-            if self.banner.t >= self.banner.life:
-                self.banner = None
+        self.banners.speed = max(0.5, self.tl.speed) if self.tl.speed > 0 else 2.0
+        self.banners.update(dt)
         if not self.tl.busy and self.overlay is None and not self.closed:
             if not self._pump():
                 if self.table.phase == Phase.OYAGIME:
