@@ -64,12 +64,8 @@ class Odds(float):
                 runs_out: float = 0.0, hand_empty: bool = False, opp_holds: bool = False,
                 samples: int = 0):
         self = super().__new__(cls, theirs)
-        self.early = early
-        self.mine = mine
-        self.runs_out = runs_out
-        self.hand_empty = hand_empty
-        self.opp_holds = opp_holds
-        self.samples = samples
+        vars(self).update(early=early, mine=mine, runs_out=runs_out, hand_empty=hand_empty,
+                          opp_holds=opp_holds, samples=samples)
         return self
 
     @property

@@ -409,6 +409,11 @@ def sentences(events: Iterable, names: Sequence[str] = ("Player 1", "Player 2"),
 _TURN = (Played, Flipped, Chose, KoiKoiCalled)
 
 
+# A hand card played, a stock card turned up: with what it took, and alone.
+_TURN_PARTS = {Played: (N_("played {card} and took {taken}"), N_("played {card}")),
+               Flipped: (N_("turned up {card}, taking {taken}"), N_("turned up {card}"))}
+
+
 def turn_summary(events: Iterable, seat: int, style: str = "both") -> tuple:
     """(text, cards) of ``seat``'s turn: "played Crane and took a Pine plain; turned up
     Geese, taking a Pampas plain" (no subject: the caller puts the name in front) and the
@@ -417,22 +422,12 @@ def turn_summary(events: Iterable, seat: int, style: str = "both") -> tuple:
     for e in events:
         if not isinstance(e, _TURN) or e.seat != seat:
             continue
-        if isinstance(e, Played):
+        if isinstance(e, (Played, Flipped)):
+            took, alone = _TURN_PARTS[type(e)]
             cards.append(e.card)
-            if e.taken:
-                parts.append(_("played {card} and took {taken}").format(
-                    card=card_name(e.card, style), taken=cards_text(e.taken, style)))
-                cards.extend(e.taken)
-            else:
-                parts.append(_("played {card}").format(card=card_name(e.card, style)))
-        elif isinstance(e, Flipped):
-            cards.append(e.card)
-            if e.taken:
-                parts.append(_("turned up {card}, taking {taken}").format(
-                    card=card_name(e.card, style), taken=cards_text(e.taken, style)))
-                cards.extend(e.taken)
-            else:
-                parts.append(_("turned up {card}").format(card=card_name(e.card, style)))
+            cards.extend(e.taken or ())
+            parts.append((_(took) if e.taken else _(alone)).format(
+                card=card_name(e.card, style), taken=cards_text(e.taken or (), style)))
         elif isinstance(e, Chose):
             parts.append(_("took {card} with it").format(card=card_name(e.target, style)))
             cards.append(e.target)

@@ -84,13 +84,8 @@ class PublicTable(NamedTuple):
     is_over: bool
     winner: Optional[int]       # once the match is over; None also for a draw
 
-    @property
-    def opponent(self) -> int:
-        return 1 - self.seat
-
-    @property
-    def my_turn(self) -> bool:
-        return self.to_move == self.seat
+    opponent = property(lambda self: 1 - self.seat, doc="The other seat.")
+    my_turn = property(lambda self: self.to_move == self.seat, doc="Whether this seat is to move.")
 
     @property
     def field(self) -> tuple:

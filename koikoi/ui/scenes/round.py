@@ -107,11 +107,15 @@ class RoundScene(Scene):
     del _forward
 
     # ------------------------------------------------------------------ settings
-    def _speed(self) -> float:
+    def _setting(self, name: str, default, kind=float):
+        """A setting as ``kind``, or ``default`` if it is missing or malformed."""
         try:
-            return float(self.app.settings.get("anim_speed", 1.0))
+            return kind(self.app.settings.get(name, default))
         except (AttributeError, TypeError, ValueError):
-            return 1.0
+            return default
+
+    def _speed(self) -> float:
+        return self._setting("anim_speed", 1.0)
 
     def practice(self) -> bool:
         """Practice hints: on against a CPU level that has them (Easy; never in friend matches)."""
@@ -128,16 +132,10 @@ class RoundScene(Scene):
         return hints.style_of(getattr(self.app, "settings", {}))
 
     def _card_scale(self) -> float:
-        try:
-            return float(self.app.settings.get("card_scale", 1.0))
-        except (AttributeError, TypeError, ValueError):
-            return 1.0
+        return self._setting("card_scale", 1.0)
 
     def month_numbers(self) -> bool:
-        try:
-            return bool(self.app.settings.get("month_numbers", True))
-        except AttributeError:
-            return True
+        return self._setting("month_numbers", True, bool)
 
     def name(self, seat: int) -> str:
         try:
