@@ -10,7 +10,6 @@ import pytest
 
 from koikoi.engine import DECK, RULESETS, action_of, replay
 from koikoi.storage import Storage
-from koikoi.ui.app import App
 from koikoi.ui.scenes.howto import HowToPlayScene
 from koikoi.ui.scenes.ledger import MatchResultsScene
 from koikoi.ui.scenes.newmatch import NewMatchScene
@@ -25,12 +24,7 @@ from koikoi.session import MatchSession, SeatConfig
 SIZES = ((1280, 720), (1920, 1080), (960, 540))
 
 
-@pytest.fixture
-def app():
-    a = App((1280, 720), storage=Storage(), seed=7)
-    a.settings["anim_speed"] = 0.0
-    yield a
-    pygame.display.quit()
+pytestmark = pytest.mark.app(seed=7)      # the `app` fixture: tests/ui/conftest.py
 
 
 def session(seed=3, months=2, rules="casual", finish=True):

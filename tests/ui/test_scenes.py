@@ -8,10 +8,8 @@ import pytest
 
 from koikoi.engine import RULESETS, PickOyagime, apply, new_match
 from koikoi.engine.events import LedgerRow, OyagimeDecided, RoundEnded
-from koikoi.storage import Storage
 from koikoi.ui import theme
 from koikoi.ui import widgets as W
-from koikoi.ui.app import App
 from koikoi.ui.scenes.history import HistoryScene
 from koikoi.ui.scenes.ledger import MatchResultsScene, ledger_cells
 from koikoi.ui.scenes.newmatch import NewMatchScene
@@ -24,12 +22,7 @@ from koikoi.session import MatchSession, SeatConfig
 SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (1024, 768), (640, 360))
 
 
-@pytest.fixture
-def app():
-    a = App((1280, 720), storage=Storage(), seed=7)
-    a.settings["anim_speed"] = 0.0
-    yield a
-    pygame.display.quit()
+pytestmark = pytest.mark.app(seed=7)      # the `app` fixture: tests/ui/conftest.py
 
 
 def cpu_session(seed=3, months=1, rules="casual"):
@@ -254,14 +247,6 @@ def test_rules_texts_cover_every_preset():
 
 
 # ---------------------------------------------------------------- widgets
-
-
-@pytest.fixture
-def screen():
-    pygame.display.init()
-    s = pygame.display.set_mode((800, 600))
-    yield s
-    pygame.display.quit()
 
 
 def ev(kind, **kw):

@@ -7,21 +7,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from koikoi.storage import Storage
 from koikoi.ui import theme
 from koikoi.ui import widgets as W
-from koikoi.ui.app import App
 
 ROW_H = 40
 
 
-@pytest.fixture
-def app():
-    a = App((1280, 720), storage=Storage(), seed=7)
-    a.settings["anim_speed"] = 0.0
-    yield a
-    pygame.event.clear()
-    pygame.display.quit()
+pytestmark = pytest.mark.app(seed=7)      # the `app` fixture: tests/ui/conftest.py
 
 
 COLUMNS = (W.Column("name", "Name", 2), W.Column("score", "Score", 1, "right", bold=True),
