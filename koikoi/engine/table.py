@@ -277,8 +277,9 @@ def _round_ended(t: PublicTable, e: RoundEnded) -> PublicTable:
     # also after the last round); the next RoundDealt says the same.
     dealer = next_dealer(t.rules, row.dealer, row.winner, row.reason == "exhausted",
                          -1 if t.last_yaku_seat is None else t.last_yaku_seat)
+    # Nobody is to move until the next deal (or the match's end) says who.
     return t._replace(ledger=t.ledger + (row,), scores=tuple(row.scores), calls=tuple(row.calls),
-                      dealer=dealer)
+                      dealer=dealer, to_move=None, pending=None, choices=())
 
 
 def _match_ended(t: PublicTable, e: MatchEnded) -> PublicTable:

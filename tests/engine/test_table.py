@@ -443,6 +443,7 @@ def test_yaku_calls_and_the_end_of_a_round():
     row = engine.LedgerRow(1, 0, 1, "stop", (), 5, (), 5, (0, 5), (0, 1))
     t = fold(t, RoundEnded(row, ((), ())), 0)
     assert t.ledger == (row,) and t.scores == (0, 5) and t.dealer == 1  # the winner deals next
+    assert t.to_move is None   # nobody plays between the round's end and the next deal
     t = fold(t, MatchEnded(1, (0, 5)), 0)
     assert (t.phase, t.to_move, t.is_over, t.winner) == ("over", None, True, 1)
 
