@@ -44,6 +44,7 @@ FIELD_SLOTS = 12
 # Slots fill from the middle columns outwards, top row first: a small field sits centred.
 SLOT_FILL_ORDER = (2, 8, 3, 9, 1, 7, 4, 10, 0, 6, 5, 11)
 MONTH_OVERLAP = 0.5               # each further card of a month is offset by this share of a card
+FAN_RANK = {Kind.CHAFF: 0, Kind.RIBBON: 1, Kind.ANIMAL: 2, Kind.BRIGHT: 3}   # bottom to top
 
 
 def _id(c) -> str:
@@ -229,7 +230,9 @@ def layout(size: tuple[int, int], table, spread_month: Optional[int] = None,
     lay.field_area = lay.field_area.clip(pygame.Rect(x0 - pad, 0, play_w + 2 * pad, H))
 
     for k in sorted(place, key=place.get):
-        cards = slots[k]
+        # A month's cards fan left to right, the plainest underneath: a Bright, an animal
+        # or a ribbon is drawn over a chaff, never under it.
+        cards = sorted(slots[k], key=lambda c: FAN_RANK[card_of(c).kind])
         base = lay.field_slots[place[k]]
         month = card_of(cards[0]).month
         mstep = cw + max(2, int(cw * 0.08)) if month == spread_month and len(cards) == 2 else step

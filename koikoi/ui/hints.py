@@ -6,6 +6,8 @@ how close a capture pile is to each yaku. No pygame; reads only a ``View``
     month_mates(view, "03-B")        field cards of that card's month
     card_lines("02-A", "both")       the tooltip's three lines
     near_misses(view, seat)          yaku one or two cards away, with what is still out
+    hints_enabled(settings, level, hotseat)   whether hints show (the "hints" setting)
+    pace_factor(settings)            the multiplier on the CPU's pauses (the "pace" setting)
 """
 
 from __future__ import annotations
@@ -159,3 +161,37 @@ def _drop_shadowed(misses: list) -> list:
 
 def pile_mask(ids) -> int:
     return to_mask(_id(c) for c in ids)
+
+
+# ------------------------------------------------------------------ settings
+# How long the CPU's turn takes to watch: a multiplier on the table's CPU pauses
+# (the "pace" setting; koikoi.storage.PACE_NAMES lists the same names).
+PACES = {"relaxed": 1.6, "normal": 1.0, "quick": 0.55}
+
+
+def _choice_setting(settings, key: str, allowed, default: str) -> str:
+    """``settings[key]`` if it is one of ``allowed``, else ``default`` (never raising)."""
+    try:
+        value = settings.get(key, default)
+    except AttributeError:
+        return default
+    return value if isinstance(value, str) and value in allowed else default
+
+
+def hints_enabled(settings, level: Optional[str], hotseat: bool) -> bool:
+    """Whether practice hints and card tooltips show, by the "hints" setting:
+    "auto" (the default) as ever, with a CPU level that has them (``koikoi.ai.hints_on``:
+    Easy) and never between two people at one screen; "on" for any CPU, but never in a
+    friend match (each would see the other's hints); "off" never."""
+    mode = _choice_setting(settings, "hints", ("auto", "on", "off"), "auto")
+    if mode == "off" or hotseat:
+        return False
+    if mode == "on":
+        return True
+    from ..ai import hints_on
+    return hints_on(level)
+
+
+def pace_factor(settings) -> float:
+    """The multiplier on the CPU's pauses for the "pace" setting (1.0 if unknown)."""
+    return PACES[_choice_setting(settings, "pace", PACES, "normal")]

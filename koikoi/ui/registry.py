@@ -35,6 +35,7 @@ SCENES = {
     "curtain": ("curtain", "CurtainScene"),
     "prompt": ("prompt", "KoiKoiPromptScene"),
     "inspector": ("inspector", "InspectorScene"),
+    "keys": ("keyhelp", "KeysScene"),
     "results": ("results", "RoundResultsScene"),
     "match_results": ("ledger", "MatchResultsScene"),
     "replay": ("replay", "ReplayScene"),

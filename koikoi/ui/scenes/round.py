@@ -17,7 +17,6 @@ from typing import Optional
 
 import pygame
 
-from ...ai import hints_on
 from ...engine import Phase, SeatKind
 from ...engine import card as card_of
 from ...engine.events import FieldSwept, LuckyHand, Misdeal, RoundDealt, RoundEnded
@@ -84,6 +83,8 @@ class RoundScene(Scene):
         self._spread: Optional[int] = None
         self._lifts_moving = False
         self._pending_curtain: Optional[int] = None
+        self.buttons: list = []          # Menu and Keys, placed with the layout
+        self._held: set = set()          # "space" / "mouse" held down: hurry the CPU
         self.size = tuple(app.size)
         self._metrics(self.size)
         self._start()
@@ -118,13 +119,13 @@ class RoundScene(Scene):
         return self._setting("anim_speed", 1.0)
 
     def practice(self) -> bool:
-        """Practice hints: on against a CPU level that has them (Easy; never in friend matches)."""
+        """Practice hints and tooltips: the Hints setting (by default on against a level that
+        has them, Easy; never in friend matches)."""
         try:
             s = self.session
-            if s.is_hotseat:
-                return False
             other = s.seats[1 - self.me]
-            return other.kind == SeatKind.CPU and hints_on(other.level)
+            level = other.level if other.kind == SeatKind.CPU else None
+            return hints.hints_enabled(getattr(self.app, "settings", {}), level, s.is_hotseat)
         except (AttributeError, IndexError):
             return False
 
@@ -166,11 +167,11 @@ class RoundScene(Scene):
                 break
         public = self._public()
         if last_deal is not None:
-            self.director = Director(self, fold_all(public[:last_deal], self.me))
+            self.director = Director.folded(self, public[:last_deal], self.me)
             self.shown = last_deal
             self.stage.pose = Pose(_cleared(self.table))
         else:
-            self.director = Director(self, fold_all(public, self.me))
+            self.director = Director.folded(self, public, self.me)
             self.shown = len(events)
             self.stage.pose = Pose(self.table)
         self.relayout(self.stage.pose, instant=True)
@@ -181,6 +182,7 @@ class RoundScene(Scene):
     def enter(self) -> None:
         """Uncovered (a pause menu or an overlay closed): no stale tooltip; a new card size applies."""
         self.tip.hide()
+        self._held.clear()
         if self.lay is not None and getattr(self, "_scale_used", 1.0) != self._card_scale():
             self._metrics(self.size)
             self.relayout(None, instant=True)
@@ -209,9 +211,34 @@ class RoundScene(Scene):
         self._scale_used = self._card_scale()
         lay = self.stage.layout(self.size, pose or self.stage.pose, self._spread, self._scale_used)
         self.stage.show(lay, **kw)
+        self._place_buttons(lay)
         if self.drag is None:
             self.controls.hover = lay.hand_at(self.controls.pointer.pos)
         return lay
+
+    def _place_buttons(self, lay: board.Layout) -> None:
+        """The table's own buttons, at the top left of the play area (left of the other
+        side's hand): the menu (pause, rules, how to play, settings, leave) and the keys."""
+        h = max(14, int(lay.back_h * 0.34))
+        w = max(40, int(lay.card_w * 1.25))
+        x, y = lay.opponent_zone.x, lay.opponent_zone.y
+        rects = (pygame.Rect(x, y, w, h), pygame.Rect(x, y + h + max(3, h // 4), w, h))
+        if self.buttons and [b.rect for b in self.buttons] == list(rects):
+            return
+        self.buttons = [
+            W.Button(rects[0], _("Menu"), self.pause, style="ghost", assets=self.assets,
+                     font_size=max(9, int(h * 0.5))),
+            W.Button(rects[1], _("Keys  ?"), self.open_keys, style="ghost", assets=self.assets,
+                     font_size=max(9, int(h * 0.5))),
+        ]
+
+    def open_keys(self) -> None:
+        """The keyboard help (F1 or ?), over the table."""
+        self.tip.hide()
+        if self.drag is not None:
+            self.controls.cancel()
+        self.controls.reset_pointer()
+        self.app.push_overlay("keys")
 
     def _spread_month(self) -> Optional[int]:
         """The month whose two field cards the player is choosing between (laid apart)."""
@@ -247,6 +274,19 @@ class RoundScene(Scene):
             if self.banner is banner:
                 self.banner = None
         self.banners.tween(banner, 0.0, life, life, anim.linear, gone, attr="t")
+
+    def banner_yield(self) -> None:
+        """Cards are about to move: a banner still up fades out now, so it never covers
+        the play (a Koi-Koi call's banner while the other side takes its turn)."""
+        b = self.banner
+        if b is not None and b.life - b.t > 0.3:
+            b.life = b.t + 0.3
+            self.banners.clear()
+
+            def gone():
+                if self.banner is b:
+                    self.banner = None
+            self.banners.tween(b, b.t, b.life, b.life - b.t, anim.linear, gone, attr="t")
 
     def card_left_hand(self, card: str) -> None:
         """A hand card is on its way to the field: it is no longer selected or dragged."""
@@ -339,7 +379,7 @@ class RoundScene(Scene):
         self.controls.clear()
         self.tl.steps.clear()
         public = self._public()
-        self.director = Director(self, fold_all(public[:at], seat))
+        self.director = Director.folded(self, public[:at], seat)
         self.stage.sprites.clear()
         self.stage.pose = Pose(_cleared(self.table) if cleared else self.table)
         self.hud.clear()
@@ -356,6 +396,9 @@ class RoundScene(Scene):
         self.tl.steps.appendleft(lambda: 1.3)      # a moment to read the banner before the cards move
 
     def prompt(self) -> None:
+        self.banner = None          # the yaku's banner never shows through the prompt
+        self.banners.clear()
+
         def choice(action):
             self._pop_overlay(scene)
             self.send(action)
@@ -367,6 +410,7 @@ class RoundScene(Scene):
         if not send(self.session, action):
             return False
         self.applied.append(action)
+        self.director.clear_marks()    # the other side's last turn stays marked until now
         self.selected = self.target_cursor = None
         self.driver.cpu.reset()
         self._pump()
@@ -402,7 +446,7 @@ class RoundScene(Scene):
             seat, self._pending_curtain = self._pending_curtain, None
             self.curtain(seat)
             return
-        self.tl.speed = self.fx.speed = self._speed()
+        self.tl.speed = self.fx.speed = self._speed() * self._cpu_tempo()
         self.tl.update(dt)
         self.fx.update(dt)
         self.banners.speed = max(0.5, self.tl.speed) if self.tl.speed > 0 else 2.0
@@ -425,6 +469,35 @@ class RoundScene(Scene):
                 sp.still += dt
         self.animating = bool(self.tl.busy or self.fx.busy or self.banner or drag or self.cpu_thinking()
                               or self._lifts_moving)
+
+    def hurrying(self) -> bool:
+        """Space or the mouse button held while the CPU plays: its turn goes faster."""
+        if self.session.is_hotseat or self.my_turn() or self.overlay is not None:
+            return False
+        return bool(self._held)
+
+    def _track_held(self, event) -> None:
+        """Which of Space and the left button are down, from the events this scene got."""
+        t = event.type
+        if t in (pygame.KEYDOWN, pygame.KEYUP) and event.key == pygame.K_SPACE:
+            (self._held.add if t == pygame.KEYDOWN else self._held.discard)("space")
+        elif t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
+            (self._held.add if t == pygame.MOUSEBUTTONDOWN else self._held.discard)("mouse")
+        elif t == getattr(pygame, "WINDOWFOCUSLOST", -1):
+            self._held.clear()
+
+    def pace(self) -> float:
+        """The CPU pace setting as a factor on its pauses (relaxed > 1 > quick)."""
+        return hints.pace_factor(getattr(self.app, "settings", {}))
+
+    def _cpu_tempo(self) -> float:
+        """How much faster than the animation setting the table runs now: the CPU's turns
+        follow the pace setting, and run three times as fast while the player hurries them."""
+        t = self.table
+        seat = t.to_move
+        if seat is None or self.session.seats[seat].kind != SeatKind.CPU:
+            return 1.0
+        return (3.0 if self.hurrying() else 1.0) / self.pace()
 
     def _to_oyagime(self) -> None:
         """The draw for dealer has one screen of its own."""
@@ -490,6 +563,14 @@ class RoundScene(Scene):
 
     # ------------------------------------------------------------------ input
     def handle(self, event: pygame.event.Event) -> bool:
+        self._track_held(event)
+        if self.drag is None:
+            for b in self.buttons:
+                if b.handle(event):
+                    return True
+        if event.type == pygame.TEXTINPUT and event.text == "?":
+            self.open_keys()
+            return True
         if event.type == pygame.KEYDOWN:
             try:
                 return self.controls.key(event)
@@ -543,6 +624,8 @@ class RoundScene(Scene):
             self.resize(surface.get_size())
         lay = self.lay
         self.renderer.draw(surface, lay)
+        for b in self.buttons:
+            b.draw(surface)
         self.hud.draw_guidance(surface, lay)
         if self.banner is not None:
             img = self.banner.image

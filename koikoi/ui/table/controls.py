@@ -247,6 +247,9 @@ class Controls:
         if key == pygame.K_p and plain:
             scene.pause()
             return True
+        if key == pygame.K_F1:
+            scene.open_keys()
+            return True
         if key == pygame.K_c and plain:
             # C: your combos; Shift+C: the other side's
             scene.open_inspector(1 - scene.me if event.mod & pygame.KMOD_SHIFT else scene.me)

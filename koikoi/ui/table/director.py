@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ...engine import cards as C
 from ...engine import yaku as Y
 from ...engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LuckyHand,
                               MatchEnded, Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread,
                               Played, RoundDealt, RoundEnded, Stopped, YakuMade)
-from ...engine.table import PublicTable, fold
+from ...engine.table import PublicTable, fold, initial
 from .. import anim, theme
 from . import _
 from .stage import CAPTURE_TIME, FLIP_TIME, PLAY_TIME, CardSprite, Pose, center, targets
@@ -27,6 +28,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scenes.round import RoundScene
 
 DEAL_STEP = 0.085
+# The great yaku get a longer moment, with their cards.
+GREAT = ("goko", "shiko", "ame_shiko", "inoshikacho", "akatan_aotan")
+_GREAT_CARDS = {"goko": C.BRIGHTS, "shiko": C.BRIGHTS, "ame_shiko": C.BRIGHTS,
+                "inoshikacho": C.INOSHIKACHO, "akatan_aotan": C.AKATAN | C.AOTAN}
+_TURN = (Played, Flipped, Chose, KoiKoiCalled)
 
 
 def _without(cards: tuple, gone) -> tuple:
@@ -51,6 +57,68 @@ class Director:
         self.scene = scene
         self.table = table           # the fold of every event queued so far
         self.stock_extra = 0         # cards still drawn on the stock during a deal
+        # This round's turns as shown: [seat, [(event, the table before it), ...]]. The turn
+        # log and the marks on the other seat's last turn are read from them, so they are a
+        # function of the events too (a reloaded match shows the same).
+        self.turns: list = []
+        self._yaku_before: dict = {}         # seat -> the yaku of its last YakuMade this round
+
+    @classmethod
+    def folded(cls, scene: "RoundScene", events, seat: int) -> "Director":
+        """A director whose table is the fold of ``events`` (``seat``'s public events), with
+        the turns of the round they end in."""
+        d = cls(scene, initial(seat))
+        for e in events:
+            if type(e) is RoundDealt:
+                d.turns, d._yaku_before = [], {}
+            elif type(e) in _TURN:
+                d._add_turn(e, d.table)
+            elif type(e) is YakuMade:
+                d._yaku_before[e.seat] = e.yaku
+            d.table = fold(d.table, e)
+        return d
+
+    def _add_turn(self, e, before: PublicTable) -> None:
+        if self.turns and not self.turns[-1][1]:
+            self.turns.pop()                 # the place clear_marks kept
+        if type(e) is Played or not self.turns or self.turns[-1][0] != e.seat:
+            self.turns.append([e.seat, []])
+            del self.turns[:-8]
+        self.turns[-1][1].append((e, before))
+
+    @property
+    def log(self) -> list:
+        """The latest turns, oldest first: (seat, [its events])."""
+        return [(seat, [e for e, _b in steps]) for seat, steps in self.turns[-4:]]
+
+    @property
+    def marks(self) -> dict:
+        """The other seat's last turn, marked until this seat moves: card -> None (a ring
+        only) or (the table before its move, where it came from: "hand", "flip" or the field
+        card it took first) for the card whose move gets an arrow."""
+        if not self.turns or self.scene.session.is_hotseat:
+            return {}
+        seat, steps = self.turns[-1]
+        if seat == self.table.seat:
+            return {}
+        out: dict = {}
+        for e, before in steps:
+            kind = type(e)
+            if kind is Played:
+                out[e.card] = (before, (e.target or e.taken[0]) if e.taken else "hand")
+                out.update(dict.fromkeys(e.taken))
+            elif kind is Flipped and e.taken is not None:
+                out[e.card] = (before, e.taken[0] if e.taken else "flip")
+                out.update(dict.fromkeys(e.taken))
+            elif kind is Chose:
+                out[e.card] = (before, e.target)
+                out[e.target] = None
+        return out
+
+    def clear_marks(self) -> None:
+        """This seat moves: the other's last turn is no longer marked."""
+        if self.turns and self.turns[-1][0] != self.table.seat:
+            self.turns.append([self.table.seat, []])
 
     @property
     def tl(self) -> anim.Timeline:
@@ -80,6 +148,8 @@ class Director:
         old, new = self.table, fold(self.table, e)
         self.table = new
         kind = type(e)
+        if kind in _TURN:
+            self._then(lambda: self._note(e, old))
         if kind is RoundDealt:
             self._then(lambda: self._deal(e, index, new))
         elif kind is Played:
@@ -98,6 +168,12 @@ class Director:
             self._then(lambda: self._quiet(new))     # drawn by the oya-gime scene
         else:
             self._then(lambda: self._announce_event(e, new))
+
+    def _note(self, e, before: PublicTable) -> float:
+        """A turn's event is about to be shown: into this round's turns (the log, the marks)."""
+        self._add_turn(e, before)
+        self.scene.banner_yield()
+        return 0.0
 
     def _quiet(self, new: PublicTable) -> float:
         self._show(Pose(new), duration=PLAY_TIME)
@@ -131,6 +207,7 @@ class Director:
             self._first(lambda: self._deal(e, index, new))
             return self._gather()
         scene.clear_selection()
+        self.turns, self._yaku_before = [], {}
         self.stock_extra = 16 + len(e.field)
         self._show(Pose(new), duration=0.0)
         lay = stage.lay
@@ -264,15 +341,7 @@ class Director:
         scene = self.scene
         kind = type(e)
         if kind is YakuMade:
-            lines = [f"{Y.info(n).kanji}  {Y.info(n).romaji}  {p}" for n, p in e.yaku]
-            who = _("You") if scene.is_you(e.seat) else scene.name(e.seat)
-            title = "  ·  ".join(lines) if len(lines) <= 2 else \
-                _("{n} yaku · {points} points").format(n=len(lines), points=e.total)
-            sub = (_("{who}: {points} point") if e.total == 1 else
-                   _("{who}: {points} points")).format(who=who, points=e.total)
-            scene.sound("yaku")
-            scene.banner_now(title, sub, 2.0, big=True)
-            return 0.7
+            return self._yaku(e, new)
         if kind is KoiKoiCalled:
             title = _("You call Koi-Koi!") if scene.is_you(e.seat) else \
                 _("{name} calls Koi-Koi!").format(name=scene.name(e.seat))
@@ -304,6 +373,30 @@ class Director:
                                                                       points=e.points)
             return self._announce(names, sub, "yaku", 1.8, cards=e.cards)
         return 0.0
+
+    def _yaku(self, e: YakuMade, new: PublicTable) -> float:
+        scene = self.scene
+        lines = [f"{Y.info(n).kanji}  {Y.info(n).romaji}  {p}" for n, p in e.yaku]
+        who = _("You") if scene.is_you(e.seat) else scene.name(e.seat)
+        title = "  ·  ".join(lines) if len(lines) <= 2 else \
+            _("{n} yaku · {points} points").format(n=len(lines), points=e.total)
+        sub = (_("{who}: {points} point") if e.total == 1 else
+               _("{who}: {points} points")).format(who=who, points=e.total)
+        scene.sound("yaku")
+        # A great yaku formed now (not one held before): a longer moment, with its cards.
+        before = {n for n, _p in self._yaku_before.get(e.seat, ())}
+        great = [n for n, _p in e.yaku if n in GREAT and n not in before]
+        self._yaku_before[e.seat] = e.yaku
+        if great:
+            mask = _GREAT_CARDS[great[0]]
+            cards = [c for c in new.captured[e.seat] if mask >> C.ID_TO_INDEX[c] & 1]
+            info = Y.info(great[0])
+            scene.banner_now(f"{info.kanji}  {info.romaji}", sub, 3.0, big=True, cards=cards,
+                             color=theme.LACQUER_LIGHT if e.seat != new.seat else None)
+            scene.sound("koikoi")
+            return 1.4
+        scene.banner_now(title, sub, 2.0, big=True)
+        return 0.7
 
     def _announce(self, title: str, sub: str, sound: Optional[str], wait: float, *, cards=(),
                   color=None) -> float:

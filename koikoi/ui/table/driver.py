@@ -103,7 +103,7 @@ class TurnDriver:
             return
         seat = session.state.to_move
         if session.is_cpu_turn():
-            speed = scene.tl.speed
+            speed = scene.tl.speed     # the animation setting times the pace (and any hurry)
             pause = CPU_DECIDE_PAUSE if t.phase == Phase.DECIDE else CPU_PAUSE
             action = self.cpu.tick(session, dt * (speed if speed > 0 else 100.0), pause)
             if action is not None and not scene.send(action):

@@ -21,6 +21,7 @@ from ...engine.scoring import yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
 from . import _
+from ...narration import turn_summary
 from .controls import field_matches
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -152,6 +153,7 @@ class Hud:
             self.draw_panel(surface, lay, seat)
             self._yaku_line(surface, lay, seat)
             self._stack_labels(surface, lay, seat, t.captured[seat])
+        self.draw_log(surface, lay)
         label = (_("Month {n} / {months}").format(n=t.round, months=t.months) if t.months else
                  _("Round {n}").format(n=t.round))
         target = self.scene.session.rules.target_points
@@ -159,6 +161,37 @@ class Hud:
             label = _("{label} · to {points}").format(label=label, points=target)
         rl = lay.round_label
         W.draw_text(surface, label, self.f_bold, theme.GOLD_LIGHT, (rl.centerx, rl.bottom), "midbottom")
+
+    def log_lines(self) -> list:
+        """The last turns in words, oldest first: "CPU: played Crane and took a Pine plain"."""
+        scene = self.scene
+        style = scene.name_style()
+        if style == "both":
+            style = "english"        # one name a card: the log has two lines to say a turn in
+        out = []
+        for seat, events in scene.director.log:
+            turn, _cards = turn_summary(events, seat, style)
+            if turn:
+                who = _("You") if scene.is_you(seat) else scene.name(seat)
+                out.append(_("{name}: {turn}").format(name=who, turn=turn))
+        return out
+
+    def draw_log(self, surface, lay) -> None:
+        """The turn log, between the other side's hand and the field: the last two turns."""
+        lines = self.log_lines()[-2:]
+        if not lines:
+            return
+        lh = self.f_small.get_linesize()
+        zone = lay.opponent_zone
+        top = zone.bottom + max(2, lay.card_h // 30)
+        bottom = lay.field_grid.y - lay.card_h // 7 - 2
+        room = max(0, (bottom - top) // lh)
+        lines = lines[-room:] if room else []
+        x, w = lay.field_grid.x, lay.field_grid.w
+        for i, text in enumerate(lines):
+            newest = i == len(lines) - 1
+            W.draw_text(surface, W.ellipsize(text, self.f_small, w), self.f_small,
+                        theme.CREAM if newest else theme.CREAM_DIM, (x, top + i * lh))
 
     def _yaku_line(self, surface, lay, seat: int) -> None:
         line = lay.yaku_line[seat]
@@ -236,12 +269,20 @@ class Hud:
         sr = W.draw_text(surface, str(t.scores[seat]), self.f_score, theme.CREAM, (x, y))
         W.draw_text(surface, _("pts"), self.f_small, theme.CREAM_DIM, (sr.right + pad // 2, sr.bottom - pad // 3),
                     "bottomleft")
-        # Koi-Koi calls share the score's row, at the right
+        # Koi-Koi calls share the score's row, at the right, or go under it when a long
+        # score leaves no room
         calls = t.calls[seat]
-        W.draw_text(surface, "こいこい ×{n}".format(n=calls), self.f_bold if calls else self.f_small,
-                    theme.LACQUER_LIGHT if calls else theme.MUTED, (r.right - pad, sr.bottom - pad // 3),
-                    "bottomright")
+        font = self.f_bold if calls else self.f_small
+        text = "こいこい ×{n}".format(n=calls)
+        pts_right = sr.right + pad // 2 + self.f_small.size(_("pts"))[0]
         y = sr.bottom + pad // 2
+        if pts_right + pad > r.right - pad - font.size(text)[0]:
+            cr = W.draw_text(surface, text, font, theme.LACQUER_LIGHT if calls else theme.MUTED,
+                             (r.right - pad, sr.bottom), "topright")
+            y = cr.bottom + pad // 3
+        else:
+            W.draw_text(surface, text, font, theme.LACQUER_LIGHT if calls else theme.MUTED,
+                        (r.right - pad, sr.bottom - pad // 3), "bottomright")
         status = self._status_of(seat, active, lay)
         status_h = self.f_small.get_linesize() + pad
         box_bottom = r.bottom - (status_h if status else pad)

@@ -32,6 +32,7 @@ class Renderer:
         self.shadows: dict = {}
         self.bg = self.bg_sig = None
         self.layer = self.layer_sig = None
+        self.origins: dict = {}          # (table, where, size, scale) -> a mark's arrow start
 
     def clear(self) -> None:
         """Drop every window-sized layer and cache (16 MB at 1920x1080)."""
@@ -39,6 +40,7 @@ class Renderer:
         self.layer = self.layer_sig = None
         self.shadows.clear()
         self.squash.clear()
+        self.origins.clear()
 
     # ------------------------------------------------------------------ one card
     def card_image(self, sp: CardSprite, h: int) -> pygame.Surface:
@@ -122,7 +124,8 @@ class Renderer:
         """Felt, field bed, panels and pile summaries: drawn once per change, one blit a frame."""
         scene = self.scene
         pose = scene.stage.pose
-        sig = (scene.size, id(lay), pose.table, scene.me, scene.name_style(), scene.practice())
+        log = tuple((seat, len(events)) for seat, events in scene.director.log)
+        sig = (scene.size, id(lay), pose.table, scene.me, scene.name_style(), scene.practice(), log)
         if self.bg_sig != sig or self.bg is None:
             bg = self.bg if self.bg is not None and self.bg.get_size() == scene.size else None
             if bg is None:
@@ -178,6 +181,55 @@ class Renderer:
         surface.blit(self.layer, (0, 0))
         for sp in dynamic:
             self.blit(surface, lay, sp, glow, outline, strong)
+        self.draw_marks(surface, lay)
+
+    def soft_ring(self, h: int) -> pygame.Surface:
+        """The selection ring, faded: the mark of the other side's last move."""
+        key = ("soft", h)
+        got = self.shadows.get(key)
+        if got is None:
+            got = self.scene.assets.select(h).copy()
+            got.set_alpha(150)
+            self.shadows[key] = got
+        return got
+
+    def draw_marks(self, surface, lay) -> None:
+        """The other side's last turn: a soft ring on each card it moved, and an arrow from
+        where the played (or turned-up) card was to where it went."""
+        marks = self.scene.director.marks
+        if not marks or self.scene.tl.busy:
+            return
+        sprites = self.scene.stage.sprites
+        for key, how in marks.items():
+            sp = sprites.get(key)
+            if sp is None or not sp.visible or sp.move is not None:
+                continue
+            hq = self.quant_h(sp.pos[2])
+            ring = self.soft_ring(hq)
+            surface.blit(ring, ring.get_rect(center=(int(sp.pos[0]), int(sp.pos[1] - sp.lift))))
+            if how is not None:
+                start = self.origin(*how)
+                if start is not None:
+                    _arrow(surface, start, (sp.pos[0], sp.pos[1]), max(2, lay.card_h // 32), hq * 0.55)
+
+    def origin(self, before, where: str) -> Optional[tuple]:
+        """Where a card of the other side's last turn came from, on the table ``before`` its
+        move as laid out now: the other hand, the flip spot, or the field card it took."""
+        scene = self.scene
+        key = (id(before), where, scene.size, scene._card_scale())
+        if key not in self.origins:
+            if len(self.origins) > 32:
+                self.origins.clear()
+            lay = board.layout(scene.size, before, card_scale=scene._card_scale())
+            if where == "hand":
+                r = lay.opponent_hand[-1] if lay.opponent_hand else lay.opponent_zone
+            elif where == "flip":
+                r = lay.flip
+            else:
+                r = lay.field.get(where)
+            self.origins[key] = (r.centerx, r.centery) if r is not None else None
+        return self.origins[key]
+
 
     def blit(self, surface, lay, sp: CardSprite, glow, outline, strong) -> None:
         scene = self.scene
@@ -202,6 +254,37 @@ class Renderer:
             surface.blit(sel, sel.get_rect(center=centre))
             if sp.key == strong:
                 surface.blit(sel, sel.get_rect(center=centre))
+
+
+def _arrow(surface, start, end, width: int, clear: float, alpha: int = 190) -> None:
+    """A translucent gold arrow from ``start`` to ``end``, stopping ``clear`` pixels short
+    of both (outside the cards), with a head at ``end``; nothing if they are too close."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    if length < 2.5 * clear:
+        return
+    ux, uy = dx / length, dy / length
+    head = width * 4
+    a = (start[0] + ux * clear, start[1] + uy * clear)
+    b = (end[0] - ux * clear, end[1] - uy * clear)
+    base = (b[0] - ux * head, b[1] - uy * head)
+    wing = (-uy * head * 0.6, ux * head * 0.6)
+    points = [b, (base[0] + wing[0], base[1] + wing[1]), (base[0] - wing[0], base[1] - wing[1])]
+    pad = head + width
+    x0, y0 = int(min(a[0], b[0]) - pad), int(min(a[1], b[1]) - pad)
+    box = pygame.Surface((int(abs(b[0] - a[0]) + 2 * pad) + 1, int(abs(b[1] - a[1]) + 2 * pad) + 1),
+                         pygame.SRCALPHA)
+
+    def at(p):
+        return (p[0] - x0, p[1] - y0)
+    pygame.draw.line(box, (30, 20, 10, 160), at(a), at(base), width + 2)
+    pygame.draw.polygon(box, (30, 20, 10, 160), [at(p) for p in points])
+    pygame.draw.line(box, (255, 226, 150, 255), at(a), at(base), width)
+    mid = (sum(p[0] for p in points) / 3, sum(p[1] for p in points) / 3)
+    pygame.draw.polygon(box, (255, 226, 150, 255),
+                        [at((p[0] * 0.8 + mid[0] * 0.2, p[1] * 0.8 + mid[1] * 0.2)) for p in points])
+    box.set_alpha(alpha)
+    surface.blit(box, (x0, y0))
 
 
 def _surface(size) -> pygame.Surface:
