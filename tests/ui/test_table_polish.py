@@ -172,3 +172,24 @@ def test_the_menu_and_keys_buttons_and_keys(app):
     assert type(app.top).__name__ == "KeysScene"
     surface = pygame.Surface(app.size)
     app.top.draw(surface)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_few_yaku_in_a_small_panel_are_said_in_full(app, size, monkeypatch):
+    s, scene = new_match_table(app, seed=5, seats=EASY)
+    scene.resize(size)
+    assert wait_for(app, lambda: scene.at_rest(), 30)
+    three = (("akatan", 5), ("tanzaku", 1), ("kasu", 1))
+    monkeypatch.setattr(scene.hud, "yaku_of", lambda seat: three)
+    from koikoi.ui import widgets as W
+    drawn = []
+    real = W.draw_text
+
+    def spy(surface, text, *a, **kw):
+        drawn.append(text)
+        return real(surface, text, *a, **kw)
+    monkeypatch.setattr(W, "draw_text", spy)
+    for seat in (0, 1):
+        scene.hud.draw_panel(pygame.Surface(size), scene.lay, seat)
+    said = " | ".join(drawn)
+    assert "…" not in said and all(f"{n} " in said or n in said for n in ("Akatan", "Tanzaku", "Kasu"))

@@ -287,7 +287,8 @@ class Hud:
         status_h = self.f_small.get_linesize() + pad
         box_bottom = r.bottom - (status_h if status else pad)
         lh = self.f_small.get_linesize()
-        if box_bottom - y < lh * 2 + pad and status is not None and not active:
+        if status is not None and not active and (box_bottom - y < lh * 2 + pad
+                                                  or len(self.yaku_of(seat)) >= 2):
             status = None                    # the backs show the count anyway: room for the combos
             box_bottom = r.bottom - pad
         if lh + pad // 2 <= box_bottom - y < lh * 2 + pad:
@@ -306,12 +307,23 @@ class Hud:
         """One line only: "CPU COMBOS  Sankō 5  ›" (the inspector has the full names)."""
         self._combo_frame(surface, seat, box, pad)
         style = self.scene.name_style()
-        tr = W.draw_text(surface, self.combo_title(seat), self.f_small, theme.GOLD,
-                         (box.x + pad // 2, box.centery), "midleft")
-        rest = "  ·  ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in self.yaku_of(seat)) or "—"
-        W.draw_text(surface, W.ellipsize(rest, self.f_small, box.right - pad * 2 - tr.right), self.f_small,
-                    theme.CREAM, (tr.right + pad // 2, box.centery), "midleft")
-        W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, box.centery), "midright")
+        yaku = self.yaku_of(seat)
+        arrow = W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, box.centery),
+                            "midright")
+        left = box.x + pad // 2
+        if not yaku:
+            tr = W.draw_text(surface, self.combo_title(seat), self.f_small, theme.GOLD,
+                             (left, box.centery), "midleft")
+            W.draw_text(surface, "—", self.f_small, theme.CREAM, (tr.right + pad // 2, box.centery), "midleft")
+            return
+        # With yaku, they take the whole line (the title is the box itself: it opens the
+        # inspector), in a smaller size if they need it; only what still cannot fit is cut.
+        rest = "  ·  ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in yaku)
+        width = arrow.left - pad // 2 - left
+        size = self.f_small.get_height()
+        font = W.fit_font(self.scene.assets, rest, width, size, minimum=max(9, int(size * 0.72)))
+        W.draw_text(surface, W.ellipsize(rest, font, width), font, theme.CREAM, (left, box.centery),
+                    "midleft")
 
     def _combo_box(self, surface, seat: int, box: pygame.Rect, pad: int) -> None:
         """The combo preview: a title, one yaku a line, then (Easy) the yaku one card away."""
@@ -329,14 +341,24 @@ class Hud:
             W.draw_text(surface, "—", self.f_small, theme.CREAM_DIM, (ix, iy))
             iy += lh
         rows = max(1, (box.bottom - pad // 4 - iy) // lh)
-        for i, (n, p) in enumerate(yaku):
-            if i == rows - 1 and len(yaku) > rows:
-                # the last line that fits: the rest, side by side
-                rest = "  ·  ".join(f"{Y.label(n2, style, short=True)} {p2}" for n2, p2 in yaku[i:])
-                W.draw_text(surface, W.ellipsize(rest, self.f_small, box.w - pad), self.f_small,
-                            theme.CREAM, (ix, iy))
-                iy += lh                 # the line is taken: nothing more is drawn over it
-                break
+        if len(yaku) > rows:
+            # more yaku than lines: side by side, wrapped at "·" (only a last line that still
+            # cannot hold the rest is shortened)
+            lines = W.wrap_text("\u00a0·  ".join(f"{Y.label(n, style, short=True)}\u00a0{p}" for n, p in yaku),
+                                self.f_small, box.w - pad)
+            for i, text in enumerate(lines[:rows]):
+                font = self.f_small
+                if i == rows - 1 and len(lines) > rows:
+                    # the last line holds the rest: smaller if need be, cut only if still too long
+                    text = " ".join(lines[i:])
+                    size = font.get_height()
+                    font = W.fit_font(self.scene.assets, text, box.w - pad, size,
+                                      minimum=max(9, int(size * 0.72)))
+                    text = W.ellipsize(text, font, box.w - pad)
+                W.draw_text(surface, text.replace("\u00a0", " "), font, theme.CREAM, (ix, iy))
+                iy += lh
+            yaku = ()
+        for n, p in yaku:
             W.draw_text(surface, W.ellipsize(Y.label(n, style, short=True), self.f_small, box.w - pad * 2 - pw),
                         self.f_small, theme.CREAM, (ix, iy))
             W.draw_text(surface, str(p), self.f_small, theme.GOLD_LIGHT, (box.right - pad // 2, iy), "topright")
