@@ -193,3 +193,22 @@ def test_a_few_yaku_in_a_small_panel_are_said_in_full(app, size, monkeypatch):
         scene.hud.draw_panel(pygame.Surface(size), scene.lay, seat)
     said = " | ".join(drawn)
     assert "…" not in said and all(f"{n} " in said or n in said for n in ("Akatan", "Tanzaku", "Kasu"))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_cpus_name_is_never_cut_beside_the_dealers_badge(app, size, monkeypatch):
+    seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Medium)", "easy"))
+    s, scene = new_match_table(app, seed=5, seats=seats)
+    scene.resize(size)
+    assert wait_for(app, lambda: scene.at_rest(), 30)
+    scene.stage.pose = scene.stage.pose._replace(table=scene.table._replace(dealer=1))
+    from koikoi.ui import widgets as W
+    drawn = []
+    real = W.draw_text
+
+    def spy(surface, text, *a, **kw):
+        drawn.append(text)
+        return real(surface, text, *a, **kw)
+    monkeypatch.setattr(W, "draw_text", spy)
+    scene.hud.draw_panel(pygame.Surface(size), scene.lay, 1)
+    assert "CPU (Medium)" in drawn and "親" in drawn

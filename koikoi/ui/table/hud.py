@@ -89,7 +89,9 @@ class Hud:
         f = self.scene.assets.font
         self.f_small = f(max(9, int(card_h * 0.13)))
         self.f_body = f(max(10, int(card_h * 0.155)))
-        self.f_bold = f(max(10, int(card_h * 0.16)), True)
+        self.bold_size = max(10, int(card_h * 0.16))
+        self.small_size = max(9, int(card_h * 0.13))
+        self.f_bold = f(self.bold_size, True)
         self.f_score = f(max(12, int(card_h * 0.3)), True)
         self.f_big = f(max(14, int(card_h * 0.42)), True)
         self.f_banner_sub = f(max(11, int(card_h * 0.2)))
@@ -257,8 +259,14 @@ class Hud:
         pad = max(4, int(lay.card_h * 0.08))
         x, y = r.x + pad, r.y + pad
         color = theme.SEAT_COLORS[0 if seat == lay.bottom else 1]
-        nr = W.draw_text(surface, W.ellipsize(scene.name(seat), self.f_bold, r.w - 2 * pad - lay.card_h // 3),
-                         self.f_bold, color, (x, y))
+        # the name beside the dealer's badge: smaller if it needs to be, cut only past that
+        room = r.w - 2 * pad - int(self.f_bold.get_height() * 1.3)
+        size = self.bold_size
+        font = W.fit_font(scene.assets, scene.name(seat), room, size, bold=True,
+                          minimum=max(9, int(size * 0.75)))
+        nr = W.draw_text(surface, W.ellipsize(scene.name(seat), font, room), font, color,
+                         (x, y + (self.f_bold.get_height() - font.get_height()) // 2))
+        nr.y, nr.h = y, self.f_bold.get_height()
         if t.dealer == seat:
             br = pygame.Rect(0, 0, int(self.f_bold.get_height() * 1.15), self.f_bold.get_height())
             br.midright = (r.right - pad, nr.centery)
@@ -320,7 +328,7 @@ class Hud:
         # inspector), in a smaller size if they need it; only what still cannot fit is cut.
         rest = "  ·  ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in yaku)
         width = arrow.left - pad // 2 - left
-        size = self.f_small.get_height()
+        size = self.small_size
         font = W.fit_font(self.scene.assets, rest, width, size, minimum=max(9, int(size * 0.72)))
         W.draw_text(surface, W.ellipsize(rest, font, width), font, theme.CREAM, (left, box.centery),
                     "midleft")
@@ -351,7 +359,7 @@ class Hud:
                 if i == rows - 1 and len(lines) > rows:
                     # the last line holds the rest: smaller if need be, cut only if still too long
                     text = " ".join(lines[i:])
-                    size = font.get_height()
+                    size = self.small_size
                     font = W.fit_font(self.scene.assets, text, box.w - pad, size,
                                       minimum=max(9, int(size * 0.72)))
                     text = W.ellipsize(text, font, box.w - pad)
