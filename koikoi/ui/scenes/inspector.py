@@ -217,15 +217,30 @@ class InspectorScene(Scene):
         img.blit(W.rounded_surface(p.size, self.px(22), (22, 26, 24, 248), bottom=(10, 14, 12, 248),
                                    border=theme.GOLD, border_width=max(2, self.px(3)), highlight=24), (0, 0))
         title_f = self.font("h1", True)
-        name_f = self.font("h3", True)
         sub_f = self.font("small")
         body_f = self.font("body")
         pts_f = self.font("h2", True)
         y = pad
-        r = W.draw_text(img, self.title, title_f, theme.GOLD_LIGHT, (pad, y))
+        # the title, left; the page and the practice note, right: the title gives way when long
+        notes = []
         if len(self.pages) > 1:
-            W.draw_text(img, f"Page {self.page + 1} of {len(self.pages)}", sub_f, theme.CREAM_DIM,
-                        (p.w - pad, r.centery), "midright")
+            notes.append(f"Page {self.page + 1} of {len(self.pages)}")
+        if self.near and self.practice:
+            notes.append("Easy practice: combos within two cards are listed too")
+        inner = p.w - 2 * pad
+        notes_w = max((W.text_width(n, sub_f) for n in notes), default=0)
+        title_room = max(int(inner * 0.4), inner - notes_w - self.px(32))
+        tf = W.fit_font(self.app.assets, self.title, title_room, theme.font_px("h1", self.s), bold=True,
+                        minimum=theme.font_px("h3", self.s))
+        r = W.draw_text(img, W.ellipsize(self.title, tf, title_room), tf, theme.GOLD_LIGHT,
+                        (pad, y + (title_f.get_height() - tf.get_height()) // 2))
+        note_room = inner - r.w - self.px(32)
+        lines = [line for n in notes for line in W.wrap_text(n, sub_f, note_room)][:3]
+        ny = r.centery - (sub_f.get_linesize() * (len(lines) - 1)) // 2
+        for line in lines:
+            W.draw_text(img, W.ellipsize(line, sub_f, note_room), sub_f, theme.CREAM_DIM, (p.w - pad, ny),
+                        "midright")
+            ny += sub_f.get_linesize()
         y = self.body.y - p.y - self.px(14)
         W.draw_divider(img, pad, p.w - pad, y, theme.GOLD_DARK)
         self.card_rects = []
@@ -233,9 +248,6 @@ class InspectorScene(Scene):
         y = self.body.y - p.y
         entries = self.pages[self.page] if self.pages else []
         shown_near_header = False
-        if self.near and self.practice:
-            W.draw_text(img, "Easy practice: combos within two cards are listed too", sub_f, theme.CREAM_DIM,
-                        (p.w - pad, r.centery + (sub_f.get_linesize() if len(self.pages) > 1 else 0)), "midright")
         for e in entries:
             if e.kind == "none":
                 msg = "No completed combos yet."
@@ -251,9 +263,13 @@ class InspectorScene(Scene):
                 # the kanji and the short name; the English under them when both are shown
                 main = f"{Y.info(e.name).kanji}  {Y.label(e.name, self.style, short=True)}"
                 second = Y.info(e.name).english if self.style == "both" else ""
-                nr = W.draw_text(img, main, name_f, theme.CREAM, (pad, y + self.px(12)))
+                room = int(p.w * 0.36) - self.px(20)        # the cards start at 0.36 of the panel
+                nf = W.fit_font(self.app.assets, main, room, theme.font_px("h3", self.s), bold=True,
+                                minimum=theme.font_px("small", self.s))
+                nr = W.draw_text(img, W.ellipsize(main, nf, room), nf, theme.CREAM, (pad, y + self.px(12)))
                 if second:
-                    W.draw_text(img, second, sub_f, theme.CREAM_DIM, (pad, nr.bottom + self.px(4)))
+                    W.draw_text(img, W.ellipsize(second, sub_f, room), sub_f, theme.CREAM_DIM,
+                                (pad, nr.bottom + self.px(4)))
                 W.draw_text(img, f"{e.points}", pts_f, theme.GOLD_LIGHT, (p.w - pad, y + h // 2), "midright")
                 W.draw_text(img, "pts", sub_f, theme.CREAM_DIM, (p.w - pad, y + h // 2 + pts_f.get_height() // 2),
                             "topright")
@@ -273,9 +289,12 @@ class InspectorScene(Scene):
                 W.draw_text(img, "NEAR", tag_f, theme.CREAM, tag.center, "center", shadow=False)
                 tx = tag.right + self.px(16)
                 head = f"{Y.info(e.name).kanji}  {Y.label(e.name, self.style, short=True)}"
-                hr = W.draw_text(img, head, self.font("body", True), theme.CREAM, (tx, y + self.px(8)))
-                W.draw_text(img, f"worth {e.points}", sub_f, theme.GOLD, (hr.right + self.px(14), hr.bottom),
-                            "bottomleft")
+                worth = f"worth {e.points}"
+                room = int(p.w * 0.6) - tx - W.text_width(worth, sub_f) - self.px(14)   # the cards: from 0.62
+                hf = W.fit_font(self.app.assets, head, room, theme.font_px("body", self.s), bold=True,
+                                minimum=theme.font_px("small", self.s))
+                hr = W.draw_text(img, W.ellipsize(head, hf, room), hf, theme.CREAM, (tx, y + self.px(8)))
+                W.draw_text(img, worth, sub_f, theme.GOLD, (hr.right + self.px(14), hr.bottom), "bottomleft")
                 text = W.ellipsize(e.text, body_f, int(p.w * 0.6) - tx)
                 W.draw_text(img, text, body_f, theme.CREAM_DIM, (tx, hr.bottom + self.px(2)))
                 self._cards(img, e.cards[:8], card_h, y + (h - card_h) // 2, month_numbers,
@@ -302,7 +321,9 @@ class InspectorScene(Scene):
         else:
             mult = "none (no combo to multiply)"
         W.draw_text(img, "Multipliers", body_f, theme.CREAM_DIM, (pad, y))
-        W.draw_text(img, W.ellipsize(mult, body_f, p.w - pad - col), body_f, theme.CREAM, (col, y))
+        mf = body_f if W.text_width(mult, body_f) <= p.w - pad - col else sub_f   # many: a size smaller
+        W.draw_text(img, W.ellipsize(mult, mf, p.w - pad - col), mf, theme.CREAM,
+                    (col, y + (body_f.get_height() - mf.get_height()) // 2))
         y += lh
         W.draw_text(img, f"Preview: if {who} stopped now", body_f, theme.GOLD_LIGHT, (pad, y))
         tot = f"{aw.total} point{'s' if aw.total != 1 else ''}"

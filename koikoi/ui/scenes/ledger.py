@@ -102,6 +102,60 @@ COLUMNS = (
     W.Column("replay", "", 0.10, "right"),
 )
 CALLS_COLOR = theme.mix(theme.LACQUER_LIGHT, theme.CREAM, 0.3)
+FLEX = "yaku"             # the column that gives way when others need room for their text
+FLEX_MIN = 200            # design px the yaku keep while other columns have slack to give
+FLEX_FLOOR = 110          # and at the least
+REPLAY_W = 140            # the "Replay" pill (130) and a gap
+
+
+def _take(out: list, floors: list, idxs, amount: int) -> int:
+    """Take up to ``amount`` px from the columns ``idxs``, each down to no less than its
+    floor, in proportion to what each has above it; returns what was taken."""
+    spare = {i: out[i] - floors[i] for i in idxs if out[i] > floors[i]}
+    room = sum(spare.values())
+    if amount <= 0 or room <= 0:
+        return 0
+    amount = min(amount, room)
+    got = 0
+    for i, sp in spare.items():
+        cut = min(sp, amount * sp // room)
+        out[i] -= cut
+        got += cut
+    for i in spare:                         # the rounding's last pixels
+        if got >= amount:
+            break
+        if out[i] > floors[i]:
+            out[i] -= 1
+            got += 1
+    return got
+
+
+def fit_widths(widths: list, needs: list, flex: int, flex_min: int, flex_floor: int) -> list:
+    """Column widths (px, the same total) that give every column but ``flex`` at least its
+    ``need``, then ``flex`` as much of its own need as the others can spare.
+
+    Starts from ``widths`` (the columns' shares) and widens each column whose text needs
+    more; that room comes first from the ``flex`` column down to ``flex_min``, then from
+    the other columns' slack (what they have beyond their need), then from ``flex`` down
+    to ``flex_floor``, and last from the widened columns alike (a window too narrow for
+    the names: they are ellipsized). Then ``flex``, if its text needs more, takes what
+    slack the others have left."""
+    out = list(widths)
+    others = [i for i in range(len(out)) if i != flex]
+    for i in others:
+        out[i] = max(out[i], needs[i])
+    short = sum(out) - sum(widths)
+    floors = list(needs)
+    floors[flex] = min(out[flex], flex_min)
+    short -= _take(out, floors, [flex], short)
+    short -= _take(out, floors, others, short)
+    floors[flex] = min(out[flex], flex_floor)
+    short -= _take(out, floors, [flex], short)
+    if short > 0:
+        short -= _take(out, [min(w, o) for w, o in zip(widths, out)], others, short)
+    if needs[flex] > out[flex]:
+        out[flex] += _take(out, floors, others, needs[flex] - out[flex])
+    return out
 
 
 def ledger_cells(row, names: tuple) -> dict:
@@ -129,6 +183,22 @@ def ledger_cells(row, names: tuple) -> dict:
         "s1": str(row.scores[1]),
         "calls": ("Koi-Koi called by " + " and ".join(calls)) if calls else "",
     }
+
+
+def calls_brief(row, names: tuple, font=None, width: Optional[int] = None) -> str:
+    """The Koi-Koi calls of a row in few words: "Koi-Koi: Alexandra-Marie 2×, You".
+
+    Given a ``font`` and a ``width`` it does not fit, the names are shortened alike (with
+    "…") so that who called, and how often, still shows."""
+    calls = [(names[s], f" {c}×" if c > 1 else "") for s, c in enumerate(row.calls) if c]
+    if not calls:
+        return ""
+    text = "Koi-Koi: " + ", ".join(n + k for n, k in calls)
+    if font is None or width is None or W.text_width(text, font) <= width:
+        return text
+    fixed = W.text_width("Koi-Koi: " + ", ".join(k for _, k in calls) + ", " * (len(calls) - 1), font)
+    each = max(W.text_width("W…", font), (width - fixed) // len(calls))
+    return "Koi-Koi: " + ", ".join(W.ellipsize(n, font, each) + k for n, k in calls)
 
 
 def ledger_row_cells(row, names: tuple) -> dict:
@@ -164,7 +234,8 @@ class MatchResultsScene(TableScreen, MenuScene):
             elif c.key == "replay":
                 c = replace(c, draw=self._draw_replay, on_click=self.replay_row)
             columns.append(c)
-        self.table = W.Table(columns, self.state.ledger, cells=lambda row: ledger_row_cells(row, self.names),
+        self.columns = columns             # by share; each layout fits them to the window
+        self.table = W.Table(columns, self.state.ledger, cells=self._cells,
                              on_activate=self.open_row, assets=app.assets, keys=self.table_keys_free,
                              empty="No rounds were played.")
         super().__init__(app)
@@ -203,6 +274,7 @@ class MatchResultsScene(TableScreen, MenuScene):
         self.y_score += shift
         self.y_rules += shift
         self.panel.y += shift
+        self.table.columns = self._fitted_columns(self.panel.w - 2 * self.px(36))
         self.place_table(self.panel, row_h)
         self.table.empty_center = self.panel.center
         bw = self.px(320)
@@ -227,6 +299,64 @@ class MatchResultsScene(TableScreen, MenuScene):
         self.widgets = row
         self.focus.set(self.widgets)
         self.focus.vertical_keys = False   # Up/Down walk the rows
+
+    def _cells(self, row) -> dict:
+        """A row's cells; the Koi-Koi calls said briefly when the yaku column is too narrow."""
+        cells = ledger_row_cells(row, self.names)
+        y = cells["yaku"]
+        if y.sub:
+            try:
+                room = self.table.cell_rect(0, FLEX).w - self.px(self.table.cell_pad + 4)
+            except KeyError:
+                return cells
+            small = self.font("tiny")
+            if W.text_width(y.sub, small) > room:
+                cells["yaku"] = replace(y, sub=calls_brief(row, self.names, small, room))
+        return cells
+
+    def _text_needs(self) -> dict:
+        """Per column key, the px its widest text in this match needs: its title as the
+        table draws it (capitals, ``tiny`` bold, ``cell_pad`` from the edge) and every
+        row's cell (``small``, bold where the table draws it bold, ``cell_pad`` + 4)."""
+        head = self.font("tiny", True)
+        body, bold, small = self.font("small"), self.font("small", True), self.font("tiny")
+        t = self.table
+        gap = self.px(14)          # air between one column's text and the next one's
+        needs = {}
+        cells = [ledger_row_cells(row, self.names) for row in self.state.ledger]
+        for c in self.columns:
+            if c.draw is not None:
+                needs[c.key] = self.px(REPLAY_W)
+                continue
+            n = (W.text_width(c.title.upper(), head) + self.px(t.cell_pad) + gap) if c.title else 0
+            for row in cells:
+                cell = row.get(c.key)
+                if cell is None:
+                    continue
+                if not isinstance(cell, W.Cell):
+                    cell = W.Cell(str(cell))
+                f = bold if (cell.bold if cell.bold is not None else c.bold) else body
+                n = max(n, W.text_width(cell.text, f) + self.px(t.cell_pad + 4) + gap)
+                if cell.sub:
+                    n = max(n, W.text_width(cell.sub, small) + self.px(t.cell_pad + 4) + gap)
+            needs[c.key] = n
+        return needs
+
+    def _fitted_columns(self, width: int) -> list:
+        """The table's columns for ``width`` px: each as wide as its share, widened where a
+        seat's name or another text of this match needs it (``fit_widths``); the yaku give
+        way. Fixed widths, so the table lays them out exactly."""
+        cols = list(self.columns)
+        total = sum(c.share for c in cols) or 1
+        widths = [int(width * c.share / total) for c in cols]
+        needs_by_key = self._text_needs()
+        needs = [needs_by_key.get(c.key, 0) for c in cols]
+        flex = next(i for i, c in enumerate(cols) if c.key == FLEX)
+        fitted = fit_widths(widths, needs, flex, self.px(FLEX_MIN), self.px(FLEX_FLOOR))
+        fitted[flex] += width - sum(fitted)      # the yaku take what is left over
+        # the table scales ``fixed`` (1080p px) by s: give it widths that come back exact
+        return [replace(c, fixed=(fw + 0.25) / self.s) if i != flex else replace(c, share=1.0)
+                for i, (c, fw) in enumerate(zip(cols, fitted))]
 
     # ---------------------------------------------------------- actions
     def new_match(self) -> None:

@@ -2,8 +2,13 @@
 
 An overlay over the round table: the yaku held (their cards and points,
 big), what stopping now would earn with every multiplier spelled out
-(``view.award(seat)``), and the two choices (keys S and K). ``on_choice``
-receives ``Stop()`` or ``KoiKoi()``; the round scene checks and applies it.
+(``view.award(seat)``), and the two choices (keys S and K; Tab or the arrow
+keys put the focus on one, Enter takes it). Neither choice is the default:
+both buttons look alike and the focus starts on neither. With practice hints
+on, the coach weighs playing on (``coach.summary``) and ``recommend`` turns
+its numbers into advice, shown as a "Coach suggests" tag on one button.
+``on_choice`` receives ``Stop()`` or ``KoiKoi()``; the round scene checks and
+applies it.
 
 Also here: plain stand-ins for the results screens (``RoundSummaryScene``,
 ``MatchSummaryScene``), used only when the real ones cannot be imported.
@@ -21,6 +26,7 @@ import pygame
 from ...ai import hints_on
 from ...engine import KoiKoi, Stop
 from ...engine import yaku as Y
+from ...engine.scoring import multipliers
 from ... import coach
 from .. import anim, hints, theme
 from .. import widgets as W
@@ -29,6 +35,49 @@ from ..tooltip import HoverTimer, draw_tooltip
 from ...engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.prompt")
+
+STOP, KOIKOI = "stop", "koikoi"           # ``recommend``'s answers
+SUGGESTS = "Coach suggests"               # the tag on the recommended button (drawn in capitals)
+
+
+def recommend(odds, pays_now: int, pays_later: int) -> Optional[str]:
+    """The coach's advice from its numbers: ``STOP``, ``KOIKOI``, or None (no numbers).
+
+    ``odds`` is ``coach.risk``'s answer for playing on, ``pays_now`` what stopping
+    pays now, ``pays_later`` what stopping at the next chance would pay (one point
+    more, with one more call's multipliers: ``pays_if_improved``).
+
+    Stopping banks ``pays_now``. Playing on stakes it: the seat is paid only if it
+    improves its yaku before the opponent makes or improves one (``odds.mine``),
+    and then it can stop for ``pays_later``. If the opponent gets there first
+    (``odds.theirs``) the seat's yaku score nothing and the opponent scores, which
+    is counted as losing about as much again (a yaku for a yaku); if the round runs
+    out, nothing is paid. So the coach suggests Koi-Koi when
+
+        mine × pays_later  >  pays_now + theirs × pays_now
+
+    and Stop otherwise, and always Stop when the seat's hand is empty (no turn is
+    left to improve in: playing on can only lose what it holds).
+    """
+    if not isinstance(odds, coach.Odds) or odds.samples <= 0 or pays_now <= 0:
+        return None
+    if odds.hand_empty:
+        return STOP
+    gain = odds.mine * pays_later
+    cost = pays_now * (1.0 + odds.theirs)
+    return KOIKOI if gain > cost else STOP
+
+
+def pays_if_improved(view, seat: int) -> int:
+    """What ``seat`` would be paid for stopping after calling Koi-Koi now and adding
+    one base point: the least an improvement brings (``recommend``'s ``pays_later``)."""
+    aw = view.award(seat)
+    base = aw.base + 1
+    total = base
+    for _label, factor in multipliers(base, view.rules, view.calls[seat] + 1, view.calls[1 - seat],
+                                      view.field_brights):
+        total *= factor
+    return total
 
 
 def _halo(size, spread: int):
@@ -73,6 +122,7 @@ class KoiKoiPromptScene(Scene):
         # the coach: the risk of playing on, worked out off the render loop
         self.coach_risk: Optional[float] = None
         self.coach_pays = v.award(seat).total
+        self.coach_later = pays_if_improved(v, seat)
         self._coach_thread: Optional[threading.Thread] = None
         if self.practice:
             self._start_coach(v)
@@ -92,12 +142,27 @@ class KoiKoiPromptScene(Scene):
 
         def work():
             try:
-                self.coach_risk = coach.risk(v, samples=200, seed=seed)
+                odds, pays = coach.summary(v, samples=200, seed=seed)
+                self.coach_pays = pays
+                self.coach_risk = odds
             except Exception:   # the coach is advice: it must never block the decision
                 log.exception("the coach failed")
                 self.coach_risk = -1.0
         self._coach_thread = threading.Thread(target=work, name="koikoi-coach", daemon=True)
         self._coach_thread.start()
+
+    @property
+    def recommendation(self) -> Optional[str]:
+        """``STOP`` or ``KOIKOI`` once the coach has its numbers (practice only), else None."""
+        if not self.practice or self.coach_risk is None or self.coach_risk < 0:
+            return None
+        return recommend(self.coach_risk, self.coach_pays, self.coach_later)
+
+    def recommended_button(self) -> Optional[W.Button]:
+        rec = self.recommendation
+        if rec is None or not self.buttons:
+            return None
+        return self.stop_button if rec == STOP else self.koikoi_button
 
     def coach_text(self) -> Optional[str]:
         """The coach's line (Easy only), or None."""
@@ -115,6 +180,15 @@ class KoiKoiPromptScene(Scene):
         return coach.coach_line(self.coach_risk, self.coach_pays, who)
 
     # ------------------------------------------------------------------ layout
+    def _shown_rows(self, rows: list, limit: int) -> list:
+        """At most ``limit`` of the yaku rows, in their order: the ones this turn made or
+        raised first (the reason for the question), then the rest."""
+        if len(rows) <= limit:
+            return list(rows)
+        fresh = [i for i, (name, pts, _) in enumerate(rows) if pts > self.before.get(name, 0)]
+        keep = set((fresh + [i for i in range(len(rows)) if i not in fresh])[:limit])
+        return [r for i, r in enumerate(rows) if i in keep]
+
     def resize(self, size) -> None:
         self.size = tuple(size)
         w, h = self.size
@@ -123,10 +197,12 @@ class KoiKoiPromptScene(Scene):
         pw = min(w - 2 * theme.px(24, s), max(int(w * 0.56), theme.px(980, s)))
         pad = theme.px(36, s)
         title_f = a.font(theme.font_px("h1", s), True)
-        name_f = a.font(theme.font_px("h2", s), True)
+        name_px = theme.font_px("h2", s)
+        name_f = a.font(name_px, True)
         sub_f = a.font(theme.font_px("small", s))
         body_f = a.font(theme.font_px("body", s))
         pts_f = a.font(theme.font_px("h2", s), True)
+        tag_f = a.font(max(9, theme.font_px("tiny", s)), True)
         card_h = max(20, int(h * 0.105))
         month_numbers = True
         try:
@@ -135,14 +211,34 @@ class KoiKoiPromptScene(Scene):
             pass
 
         rows = list(self.award.yaku)
-        row_h = max(card_h, name_f.get_height() + sub_f.get_height()) + theme.px(14, s)
-        shown_rows = rows[:4]
+        shown_rows = self._shown_rows(rows, 4)
+        hidden = [r for r in rows if r not in shown_rows]
+        inner_w = pw - 2 * pad
+        # the line under the award: the arithmetic, then the reasons (two lines when long)
+        aw = self.award
+        if aw.multipliers:
+            detail = (" ".join([f"{aw.base}"] + [f"× {f}" for _, f in aw.multipliers]) + f" = {aw.total}   ("
+                      + ", ".join(lbl for lbl, _ in aw.multipliers) + ")")
+        else:
+            detail = f"{aw.base} base points, no multipliers"
+        detail_lines = [detail] if W.text_width(detail, sub_f) <= inner_w else W.wrap_text(detail, sub_f, inner_w)
+        detail_lines = [W.ellipsize(line, sub_f, inner_w) for line in detail_lines[:2]]
         bh = theme.px(theme.BUTTON_H * 1.35, s)
-        ph = (pad + title_f.get_height() + theme.px(10, s) + len(shown_rows) * row_h
-              + (sub_f.get_height() if len(rows) > 4 else 0)
-              + theme.px(16, s) + body_f.get_height() * 2 + theme.px(24, s) + bh + pad
-              + (self._coach_h(s) if self.practice else 0))
-        ph = min(ph, h - 2 * theme.px(12, s))
+        # the "Coach suggests" tag stands on the top edge of a button: room for its upper half
+        self.tag_font = tag_f
+        tag_room = (int((tag_f.get_height() + theme.px(6, s)) * 0.7) + theme.px(6, s)) if self.practice else 0
+        min_row = name_f.get_height() + sub_f.get_height() + theme.px(8, s)
+        row_h = max(card_h, name_f.get_height() + sub_f.get_height()) + theme.px(14, s)
+        rest = (pad + title_f.get_height() + theme.px(10, s)
+                + (sub_f.get_height() if hidden else 0)
+                + theme.px(16, s) + body_f.get_height() + theme.px(4, s) + sub_f.get_height() * len(detail_lines)
+                + theme.px(12, s) + theme.px(12, s) + tag_room + bh + pad
+                + (self._coach_h(s) if self.practice else 0))
+        avail = h - 2 * theme.px(12, s)
+        if shown_rows and rest + len(shown_rows) * row_h > avail:   # a short window: smaller cards
+            row_h = max(min_row, (avail - rest) // len(shown_rows))
+            card_h = max(20, min(card_h, row_h - theme.px(10, s)))
+        ph = min(rest + len(shown_rows) * row_h, avail)
         panel = pygame.Rect(0, 0, pw, ph)
         panel.center = (w // 2, h // 2)
         self.panel = panel
@@ -156,34 +252,48 @@ class KoiKoiPromptScene(Scene):
         y = r.bottom + theme.px(10, s)
         W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
         y += theme.px(6, s)
+        pts_w = pts_f.size("88")[0]
+        name_room = int(inner_w * 0.5)     # the name column; the cards take the rest, overlapping when many
         for name, pts, ids in shown_rows:
             # the kanji and the short name; the English under them when both are shown
             main = f"{Y.info(name).kanji}  {Y.label(name, self.style, short=True)}"
             second = Y.info(name).english if self.style == "both" else ""
-            nr = W.draw_text(img, main, name_f, theme.CREAM, (pad, y + theme.px(6, s)))
-            if second:
-                W.draw_text(img, second, sub_f, theme.CREAM_DIM, (pad, y + theme.px(6, s) + name_f.get_height()))
+            tag = ""
             if pts > self.before.get(name, 0):
-                # what this turn made or raised
                 tag = "NEW" if name not in self.before else f"+{pts - self.before[name]}"
-                tf = a.font(max(9, theme.font_px("tiny", s)), True)
-                tw, th = tf.size(tag)
+            tw, th = tag_f.size(tag) if tag else (0, 0)
+            tag_w = tw + theme.px(14 + 12, s) if tag else 0
+            nf = W.fit_font(a, main, name_room - tag_w, name_px, bold=True, minimum=max(9, name_px * 2 // 3))
+            main = W.ellipsize(main, nf, name_room - tag_w)
+            top = y + theme.px(6, s)
+            if row_h < name_f.get_height() + sub_f.get_height() + theme.px(14, s):   # squeezed: centred
+                top = y + max(0, (row_h - nf.get_height() - (sub_f.get_height() if second else 0)) // 2)
+            nr = W.draw_text(img, main, nf, theme.CREAM, (pad, top))
+            left_end = nr.right
+            if second:
+                sr = W.draw_text(img, W.ellipsize(second, sub_f, name_room), sub_f, theme.CREAM_DIM,
+                                 (pad, top + nf.get_height()))
+                left_end = max(left_end, sr.right)
+            if tag:
+                # what this turn made or raised
                 tr = pygame.Rect(nr.right + theme.px(12, s), nr.centery - th // 2 - 2, tw + theme.px(14, s), th + 4)
                 img.blit(W.rounded_surface(tr.size, tr.h // 2, theme.LACQUER, border=theme.GOLD_LIGHT,
                                            border_width=1), tr.topleft)
-                W.draw_text(img, tag, tf, theme.CREAM, tr.center, "center", shadow=False)
+                W.draw_text(img, tag, tag_f, theme.CREAM, tr.center, "center", shadow=False)
+                left_end = max(left_end, tr.right)
             pr = W.draw_text(img, f"{pts}", pts_f, theme.GOLD_LIGHT, (pw - pad, y + row_h // 2), "midright")
-            # the cards of the yaku, overlapping when many
+            # the cards of the yaku, right of the name, overlapping when many
             cards = [a.card(c, card_h, month_number=month_numbers) for c in ids]
             card_ids = list(ids)
             if cards:
                 cw = cards[0].get_width()
-                avail = pw - pad * 2 - theme.px(420, s) - (pr.w + theme.px(24, s))
+                right = pw - pad - max(pr.w, pts_w) - theme.px(24, s)
+                left = left_end + theme.px(24, s)
+                room = max(cw, right - left)
                 step = cw + theme.px(4, s)
-                if len(cards) > 1 and cw + step * (len(cards) - 1) > avail:
-                    step = max(4, (avail - cw) // (len(cards) - 1))
-                x = pr.left - theme.px(24, s) - (cw + step * (len(cards) - 1))
-                x = max(x, pad + theme.px(380, s))
+                if len(cards) > 1 and cw + step * (len(cards) - 1) > room:
+                    step = max(4, (room - cw) // (len(cards) - 1))
+                x = max(left, right - (cw + step * (len(cards) - 1)))
                 for cid, c in zip(card_ids, cards):
                     img.blit(c, (x, y + (row_h - card_h) // 2))
                     self.card_rects.append((pygame.Rect(panel.x + x, panel.y + y + (row_h - card_h) // 2,
@@ -193,24 +303,21 @@ class KoiKoiPromptScene(Scene):
                     r0, cid0 = self.card_rects[-1]
                     self.card_rects[-1] = (pygame.Rect(r0.x, r0.y, cw, r0.h), cid0)
             y += row_h
-        if len(rows) > 4:
-            W.draw_text(img, f"+ {len(rows) - 4} more", sub_f, theme.CREAM_DIM, (pad, y))
+        if hidden:
+            more = f"+ {len(hidden)} more: " + ",  ".join(
+                f"{Y.label(n, self.style, short=True)} {p}" for n, p, _ in hidden)
+            W.draw_text(img, W.ellipsize(more, sub_f, inner_w), sub_f, theme.CREAM_DIM, (pad, y))
             y += sub_f.get_height()
         y += theme.px(8, s)
         W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
-        y += theme.px(10, s)
-        aw = self.award
-        parts = [f"{aw.base}"] + [f"× {f}" for _, f in aw.multipliers]
+        y += theme.px(8, s)
         line = f"Stop now and win {aw.total} point{'s' if aw.total != 1 else ''}"
         W.draw_text(img, line, body_f, theme.GOLD_LIGHT, (pw // 2, y), "midtop")
-        y += body_f.get_height()
-        if aw.multipliers:
-            detail = " ".join(parts) + f" = {aw.total}   (" + ", ".join(lbl for lbl, _ in aw.multipliers) + ")"
-        else:
-            detail = f"{aw.base} base points, no multipliers"
-        detail = W.ellipsize(detail, sub_f, pw - 2 * pad)
-        W.draw_text(img, detail, sub_f, theme.CREAM_DIM, (pw // 2, y + theme.px(4, s)), "midtop")
-        y += theme.px(4, s) + sub_f.get_height() + theme.px(12, s)
+        y += body_f.get_height() + theme.px(4, s)
+        for dl in detail_lines:
+            W.draw_text(img, dl, sub_f, theme.CREAM_DIM, (pw // 2, y), "midtop")
+            y += sub_f.get_height()
+        y += theme.px(12, s)
         # the coach's line goes here (drawn each frame: the estimate arrives from a thread)
         self.coach_rect = pygame.Rect(pad, y, pw - 2 * pad, self._coach_h(s) - theme.px(10, s))
         self.coach_font = a.font(theme.font_px("small", s))
@@ -218,15 +325,23 @@ class KoiKoiPromptScene(Scene):
         self.panel_img = img
         self.halo = _halo(panel.size, theme.px(60, s))
 
+        # Two alike buttons: neither is the default (the coach's advice is a tag, drawn over them).
         bw = (pw - pad * 3) // 2
         by = panel.bottom - pad - bh
         stop = W.Button(pygame.Rect(panel.x + pad, by, bw, bh), "勝負  Shōbu", self._stop, style="secondary",
                         sublabel="Stop and score now  (S)", assets=a, hotkeys=(pygame.K_s,), sound=None)
         koi = W.Button(pygame.Rect(panel.right - pad - bw, by, bw, bh), "こいこい  Koi-Koi", self._koikoi,
-                       style="primary", sublabel="Play on for more  (K)", assets=a, hotkeys=(pygame.K_k,),
+                       style="secondary", sublabel="Play on for more  (K)", assets=a, hotkeys=(pygame.K_k,),
                        sound=None)
+        focused = getattr(self, "focus", None)
+        was = None
+        if focused is not None and focused.current is not None and self.buttons:
+            was = self.buttons.index(focused.current)
         self.stop_button, self.koikoi_button = stop, koi
         self.buttons = [stop, koi]
+        self.focus = W.FocusGroup(self.buttons, vertical_keys=False)   # on neither until Tab or an arrow
+        if was is not None:
+            self.focus.focus(self.buttons[was])
 
     def _coach_h(self, s: float) -> int:
         f = self.app.assets.font(theme.font_px("small", s))
@@ -243,7 +358,13 @@ class KoiKoiPromptScene(Scene):
             img.blit(W.rounded_surface(r.size, max(4, r.h // 5), (0, 0, 0, 90), border=(*theme.GOLD_DARK, 220),
                                        border_width=1), (0, 0))
             f = self.coach_font
-            lines = W.wrap_text(text, f, r.w - 2 * max(8, r.h // 4))
+            room = r.w - 2 * max(8, r.h // 4)
+            lines = W.wrap_text(text, f, room)
+            if len(lines) > 2:          # a long line: a size smaller, so it keeps to the box's two lines
+                f = self.app.assets.font(max(9, theme.font_px("tiny", theme.scale(self.size))))
+                lines = W.wrap_text(text, f, room)
+                if len(lines) > 2:
+                    lines = [lines[0], W.ellipsize(" ".join(lines[1:]), f, room)]
             lh = f.get_linesize()
             y = (r.h - lh * min(2, len(lines))) // 2
             for line in lines[:2]:
@@ -252,6 +373,34 @@ class KoiKoiPromptScene(Scene):
             self._coach_img = img
             self._coach_img_key = key
         return self._coach_img
+
+    def suggestion_rect(self) -> Optional[pygame.Rect]:
+        """Where the "Coach suggests" tag stands: on the top edge of the button the
+        coach recommends (None: no recommendation)."""
+        b = self.recommended_button()
+        if b is None:
+            return None
+        f = self.tag_font
+        tw, th = f.size(SUGGESTS.upper())
+        s = theme.scale(self.size)
+        r = pygame.Rect(0, 0, tw + theme.px(28, s), th + theme.px(6, s))
+        r.centerx = b.rect.centerx
+        r.bottom = b.rect.top + int(r.h * 0.3)     # mostly above the button, clear of its label
+        return r
+
+    def _draw_suggestion(self, surface: pygame.Surface) -> None:
+        b = self.recommended_button()
+        r = self.suggestion_rect()
+        if b is None or r is None:
+            return
+        s = theme.scale(self.size)
+        # a gold ring round the button, then the tag on its top edge
+        ring = b.rect.inflate(theme.px(10, s), theme.px(10, s))
+        surface.blit(W.rounded_surface(ring.size, theme.px(16, s), (0, 0, 0, 0), border=theme.GOLD_LIGHT,
+                                       border_width=max(2, theme.px(3, s))), ring.topleft)
+        surface.blit(W.rounded_surface(r.size, r.h // 2, (28, 22, 12, 250), border=theme.GOLD_LIGHT,
+                                       border_width=max(1, theme.px(2, s))), r.topleft)
+        W.draw_text(surface, SUGGESTS.upper(), self.tag_font, theme.GOLD_LIGHT, r.center, "center", shadow=False)
 
     # ------------------------------------------------------------------ choosing
     def _choose(self, action) -> None:
@@ -272,8 +421,12 @@ class KoiKoiPromptScene(Scene):
         for b in self.buttons:
             if b.handle(event):
                 return True
+        if self.focus.handle(event):      # Tab / Shift-Tab
+            return True
         if event.type == pygame.KEYDOWN:
-            return True   # Esc does not dismiss: a decision is required
+            if event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                self.focus.focus(self.stop_button if event.key == pygame.K_LEFT else self.koikoi_button)
+            return True   # Esc does not dismiss: a decision is required; Enter needs a focused button
         return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
 
     def update(self, dt: float) -> None:
@@ -307,6 +460,7 @@ class KoiKoiPromptScene(Scene):
         if dy == 0 or self.t > 0.32:
             for b in self.buttons:
                 b.draw(surface)
+            self._draw_suggestion(surface)
         if self.practice and getattr(self.app, "top", self) is self:
             draw_tooltip(surface, self.app.assets, self.tip, self.style)
 

@@ -131,15 +131,27 @@ class RoundResultsScene(MenuScene):
         line_h = self.px(50)
         calc_h = (self.px(6 + 8 + 12 + 20) + line_h * (nm + 2)) if row.winner is not None else 0
         footer_h = self.px(34 + 92 + 26 + 76 + 30)
-        fixed = header_h + calc_h + footer_h
+        name_h = self.font("body", True).get_height()
+        self.two_line_h = name_h + self.font("small").get_height() + self.px(10)   # a yaku row's two lines
+        one_line_h = name_h + self.px(10)
+        ph_max = h - self.px(40)
+        # Stacked: the yaku rows, then the calculation under their names. When that does not
+        # fit with both lines of every name, side by side: the yaku left, the calculation right.
+        self.side = False
         if row.yaku:
             self.yaku_h = self.px(112) if ny <= 4 else max(self.px(64), self.px(480) // ny)
+            fixed = header_h + calc_h + footer_h
+            if fixed + ny * self.yaku_h > ph_max:   # a small window: squeeze the yaku rows
+                self.yaku_h = max(self.px(44), (ph_max - fixed) // ny)
+            if self.yaku_h < self.two_line_h and row.winner is not None:
+                self.side = True
+                room = ph_max - header_h - footer_h
+                self.yaku_h = max(one_line_h, min(self.px(112), room // ny))
+            body_h = max(ny * self.yaku_h, calc_h) if self.side else ny * self.yaku_h + calc_h
         else:
             self.yaku_h = self.px(90)
-        ph_max = h - self.px(40)
-        if fixed + ny * self.yaku_h > ph_max:   # a small window: squeeze the yaku rows
-            self.yaku_h = max(self.px(44), (ph_max - fixed) // ny)
-        self.panel = pygame.Rect(0, 0, pw, min(ph_max, fixed + ny * self.yaku_h))
+            body_h = self.yaku_h + calc_h
+        self.panel = pygame.Rect(0, 0, pw, min(ph_max, header_h + body_h + footer_h))
         self.panel.center = (w // 2, h // 2)
         bw, bh = self.px(320), self.px(76)
         self.ok = self.button((0, 0, bw, bh), "Continue", self.close, style="primary",
@@ -240,13 +252,16 @@ class RoundResultsScene(MenuScene):
         cx = p.centerx
         pad = self.px(56)
         y = p.y + self.px(30)
-        W.draw_text(surface, round_title(row, self.session.state.months).upper(), self.font("small", True),
-                    theme.GOLD, (cx, y), "midtop")
+        W.draw_text(surface, W.ellipsize(round_title(row, self.session.state.months).upper(), self.font("small", True),
+                                         p.w - 2 * pad),
+                    self.font("small", True), theme.GOLD, (cx, y), "midtop")
         y += self.px(40)
         big, why = headline(row, self.names, self.session.is_hotseat)
         color = theme.GOLD_LIGHT if self._good_news() else theme.CREAM
-        r = W.draw_text(surface, big, self.font("h1", True), color, (cx, y), "midtop")
-        y = r.bottom + self.px(8)
+        big_f = W.fit_font(a, big, p.w - 2 * pad, theme.font_px("h1", self.s), bold=True)
+        big = W.ellipsize(big, big_f, p.w - 2 * pad)
+        r = W.draw_text(surface, big, big_f, color, (cx, y), "midtop")
+        y = max(r.bottom, y + self.font("h1", True).get_linesize()) + self.px(8)
         if why:
             font = self.font("small")
             for line in W.wrap_text(why, font, p.w - 2 * pad)[:2]:
@@ -255,12 +270,25 @@ class RoundResultsScene(MenuScene):
         y += self.px(14)
         W.draw_divider(surface, p.x + pad, p.right - pad, y, theme.GOLD_DARK, max(1, self.px(2)))
         y += self.px(16)
-        # the yaku
+        # the yaku: stacked, each row the cards, the name and the points across the panel, the
+        # calculation under the names; side by side (many yaku), the yaku left, the calculation right
         month_numbers = bool(self.app.settings.get("month_numbers", True))
         left, right = p.x + pad, p.right - pad
-        strip_w = int((right - left) * 0.46)
-        name_x = left + strip_w + self.px(30)
         name_font, sub_font, pts_font = self.font("body", True), self.font("small"), self.font("h3", True)
+        if self.side:
+            yaku_right = left + int((right - left) * 0.58)
+            strip_w = int((yaku_right - left) * 0.36)
+            name_x = left + strip_w + self.px(20)
+            calc_x = yaku_right + self.px(44)
+        else:
+            yaku_right = right
+            strip_w = int((right - left) * 0.46)
+            name_x = left + strip_w + self.px(30)
+            calc_x = name_x
+        two_lines = self.yaku_h >= self.two_line_h
+        pts_w = pts_font.size("88")[0]
+        name_room = yaku_right - pts_w - self.px(20) - name_x
+        body_top = y
         step_i = 0
         if row.yaku:
             for name, pts, ids in row.yaku:
@@ -271,13 +299,26 @@ class RoundResultsScene(MenuScene):
                     continue
                 layer = pygame.Surface((p.w, self.yaku_h), pygame.SRCALPHA)
                 ch = max(self.px(34), self.yaku_h - self.px(18))
+                ch = min(ch, self.yaku_h - 2)
                 draw_card_strip(layer, a, ids, pygame.Rect(pad, (self.yaku_h - ch) // 2, strip_w, ch),
                                 month_numbers=month_numbers)
                 main, sub = Y.title(name)
                 ty = self.yaku_h // 2
-                W.draw_text(layer, main, name_font, theme.CREAM, (name_x - p.x, ty), "bottomleft")
-                W.draw_text(layer, sub, sub_font, theme.GOLD, (name_x - p.x, ty + self.px(2)), "topleft")
-                W.draw_text(layer, f"{pts}", pts_font, theme.GOLD_LIGHT, (p.w - pad, ty), "midright")
+                nx = name_x - p.x
+                if two_lines:
+                    W.draw_text(layer, W.ellipsize(main, name_font, name_room), name_font, theme.CREAM, (nx, ty),
+                                "bottomleft")
+                    W.draw_text(layer, W.ellipsize(sub, sub_font, name_room), sub_font, theme.GOLD,
+                                (nx, ty + self.px(2)), "topleft")
+                else:   # one line: the name (smaller if need be), then the rōmaji and kanji if they fit
+                    nf = W.fit_font(a, main, name_room, theme.font_px("body", self.s), bold=True,
+                                    minimum=theme.font_px("small", self.s))
+                    nr = W.draw_text(layer, W.ellipsize(main, nf, name_room), nf, theme.CREAM, (nx, ty), "midleft")
+                    rest = name_room - nr.w - self.px(14)
+                    if W.text_width(sub, sub_font) <= rest:
+                        W.draw_text(layer, sub, sub_font, theme.GOLD, (nr.right + self.px(14), nr.bottom - self.px(2)),
+                                    "bottomleft")
+                W.draw_text(layer, f"{pts}", pts_font, theme.GOLD_LIGHT, (yaku_right - p.x, ty), "midright")
                 layer.set_alpha(int(255 * alpha))
                 surface.blit(layer, (p.x, y + int((1 - alpha) * self.px(12))))
                 y += self.yaku_h
@@ -287,25 +328,35 @@ class RoundResultsScene(MenuScene):
             if msg:
                 W.draw_text(surface, msg, self.font("body"), theme.CREAM_DIM, (cx, y + self.px(30)), "midtop")
             y += self.px(90)
+        yaku_bottom = y
+        if self.side:
+            y = body_top - self.px(6)
         # base, multipliers, award
         line_h = self.px(50)
-        calc_x = name_x
+        label_f, factor_f = self.font("body"), self.font("h3", True)
+        texts = [multiplier_text(label, row.winner, self.names) for label, _ in row.multipliers]
+        if texts:   # one size for every multiplier's reason: the largest in which the longest fits
+            widest = max(texts, key=lambda t: W.text_width(t, label_f))
+            label_room = right - calc_x - factor_f.size("×88")[0] - self.px(16)
+            label_f = W.fit_font(a, widest, label_room, theme.font_px("body", self.s),
+                                 minimum=theme.font_px("small", self.s))
         if row.winner is not None:
             y += self.px(6)
             W.draw_divider(surface, calc_x - self.px(10), right, y, theme.GOLD_DARK)
             y += self.px(8)
             if self._alpha_for(step_i) > 0:
-                W.draw_text(surface, "Base", self.font("body"), theme.CREAM_DIM, (calc_x, y + line_h // 2), "midleft")
-                W.draw_text(surface, str(row.base), self.font("h3", True), theme.CREAM, (right, y + line_h // 2),
+                W.draw_text(surface, "Base", label_f, theme.CREAM_DIM, (calc_x, y + line_h // 2), "midleft")
+                W.draw_text(surface, str(row.base), factor_f, theme.CREAM, (right, y + line_h // 2),
                             "midright")
             y += line_h
             step_i += 1
-            for label, factor in row.multipliers:
+            for text, (_label, factor) in zip(texts, row.multipliers):
                 if self._alpha_for(step_i) > 0:
-                    W.draw_text(surface, multiplier_text(label, row.winner, self.names), self.font("body"),
-                                theme.CREAM_DIM, (calc_x, y + line_h // 2), "midleft")
-                    W.draw_text(surface, f"×{factor}", self.font("h3", True), theme.LACQUER_LIGHT,
-                                (right, y + line_h // 2), "midright")
+                    fr = W.draw_text(surface, f"×{factor}", factor_f, theme.LACQUER_LIGHT,
+                                     (right, y + line_h // 2), "midright")
+                    room = fr.left - self.px(16) - calc_x
+                    W.draw_text(surface, W.ellipsize(text, label_f, room), label_f, theme.CREAM_DIM,
+                                (calc_x, y + line_h // 2), "midleft")
                 y += line_h
                 step_i += 1
             if self._alpha_for(step_i) > 0:
@@ -319,6 +370,8 @@ class RoundResultsScene(MenuScene):
             y += self.px(12) + line_h + self.px(20)
         else:
             step_i += 1 + len(row.multipliers)
+        if self.side:
+            y = max(y, yaku_bottom)
         # both match totals
         self._draw_totals(surface, y)
 
@@ -337,12 +390,17 @@ class RoundResultsScene(MenuScene):
             fill = (60, 20, 22, 200) if won else (255, 255, 255, 12)
             surface.blit(W.rounded_surface(r.size, self.px(12), fill,
                                            border=theme.GOLD if won else theme.GOLD_DARK, border_width=1), r.topleft)
-            W.draw_text(surface, self.names[seat], self.font("body", True), theme.SEAT_COLORS[seat],
-                        (r.x + self.px(24), r.centery), "midleft")
             score_r = W.draw_text(surface, str(row.scores[seat]), self.font("h2", True), theme.CREAM,
                                   (r.right - self.px(24), r.centery), "midright")
+            left_of = score_r.left
             if won:
-                W.draw_text(surface, f"+{row.award}", self.font("small", True), theme.GOLD_LIGHT,
-                            (score_r.left - self.px(16), r.centery), "midright")
+                ar = W.draw_text(surface, f"+{row.award}", self.font("small", True), theme.GOLD_LIGHT,
+                                 (score_r.left - self.px(16), r.centery), "midright")
+                left_of = ar.left
+            room = left_of - self.px(16) - (r.x + self.px(24))
+            nf = W.fit_font(self.app.assets, self.names[seat], room, theme.font_px("body", self.s), bold=True,
+                            minimum=theme.font_px("tiny", self.s))
+            W.draw_text(surface, W.ellipsize(self.names[seat], nf, room), nf, theme.SEAT_COLORS[seat],
+                        (r.x + self.px(24), r.centery), "midleft")
         W.draw_text(surface, "MATCH TOTALS", self.font("tiny", True), theme.CREAM_DIM,
                     (p.centerx, y - self.px(6)), "midbottom")
