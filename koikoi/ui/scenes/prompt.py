@@ -23,7 +23,6 @@ from typing import Callable, Optional
 
 import pygame
 
-from ...ai import hints_on
 from ...engine import KoiKoi, Stop
 from ...engine import yaku as Y
 from ...engine.scoring import multipliers
@@ -109,7 +108,8 @@ class KoiKoiPromptScene(Scene):
         if practice is None:
             try:
                 other = session.seats[1 - seat]
-                practice = not session.is_hotseat and other.kind == SeatKind.CPU and hints_on(other.level)
+                level = other.level if other.kind == SeatKind.CPU else None
+                practice = hints.hints_enabled(getattr(app, "settings", {}), level, session.is_hotseat)
             except (AttributeError, IndexError):
                 practice = False
         self.practice = bool(practice)
