@@ -37,7 +37,10 @@ moves and removes nothing.
 Settings keys: anim_speed, volume, music_volume, muted, month_numbers,
 fullscreen, window_size, card_scale (0.85 / 1.0 / 1.15), name_style ("both",
 "english", "romaji"), last_new_match (opponent, rules, months, and "house":
-the house-rule changes on top of the preset, validated by ``valid_house_rules``).
+the house-rule changes on top of the preset, validated by ``valid_house_rules``),
+hints ("auto": with CPU · Easy only, "on", "off"), pace (the CPU's pace: "relaxed",
+"normal", "quick"; ``koikoi.ui.hints.PACES``), friend_names (the two names of a
+friend match, each 1 to 40 characters as ``koikoi.session.clean_name`` takes them).
 """
 
 from __future__ import annotations
@@ -87,10 +90,15 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     # the new-match defaults: the last choice, with its house rules (knob -> value)
     # ("house" is present only when some house rule differs from the preset)
     "last_new_match": {"opponent": "medium", "rules": "casual", "months": 6},
+    "hints": "auto",            # practice hints and card tooltips: "auto" (CPU · Easy only), "on", "off"
+    "pace": "normal",           # how long the CPU's turn takes to watch: "relaxed", "normal", "quick"
+    "friend_names": ["Player 1", "Player 2"],   # the seats of a friend match, as last typed
 }
 
 CARD_SCALES = (0.85, 1.0, 1.15)
 NAME_STYLES = ("both", "english", "romaji")
+HINT_MODES = ("auto", "on", "off")
+PACE_NAMES = ("relaxed", "normal", "quick")    # the keys of koikoi.ui.hints.PACES
 
 
 # ------------------------------------------------------------------ folders
@@ -207,6 +215,22 @@ def valid_house_rules(preset_name: str, house: Any) -> dict:
     return out
 
 
+def valid_friend_names(value: Any) -> Optional[list]:
+    """The two names of a friend match, cleaned (``koikoi.session.clean_name``): a name
+    that is not a valid seat name falls back to its default ("Player 1" / "Player 2").
+    None if ``value`` is not a list of two."""
+    from .session import clean_name
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    out = []
+    for name, default in zip(value, DEFAULT_SETTINGS["friend_names"]):
+        try:
+            out.append(clean_name(name))
+        except ValueError:
+            out.append(default)
+    return out
+
+
 def validate_settings(data: Any) -> tuple[dict, list[str]]:
     """(clean settings, names of values that were reset). Unknown keys are dropped
     (``Storage.load_settings`` keeps a copy of a file that had any)."""
@@ -229,11 +253,20 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
                 out[key] = min(CARD_SCALES, key=lambda c: abs(value - c))
             else:
                 reset.append(key)
-        elif key == "name_style":
-            if value in NAME_STYLES:
+        elif key in ("name_style", "hints", "pace"):
+            allowed = {"name_style": NAME_STYLES, "hints": HINT_MODES, "pace": PACE_NAMES}[key]
+            if isinstance(value, str) and value in allowed:
                 out[key] = value
             else:
                 reset.append(key)
+        elif key == "friend_names":
+            names = valid_friend_names(value)
+            if names is None:
+                reset.append(key)
+            else:
+                if names != value:
+                    reset.append(key)
+                out[key] = names
         elif key in ("muted", "month_numbers", "fullscreen"):
             if isinstance(value, bool):
                 out[key] = value
@@ -766,6 +799,6 @@ class Storage:
 
 
 __all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES",
-           "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
+           "HINT_MODES", "PACE_NAMES", "valid_friend_names", "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
            "move_aside", "validate_settings", "level_available", "session_from_data",
            "config_dir", "data_dir", "log_dir", "path_problem", "ENV_HOME", "MAX_WINDOW", "MIN_WINDOW"]

@@ -349,3 +349,50 @@ def test_a_conceded_match_is_filed_and_listed():
     # a finished match is listed without a concession
     st.save_finished(_play(_session(seed=5, months=1)))
     assert sorted(str(m.conceded) for m in st.list_finished()) == ["0", "None"]
+
+
+# ---------------------------------------------------------------- hints, pace, friend names (issue #15)
+
+
+def test_hints_pace_and_friend_names_default_and_round_trip():
+    st = Storage()
+    s, _ = st.load_settings()
+    assert s["hints"] == "auto" and s["pace"] == "normal" and s["friend_names"] == ["Player 1", "Player 2"]
+    s.update(hints="off", pace="relaxed", friend_names=["Ann", "Bō"])
+    assert st.save_settings(s)
+    back, warning = Storage().load_settings()
+    assert warning is None and back == s
+
+
+@pytest.mark.parametrize("key,bad", [("hints", "sometimes"), ("hints", 1), ("hints", ["on"]), ("hints", None),
+                                     ("pace", "ludicrous"), ("pace", 0.5), ("pace", {"a": 1}),
+                                     ("friend_names", "Ann"), ("friend_names", ["Ann"]),
+                                     ("friend_names", ["a", "b", "c"]), ("friend_names", None),
+                                     ("friend_names", {"0": "Ann"})])
+def test_bad_hints_pace_and_friend_names_fall_back(key, bad):
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    st.settings_path.write_text(json.dumps({key: bad, "volume": 0.3}))
+    s, warning = st.load_settings()
+    assert s[key] == DEFAULT_SETTINGS[key]
+    assert s["volume"] == 0.3
+    assert warning
+    clean, reset = validate_settings({key: bad})
+    assert clean[key] == DEFAULT_SETTINGS[key] and reset == [key]
+
+
+def test_each_friend_name_is_cleaned_or_falls_back_on_its_own():
+    assert S.HINT_MODES == ("auto", "on", "off") and S.PACE_NAMES == ("relaxed", "normal", "quick")
+    for mode in S.HINT_MODES:
+        assert validate_settings({"hints": mode}) == ({**validate_settings({})[0], "hints": mode}, [])
+    for pace in S.PACE_NAMES:
+        assert validate_settings({"pace": pace})[0]["pace"] == pace
+    clean, reset = validate_settings({"friend_names": ["Ann", "Bo"]})
+    assert clean["friend_names"] == ["Ann", "Bo"] and not reset
+    clean, reset = validate_settings({"friend_names": ["  Ann  ", "x" * 41]})   # 40 characters at most
+    assert clean["friend_names"] == ["Ann", "Player 2"] and reset == ["friend_names"]
+    clean, _ = validate_settings({"friend_names": ["a\x07b", 7]})
+    assert clean["friend_names"] == ["Player 1", "Player 2"]
+    clean, _ = validate_settings({"friend_names": ["x" * 40, "   "]})
+    assert clean["friend_names"] == ["x" * 40, "Player 2"]
+    assert S.valid_friend_names(["x" * 10 ** 6, "Bo"]) == ["Player 1", "Bo"]

@@ -52,17 +52,35 @@ def yaku_rows(rules: Rules) -> list[tuple[str, str, str]]:
     return [r for r in rows if r[1].rstrip("+") != "0"]
 
 
-def rule_notes(rules: Rules) -> list[str]:
-    """Plain sentences describing how ``rules`` score a round."""
-    notes = []
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"
+
+
+def rule_note_items(rules: Rules) -> list[tuple[tuple[str, ...], str, bool]]:
+    """(the knobs a note is about, the sentence, shown always) for how ``rules`` score and
+    play. A note not shown always says what a knob's plain value means ("Four pairs in the
+    opening field: play goes on."): worth saying only where house rules changed that knob
+    (``rule_notes(rules, changed=...)``)."""
+    items: list[tuple[tuple[str, ...], str, bool]] = []
+
+    def note(knobs, text, always=True):
+        items.append((tuple(knobs) if isinstance(knobs, (tuple, list)) else (knobs,), text, always))
+
     if rules.months:
         offered = ", ".join(str(m) for m in rules.months_offered)
-        notes.append(f"A match lasts {rules.months} months (rounds) unless you pick another length "
-                     f"({offered}). The higher total at the end wins.")
+        note("months", f"A match lasts {rules.months} months (rounds) unless you pick another length "
+                       f"({offered}). The higher total at the end wins.")
+    else:
+        note("months", "No month limit: the match goes on until the target"
+                       + (" or until a player has no points left." if rules.scoring_mode == "zero_sum" else "."))
     if rules.target_points:
-        notes.append(f"The first player to reach {rules.target_points} points wins.")
+        note("target_points", f"The first player to reach {rules.target_points} points wins.")
+    else:
+        note("target_points", "No target: the match is played to its full length.", False)
     if rules.seven_plus_double:
-        notes.append("A hand worth 7 points or more is doubled.")
+        note("seven_plus_double", "A hand worth 7 points or more is doubled.")
+    else:
+        note("seven_plus_double", "A hand worth 7 points or more is not doubled.", False)
     km = {
         "opponent_called": "If your opponent called Koi-Koi before you stop, your points are doubled.",
         "own_calls_and_opponent": "Each of your own Koi-Koi calls multiplies your points (×2 after one call, "
@@ -72,31 +90,131 @@ def rule_notes(rules: Rules) -> list[str]:
         "scaling": "Every Koi-Koi call this round adds ×1 to the multiplier.",
         "none": "Koi-Koi calls do not multiply the points.",
     }
-    notes.append(km[rules.koikoi_multiplier])
-    if rules.max_koikoi_calls == 1:
-        notes.append("After a Koi-Koi, the next yaku made by either player ends the round at once.")
-    elif rules.max_koikoi_calls == 0:
-        notes.append("There is no Koi-Koi: the first yaku ends the round.")
+    if rules.max_koikoi_calls != 0:
+        note("koikoi_multiplier", km[rules.koikoi_multiplier])
+    calls = rules.max_koikoi_calls
+    if calls == 1:
+        note("max_koikoi_calls", "After a Koi-Koi, the next yaku made by either player ends the round at once.")
+    elif calls == 0:
+        note("max_koikoi_calls", "There is no Koi-Koi: the first yaku ends the round.")
+    elif calls is None:
+        note("max_koikoi_calls", "Koi-Koi may be called any number of times in a round.", False)
+    else:
+        note("max_koikoi_calls", f"Koi-Koi may be called {calls} times in a round, by both players together; "
+                                 f"then the next yaku ends it.")
+    if rules.viewing == "off":
+        note("viewing", "Flower and Moon Viewing (Hanami-zake, Tsukimi-zake) do not score.")
+    elif rules.viewing == "with_other_yaku":
+        note("viewing", "Flower and Moon Viewing (Hanami-zake, Tsukimi-zake) score only beside another yaku.")
+    else:
+        note("viewing", "Flower and Moon Viewing (Hanami-zake, Tsukimi-zake) score like any yaku.", False)
+    if rules.viewing != "off":
+        if rules.weather:
+            note("weather", "Weather ruling: a Willow card in the field cancels Flower Viewing, a Paulownia "
+                            "card cancels Moon Viewing, until it is cleared.")
+        else:
+            note("weather", "No weather ruling: Willow and Paulownia cards in the field cancel no yaku.", False)
+    # knobs some rule sets have: read with getattr, so the notes work for every version of Rules
+    after = getattr(rules, "viewing_after_koikoi", None)
+    if rules.viewing != "off" and after is not None:
+        note("viewing_after_koikoi",
+             "Once their holder has called Koi-Koi, Flower and Moon Viewing no longer count."
+             if after == 0 else
+             f"Once their holder has called Koi-Koi, Flower and Moon Viewing are worth {_points(after)} each.")
+    rain = getattr(rules, "rain_break", "off")
+    if rules.viewing != "off" and rain in ("rain_man", "rain_man_or_phoenix"):
+        note("rain_break", "Rain-break: the Rain Man" + (" or the Phoenix" if rain == "rain_man_or_phoenix" else "")
+             + " in your own pile cancels your Flower and Moon Viewing.")
+    elif rules.viewing != "off":
+        note("rain_break", "No rain-break: the cards in your own pile cancel none of your yaku.", False)
+    tsuki = getattr(rules, "tsuki_fuda", 0)
+    if tsuki:
+        note("tsuki_fuda", f"Tsuki-fuda: all four cards of the round's own month (Pine in round 1, Plum in "
+                           f"round 2, …) score {_points(tsuki)}.")
+    else:
+        note("tsuki_fuda", "No Tsuki-fuda: the round's own month scores nothing special.", False)
+    bonus = getattr(rules, "own_call_bonus", 0)
+    if bonus and rules.max_koikoi_calls != 0:
+        most = getattr(rules, "own_call_bonus_max_calls", None)
+        note(("own_call_bonus", "own_call_bonus_max_calls"),
+             f"Koi-Koi bonus: the winner adds {_points(bonus)} for each Koi-Koi they called this round"
+             + (f", up to {most} calls; with more, the hand is multiplied instead." if most else "."))
+    elif rules.max_koikoi_calls != 0:
+        note("own_call_bonus", "No Koi-Koi bonus: your calls add no points of their own.", False)
+    if getattr(rules, "akatan_aotan_on_top", False) and rules.combo_grading == "stack":
+        note("akatan_aotan_on_top", f"Both ribbon sets also score Akatan-Aotan ({_points(rules.akatan_aotan)}) "
+                                    f"on top of Akatan and Aotan.")
+    if getattr(rules, "field_three_of_month", "play_on") == "redeal":
+        note("field_three_of_month", "Three cards of a month in the opening field: the cards are dealt again.")
+    if rules.combo_grading == "graded":
+        note("combo_grading", "Graded set yaku: Inoshikachō, Akatan and Aotan gain 1 point for each further card "
+                              "of their kind, and then Tane or Tanzaku does not count.")
+    else:
+        note("combo_grading", "Set yaku stack: every yaku scores on its own, so Akatan's ribbons still count "
+                              "toward Tanzaku.", False)
+    sake = ("sake_cup_is_chaff", "sake_cup_is_animal")
+    if rules.sake_cup_is_chaff and rules.sake_cup_is_animal:
+        note(sake, "The Sake cup counts as an animal toward Tane and as chaff toward Kasu.", False)
+    elif rules.sake_cup_is_chaff:
+        note(sake, "The Sake cup counts as chaff toward Kasu, not as an animal.", False)
+    elif rules.sake_cup_is_animal:
+        note(sake, "The Sake cup counts as an animal toward Tane.", False)
+    else:
+        note(sake, "The Sake cup counts only for the viewing yaku.", False)
     if rules.lucky_hands == "on":
-        notes.append(f"Lucky hands: four cards of one month (Teshi) or four pairs (Kuttsuki) in the dealt "
-                     f"hand win {rules.lucky_points} points at once.")
+        note(("lucky_hands", "lucky_points"),
+             f"Lucky hands: four cards of one month (Teshi) or four pairs (Kuttsuki) in the dealt "
+             f"hand win {_points(rules.lucky_points)} at once.")
+    elif rules.lucky_hands == "misdeal":
+        note("lucky_hands", "A dealt hand of four cards of one month or four pairs is a misdeal: "
+                            "the cards are dealt again.")
+    else:
+        note("lucky_hands", "No lucky hands: four of a month or four pairs in a dealt hand win nothing.", False)
+    if rules.field_four_of_month == "dealer_wins":
+        note(("field_four_of_month", "lucky_points"),
+             f"All four cards of a month in the opening field: the dealer wins the round for "
+             f"{_points(rules.lucky_points)}.")
+    elif rules.field_four_of_month == "dealer_sweeps":
+        note("field_four_of_month", "All four cards of a month in the opening field: the dealer captures them "
+                                    "and four stock cards take their place.")
+    else:
+        note("field_four_of_month", "All four cards of a month in the opening field: the cards are dealt again.",
+             False)
+    if rules.field_four_pairs == "redeal":
+        note("field_four_pairs", "Four pairs of months in the opening field: the cards are dealt again.", False)
+    else:
+        note("field_four_pairs", "Four pairs of months in the opening field: play goes on.", False)
     if rules.field_brights_multiplier:
-        notes.append("Each Bright in the opening field multiplies the points.")
-    if rules.weather:
-        notes.append("Weather ruling: a Willow card in the field cancels Flower Viewing, a Paulownia card "
-                     "cancels Moon Viewing, until it is cleared.")
+        note("field_brights_multiplier", "Each Bright in the opening field multiplies the points.")
+    else:
+        note("field_brights_multiplier", "Brights in the opening field do not multiply the points.", False)
     if rules.oya_ken:
-        notes.append(f"Oya-ken: when nobody scores, the dealer wins {rules.oya_ken} point"
-                     f"{'s' if rules.oya_ken != 1 else ''}.")
+        note("oya_ken", f"Oya-ken: when nobody scores, the dealer wins {_points(rules.oya_ken)}.")
+    else:
+        note("oya_ken", "No Oya-ken: when nobody scores, nobody gets points.", False)
     if rules.must_play_match:
-        notes.append("You must play a card that matches the field whenever you hold one.")
+        note("must_play_match", "You must play a card that matches the field whenever you hold one.")
+    else:
+        note("must_play_match", "You may play any card, even one that matches nothing while another does.",
+             False)
     if rules.scoring_mode == "zero_sum":
-        notes.append(f"Zero-sum stakes: both start with {rules.starting_points} points and pay each other; "
-                     f"the match ends when one runs out.")
-    notes.append({"keeps": "If nobody scores, the dealer deals again.",
-                  "passes": "If nobody scores, the deal passes to the other player.",
-                  "last_yaku": "If nobody scores, whoever last made a yaku deals next."}[rules.exhausted_dealer])
-    return notes
+        note(("scoring_mode", "starting_points"),
+             f"Zero-sum stakes: both start with {rules.starting_points} points and pay each other; "
+             f"the match ends when one runs out.")
+    else:
+        note("scoring_mode", "Running total: each round's points are added up.", False)
+    note("exhausted_dealer", {"keeps": "If nobody scores, the dealer deals again.",
+                              "passes": "If nobody scores, the deal passes to the other player.",
+                              "last_yaku": "If nobody scores, whoever last made a yaku deals next."
+                              }[rules.exhausted_dealer])
+    return items
+
+
+def rule_notes(rules: Rules, changed=()) -> list[str]:
+    """Plain sentences describing how ``rules`` score a round; with ``changed`` (knobs
+    changed by house rules), also the notes on those knobs' plain values."""
+    changed = set(changed)
+    return [text for knobs, text, always in rule_note_items(rules) if always or changed.intersection(knobs)]
 
 
 KIND_EXAMPLES = (("08-B", "Bright  光"), ("10-A", "Animal  種"), ("02-RP", "Ribbon  短冊"), ("11-P", "Chaff  カス"))
@@ -170,11 +288,13 @@ def worked_examples(rules: Rules) -> list[str]:
 class HowToPlayScene(MenuScene):
     """A scrollable page; the tabs pick the rule set whose yaku and scoring are shown."""
 
-    def __init__(self, app, rules_name: Optional[str] = None):
+    def __init__(self, app, rules_name: Optional[str] = None, rules: Optional[Rules] = None):
         last = app.settings.get("last_new_match", {})
-        self.rules_name = rules_name or last.get("rules", "casual")
+        self.rules_name = rules_name or (rules.name if rules is not None else None) or last.get("rules", "casual")
         if self.rules_name not in RULESETS:
             self.rules_name = "casual"
+        # the rules of the match being played (house rules and all): its preset's tab shows them
+        self.match_rules = rules if rules is not None and rules.name == self.rules_name else None
         self.scroller = W.Scroller(line=48)
         self._content = None          # the page's drawing operations, built on demand
         self._ops: list = []
@@ -189,7 +309,8 @@ class HowToPlayScene(MenuScene):
         self.panel.y = self.px(138)
         self.panel.h = h - self.panel.y - self.px(124)
         names = list(RULESETS)
-        self.choice = W.ChoiceRow((0, 0, min(self.panel.w - self.px(60), self.px(1160)), self.px(54)),
+        wide = self.px(1160) if len(names) <= 6 else self.px(1460)     # more presets: more room
+        self.choice = W.ChoiceRow((0, 0, min(self.panel.w - self.px(60), wide), self.px(54)),
                                   [(n, PRESET_LABELS[n].split(" (")[0]) for n in names], self.rules_name,
                                   self.set_rules, assets=self.app.assets,
                                   font_size=theme.font_px("small", self.s))
@@ -206,6 +327,13 @@ class HowToPlayScene(MenuScene):
         self.scroller.viewport = inner
         self._content = None
 
+    def shown_rules(self) -> Rules:
+        """The rules the page explains: the chosen tab's preset, or the match's own rules
+        (house rules included) on the tab of their preset."""
+        if self.match_rules is not None and self.match_rules.name == self.rules_name:
+            return self.match_rules
+        return RULESETS[self.rules_name]
+
     def set_rules(self, name: str) -> None:
         self.rules_name = name
         off = self.scroller.target
@@ -217,7 +345,7 @@ class HowToPlayScene(MenuScene):
     def _build(self) -> list:
         """The page as drawing operations laid out at the viewport's width."""
         width = self.scroller.viewport.w
-        rules = RULESETS[self.rules_name]
+        rules = self.shown_rules()
         style = self.app.settings.get("name_style", "both")
         h2, body, small, bold = self.font("h3", True), self.font("body"), self.font("small"), self.font("body", True)
         tiny, tiny_b = self.font("tiny"), self.font("tiny", True)
@@ -250,7 +378,11 @@ class HowToPlayScene(MenuScene):
         cols = 2 if width > self.px(1100) else 1
         col_gap = self.px(50)
         col_w = (width - col_gap * (cols - 1)) // cols
-        label_w = self.px(230)
+        # the month's number, name and plant before its cards: as wide as the widest of them
+        name_x = self.px(58)
+        label_w = max(self.px(230), name_x + self.px(16) + max(
+            max(W.text_width(MONTH_NAMES[m], bold), W.text_width(PLANTS[m], small)) for m in range(12)))
+        self.gallery_label_w = label_w
         ch = self.px(150)
         cw = int(ch * 216 / 348)
         step = min(cw + self.px(22), (col_w - label_w - cw) // 3)
@@ -268,9 +400,9 @@ class HowToPlayScene(MenuScene):
             if r % 2 == 0:
                 ops.append(("row", pygame.Rect(x0 - self.px(12), ry - self.px(6), col_w + self.px(24), row_h)))
             ops.append(("text", f"{m + 1}", self.font("h2", True), theme.GOLD, (x0, ry + self.px(8))))
-            ops.append(("text", MONTH_NAMES[m], bold, theme.CREAM, (x0 + self.px(58), ry + self.px(12))))
+            ops.append(("text", MONTH_NAMES[m], bold, theme.CREAM, (x0 + name_x, ry + self.px(12))))
             ops.append(("text", PLANTS[m], small, theme.CREAM_DIM,
-                        (x0 + self.px(58), ry + self.px(12) + bold.get_linesize())))
+                        (x0 + name_x, ry + self.px(12) + bold.get_linesize())))
             for j in range(4):
                 cd = DECK[4 * m + j]
                 cx = x0 + label_w + j * step
@@ -324,7 +456,9 @@ class HowToPlayScene(MenuScene):
         y += gap
 
         # ---- yaku
-        heading(f"Yaku in {PRESET_LABELS[self.rules_name]}")
+        house = rules != RULESETS[self.rules_name]
+        heading(f"Yaku in {PRESET_LABELS[self.rules_name]}" if not house
+                else f"Yaku in this match ({PRESET_LABELS[self.rules_name].split(' (')[0]} with house rules)")
         para("Captured cards form yaku. Points are shown at the right; “+” means one more point for each "
              "further card of the kind.", small, theme.CREAM_DIM)
         y += self.px(10)
@@ -392,7 +526,8 @@ class HowToPlayScene(MenuScene):
         y += self.px(14)
         ops.append(("text", "SCORING AND MULTIPLIERS IN THESE RULES", self.font("small", True), theme.GOLD, (0, y)))
         y += small.get_linesize() + self.px(8)
-        for note in rule_notes(rules):
+        from .rules_panel import differing_knobs
+        for note in rule_notes(rules, changed=differing_knobs(rules)):
             ops.append(("bullet", (self.px(8), y + body.get_linesize() // 2)))
             para(note, body, theme.CREAM, indent=self.px(30))
             y += self.px(6)

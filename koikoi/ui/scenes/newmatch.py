@@ -7,6 +7,12 @@ is shown, never started. The last choice, house rules included, is remembered
 in the settings (``last_new_match``). A CPU
 level that is not built into this copy of the game can still be chosen: it
 is marked unavailable and its seat plays random legal moves.
+
+Against a friend, the two players type their names in the fields that appear
+under the opponents (``koikoi.session.clean_name``: 1 to 40 characters, no
+control characters); the seats take them, and they are remembered in the
+settings (``friend_names``). "Scoring in these rules" says how the chosen
+rules play, house rules first (in gold).
 """
 
 from __future__ import annotations
@@ -19,10 +25,10 @@ import pygame
 
 from ...ai import LEVEL_INFO, OFFERED_LEVELS
 from ...engine import PRESET_LABELS, RULESETS
-from ...storage import level_available, valid_house_rules
+from ...storage import DEFAULT_SETTINGS, level_available, valid_friend_names, valid_house_rules
 from .. import theme
 from .. import widgets as W
-from ...session import MatchSession, SeatConfig
+from ...session import MAX_NAME_LEN, MatchSession, SeatConfig, clean_name
 from ..registry import scene_class
 from . import MenuScene
 from ...engine.phase import SeatKind
@@ -44,10 +50,27 @@ def preset_detail(preset: str) -> str:
     return label[label.find("(") + 1:-1] if "(" in label else label
 
 
-def make_seats(opponent: str) -> tuple[tuple, str]:
-    """(seats, level used) for an opponent choice; unbuilt levels play 'random'."""
+FRIEND_NAMES = tuple(DEFAULT_SETTINGS["friend_names"])   # ("Player 1", "Player 2")
+
+
+def friend_names(names) -> tuple[str, str]:
+    """Two seat names from what was typed: each cleaned (``clean_name``), or its default
+    ("Player 1" / "Player 2") if it cannot be a seat name."""
+    out = []
+    for i, default in enumerate(FRIEND_NAMES):
+        try:
+            out.append(clean_name(names[i]))
+        except (ValueError, TypeError, IndexError, KeyError):
+            out.append(default)
+    return out[0], out[1]
+
+
+def make_seats(opponent: str, names=None) -> tuple[tuple, str]:
+    """(seats, level used) for an opponent choice; unbuilt levels play 'random'.
+    ``names``: the two players' names in a friend match (cleaned; defaults if absent)."""
     if opponent == "friend":
-        return (SeatConfig(SeatKind.HUMAN, "Player 1"), SeatConfig(SeatKind.HUMAN, "Player 2")), ""
+        one, two = friend_names(names if names is not None else FRIEND_NAMES)
+        return (SeatConfig(SeatKind.HUMAN, one), SeatConfig(SeatKind.HUMAN, two)), ""
     level = opponent
     if not level_available(level):
         log.warning("CPU level %r is not available; using 'random'", level)
@@ -56,14 +79,16 @@ def make_seats(opponent: str) -> tuple[tuple, str]:
 
 
 def new_session(app, opponent: str, rules_name: str, months: Optional[int],
-                seed: Optional[int] = None, house: Optional[dict] = None) -> MatchSession:
+                seed: Optional[int] = None, house: Optional[dict] = None,
+                names=None) -> MatchSession:
     """A fresh MatchSession for the dialog's choices, autosaving after every action.
-    ``house``: house-rule changes on top of the preset (ValueError if the Rules refuse them)."""
+    ``house``: house-rule changes on top of the preset (ValueError if the Rules refuse them);
+    ``names``: the two players' names of a friend match."""
     from .rules_panel import build_rules
     rules = build_rules(rules_name, house or {})
     if house and "months" in house and house["months"] is None:
         months = None   # no limit: played to a target or to bankruptcy
-    seats, _ = make_seats(opponent)
+    seats, _ = make_seats(opponent, names) if opponent == "friend" and names is not None else make_seats(opponent)
     if seed is None:
         seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2 ** 31)
     try:
@@ -87,8 +112,10 @@ class NewMatchScene(MenuScene):
         if self.months not in preset.months_offered:
             self.months = preset.months
         self.house: dict = valid_house_rules(self.rules_name, last.get("house"))
+        self.names = list(valid_friend_names(app.settings.get("friend_names")) or FRIEND_NAMES)
         self.error: Optional[str] = None
         self.available = {lvl: level_available(lvl) for lvl, _, _ in OPPONENTS if lvl != "friend"}
+        self.name_fields: list = []
         super().__init__(app)
 
     # ---------------------------------------------------------- layout
@@ -97,46 +124,76 @@ class NewMatchScene(MenuScene):
         a = self.app.assets
         self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1240)), 0)
         self.panel.centerx = w // 2
-        self.panel.y = self.px(150)
-        self.panel.h = h - self.panel.y - self.px(150)
-        inner_w = self.panel.w - 2 * self.px(56)
-        x = self.panel.x + self.px(56)
-        y = self.panel.y + self.px(40)
-        self.labels: list[tuple[str, int]] = []
+        self.panel.y = self.px(140)
+        self.panel.h = h - self.panel.y - self.px(140)
         opts = []
         for lvl, label, sub in OPPONENTS:
             ok = lvl == "friend" or self.available.get(lvl, False)
             opts.append(W.Choice(lvl, label, sub if ok else "Not built yet", True))
-        self.labels.append(("Opponent", y))
-        y += self.px(44)
         fs = theme.font_px("body", self.s)
-        self.opp_row = W.ChoiceRow((x, y, inner_w, self.px(92)), opts, self.opponent, self.set_opponent,
-                                   assets=a, font_size=fs)
-        y += self.px(92) + self.px(44)
-        self.labels.append(("Rules", y))
-        y += self.px(44)
-        self.rules_row = W.ChoiceRow((x, y, inner_w, self.px(132)),
-                                     [(n, short_label(n)) for n in RULESETS], self.rules_name,
-                                     self.set_rules, columns=3, assets=a, font_size=fs)
-        y += self.px(132) + self.px(14)
-        self.detail_y = y
-        hb_w, hb_h = self.px(250), self.px(50)
-        self.house_b = self.button((x + inner_w - hb_w, y - self.px(4), hb_w, hb_h), "House rules…",
+        self.opp_row = W.ChoiceRow((0, 0, 1, 1), opts, self.opponent, self.set_opponent, assets=a, font_size=fs)
+        self.name_fields = [
+            W.TextField((0, 0, 1, 1), self.names[i], lambda text, i=i: self.set_name(i, text),
+                        max_len=MAX_NAME_LEN, clean=clean_name, placeholder=FRIEND_NAMES[i],
+                        on_next=lambda i=i: self._next_after_name(i), assets=a, font_size=fs)
+            for i in range(2)]
+        # the presets in two rows (three or four to a row)
+        self.rules_cols = max(3, min(4, (len(RULESETS) + 1) // 2))
+        self.rules_row = W.ChoiceRow((0, 0, 1, 1), [(n, short_label(n)) for n in RULESETS], self.rules_name,
+                                     self.set_rules, columns=self.rules_cols, gap=self.px(12), assets=a,
+                                     font_size=fs)
+        self.house_b = self.button((0, 0, self.px(250), self.px(50)), "House rules…",
                                    self.open_house_rules, style="ghost", hotkeys=(pygame.K_r,))
-        y += self.px(52)
-        self.labels.append(("Length", y))
-        y += self.px(44)
-        self.months_rect = pygame.Rect(x, y, inner_w, self.px(64))
-        self._build_months()
-        self.notes_top = y + self.px(64) + self.px(40)
+        self.months_rect = pygame.Rect(0, 0, 1, 1)
+        self.months_row = None
         bw, bh = self.px(340), self.px(80)
-        by = h - self.px(40) - bh
+        by = h - self.px(36) - bh
         self.start = self.button((0, by, bw, bh), "Start match", self.start_match, style="primary",
                                  hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
         self.cancel = self.button((0, by, bw, bh), "Back", self.back, style="secondary")
         gap = self.px(24)
         self.cancel.rect.right = w // 2 - gap // 2
         self.start.rect.left = w // 2 + gap // 2
+        self._place()
+
+    def _place(self) -> None:
+        """Put every widget in its place: the name fields only against a friend."""
+        inner_w = self.panel.w - 2 * self.px(56)
+        x = self.panel.x + self.px(56)
+        y = self.panel.y + self.px(36)
+        self.labels: list[tuple[str, int]] = []
+        self.labels.append(("Opponent", y))
+        y += self.px(40)
+        self.opp_row.rect = pygame.Rect(x, y, inner_w, self.px(84))
+        y += self.px(84)
+        friend = self.opponent == "friend"
+        self.names_y = None
+        cap = W.text_width("NAMES", self.font("small", True)) + self.px(24)
+        fh, fgap = self.px(52), self.px(16)
+        fw = (inner_w - cap - fgap) // 2
+        for i, f in enumerate(self.name_fields):
+            f.rect = pygame.Rect(x + cap + i * (fw + fgap), y + self.px(14), fw, fh)
+            if f.visible and not friend:
+                f.commit()
+            f.visible = friend
+        if friend:
+            self.names_y = y + self.px(14) + fh // 2
+            y += self.px(14) + fh
+        y += self.px(34)
+        self.labels.append(("Rules", y))
+        y += self.px(40)
+        lines = -(-len(RULESETS) // self.rules_cols)
+        rh = lines * self.px(50) + (lines - 1) * self.px(12)
+        self.rules_row.rect = pygame.Rect(x, y, inner_w, rh)
+        y += rh + self.px(12)
+        self.detail_y = y
+        self.house_b.rect.topright = (x + inner_w, y - self.px(4))
+        y += self.px(50)
+        self.labels.append(("Length", y))
+        y += self.px(40)
+        self.months_rect = pygame.Rect(x, y, inner_w, self.px(62))
+        self._build_months()
+        self.notes_top = y + self.px(62) + self.px(34)
         self._collect()
 
     def _build_months(self) -> None:
@@ -146,12 +203,18 @@ class NewMatchScene(MenuScene):
         r = self.months_rect.copy()
         if not many:
             r.w = min(r.w, self.px(190) * len(offered))
-        self.months_row = W.ChoiceRow(r, opts, self.months, self.set_months, assets=self.app.assets,
-                                      gap=self.px(10), font_size=theme.font_px("body", self.s))
+        old = self.months_row
+        if old is not None and [o.value for o in old.options] == offered and old.selected == self.months:
+            old.rect = r          # the same lengths: the same row, moved (it keeps the focus)
+        else:
+            self.months_row = W.ChoiceRow(r, opts, self.months, self.set_months, assets=self.app.assets,
+                                          gap=self.px(10), font_size=theme.font_px("body", self.s))
         self.months = self.months_row.selected
 
     def _collect(self) -> None:
-        self.widgets = [self.opp_row, self.rules_row, self.house_b, self.months_row, self.cancel, self.start]
+        fields = self.name_fields if self.opponent == "friend" else []
+        self.widgets = [self.opp_row, *fields, self.rules_row, self.house_b, self.months_row,
+                        self.cancel, self.start]
         self.focus.set(self.widgets)
 
     # ---------------------------------------------------------- choices
@@ -164,7 +227,28 @@ class NewMatchScene(MenuScene):
 
     def set_opponent(self, value: str) -> None:
         self.opponent = value
+        self._place()
         self._remember()
+
+    def set_name(self, i: int, text: str) -> None:
+        """Player ``i + 1``'s name, as typed (cleaned), kept for the next friend match."""
+        self.names[i] = friend_names([text, text])[i]
+        self.app.settings["friend_names"] = list(self.names)
+        self.app.save_settings()
+
+    def _next_after_name(self, i: int) -> None:
+        """Enter in a name field: on to the next field, or from the last one to Start."""
+        if i + 1 < len(self.name_fields):
+            nxt = self.name_fields[i + 1]
+            self.focus.focus(nxt)
+            nxt.begin()
+        else:
+            self.focus.focus(self.start)
+
+    def seat_names(self) -> tuple[str, str]:
+        """The two names a friend match is seated with (what is being typed included)."""
+        return friend_names([f.buffer if f.editing else f.text for f in self.name_fields]
+                            if self.name_fields else self.names)
 
     def set_rules(self, name: str) -> None:
         if name != self.rules_name:
@@ -182,6 +266,25 @@ class NewMatchScene(MenuScene):
         self.months = m
         self._remember()
 
+    # ---------------------------------------------------------- events
+    def handle(self, event) -> bool:
+        # a name being typed takes the keys first (no hotkey fires while typing), and a
+        # click anywhere else first keeps what was typed
+        editing = [f for f in self.name_fields if f.visible and (f.editing or f.focused)]
+        if editing and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT, pygame.MOUSEBUTTONDOWN):
+            for f in editing:
+                if f.handle(event):
+                    self._focus_editing()
+                    return True
+        consumed = super().handle(event)
+        self._focus_editing()
+        return consumed
+
+    def _focus_editing(self) -> None:
+        for f in self.name_fields:
+            if f.editing and self.focus.current is not f and f in self.focus.widgets:
+                self.focus.focus(f)
+
     # ---------------------------------------------------------- house rules
     def open_house_rules(self) -> None:
         self.app.open("house_rules", self.rules_name, self.house, on_done=self.set_house)
@@ -197,6 +300,8 @@ class NewMatchScene(MenuScene):
         return build_rules(self.rules_name, self.house)
 
     def start_match(self) -> None:
+        for f in self.name_fields:
+            f.commit()         # a name still being typed counts
         try:
             self.chosen_rules()
         except ValueError as exc:
@@ -213,18 +318,22 @@ class NewMatchScene(MenuScene):
         self._start_now()
 
     def _start_now(self) -> None:
-        session = new_session(self.app, self.opponent, self.rules_name, self.months, house=self.house)
+        names = self.seat_names() if self.opponent == "friend" else None
+        session = new_session(self.app, self.opponent, self.rules_name, self.months, house=self.house,
+                              names=names)
         self.app.autosave(session)   # Continue works from the very first moment
         self.app.open("oyagime", session, mode="reset")
 
     # ---------------------------------------------------------- drawing
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
-        self.draw_title(surface, "New match", self.px(40))
+        self.draw_title(surface, "New match", self.px(34))
         W.draw_panel(surface, self.panel, s=self.s)
         head = self.font("small", True)
         for text, y in self.labels:
             W.draw_text(surface, text.upper(), head, theme.GOLD, (self.opp_row.rect.x, y))
+        if self.names_y is not None:
+            W.draw_text(surface, "NAMES", head, theme.GOLD, (self.opp_row.rect.x, self.names_y), "midleft")
         # the chosen preset in a sentence, and a note on an unbuilt level
         detail = preset_detail(self.rules_name)
         from .rules_panel import changed_text, count_changes
@@ -251,31 +360,47 @@ class NewMatchScene(MenuScene):
                         (m.right + self.px(24), m.centery), "midleft")
         self._draw_notes(surface)
 
-    def _draw_notes(self, surface: pygame.Surface) -> None:
-        """How the chosen rules score, as many lines as the panel has room for."""
-        from .howto import rule_notes
-        x = self.opp_row.rect.x
-        width = self.opp_row.rect.w
-        y = self.notes_top
-        bottom = self.panel.bottom - self.px(30)
-        font = self.font("small")
-        lh = font.get_linesize()
-        if y + self.px(44) + lh > bottom:
-            return
-        W.draw_divider(surface, x, x + width, y - self.px(20), theme.GOLD_DARK)
-        W.draw_text(surface, "SCORING IN THESE RULES", self.font("small", True), theme.GOLD, (x, y))
-        y += self.px(44)
+    def scoring_notes(self) -> list[tuple[str, bool]]:
+        """(sentence, about a house rule) for "Scoring in these rules": the notes on the
+        knobs the house rules changed first, then the rest (not the match length, which
+        the Length row shows)."""
+        from .howto import rule_note_items
         try:
             rules = self.chosen_rules()
         except ValueError:
             rules = RULESETS[self.rules_name]
-        notes = [n for n in rule_notes(rules) if not n.startswith("A match lasts")]
-        for note in notes:
+        changed = set(self.house)
+        first, rest = [], []
+        for knobs, text, always in rule_note_items(rules):
+            if changed.intersection(knobs):
+                first.append((text, True))
+            elif always and knobs != ("months",):
+                rest.append((text, False))
+        return first + rest
+
+    def _draw_notes(self, surface: pygame.Surface) -> None:
+        """How the chosen rules score, as many lines as the panel has room for."""
+        x = self.opp_row.rect.x
+        width = self.opp_row.rect.w
+        y = self.notes_top
+        bottom = self.panel.bottom - self.px(24)
+        font = self.font("small")
+        lh = font.get_linesize()
+        if y + self.px(40) + lh > bottom:
+            return
+        W.draw_divider(surface, x, x + width, y - self.px(18), theme.GOLD_DARK)
+        W.draw_text(surface, "SCORING IN THESE RULES", self.font("small", True), theme.GOLD, (x, y))
+        y += self.px(40)
+        self.notes_shown = []
+        for note, house in self.scoring_notes():
             lines = W.wrap_text(note, font, width - self.px(30))
             if y + lh * len(lines) > bottom:
                 break
-            pygame.draw.circle(surface, theme.GOLD, (x + self.px(8), y + lh // 2), max(2, self.px(4)))
+            self.notes_shown.append(note)
+            pygame.draw.circle(surface, theme.GOLD_LIGHT if house else theme.GOLD,
+                               (x + self.px(8), y + lh // 2), max(2, self.px(4)))
             for line in lines:
-                W.draw_text(surface, line, font, theme.CREAM, (x + self.px(30), y), shadow=False)
+                W.draw_text(surface, line, font, theme.GOLD_LIGHT if house else theme.CREAM,
+                            (x + self.px(30), y), shadow=False)
                 y += lh
-            y += self.px(6)
+            y += self.px(4)

@@ -1,5 +1,5 @@
-"""Settings: animation speed, sound and music, fullscreen, card size, names, month
-numbers on the cards, the new-match defaults; and the pause menu.
+"""Settings: animation speed, the CPU's pace, sound and music, fullscreen, card size,
+names, month numbers on the cards, hints, the new-match defaults; and the pause menu.
 
 Every change is applied and saved at once (``app.save_settings``); there is
 no Apply button to forget.
@@ -25,15 +25,39 @@ def speed_text(v: float) -> str:
     return f"Fast ({v:g}×)"
 
 
+# (value, label) of the "hints" and "pace" settings (koikoi.storage.HINT_MODES, PACE_NAMES).
+HINT_CHOICES = (("auto", "Auto"), ("on", "On"), ("off", "Off"))
+PACE_CHOICES = (("relaxed", "Relaxed"), ("normal", "Normal"), ("quick", "Quick"))
+
+
 class SettingsScene(MenuScene):
     """Two columns of settings: the table and sound on the left, the cards and the
-    new-match defaults on the right. Each change is saved at once."""
+    new-match defaults on the right. Each change is saved at once.
+
+    Every row has a name and a description; the description wraps under the name
+    (two lines where the row is tall enough) and is never cut."""
 
     def __init__(self, app):
         self.rows: list[tuple[str, str, W.Widget]] = []
         super().__init__(app)
 
     # ---------------------------------------------------------- layout
+    # (name, description) of each row, the left column top down, then the right.
+    TEXTS = (
+        ("Animation speed", "How fast the cards move; Instant skips it."),
+        ("CPU pace", "How long the CPU's turns take; hold Space or click to hurry the CPU."),
+        ("Sound effects", "The volume of card sounds."),
+        ("Music", "The volume of the music."),
+        ("Mute", "Silence every sound."),
+        ("Fullscreen", "Also F11 at any time."),
+        ("Card size", "The cards on the table."),
+        ("Names", "Of cards and yaku: English, rōmaji or both."),
+        ("Month numbers", "The month in a corner of every card."),
+        ("Hints", "Glowing matches and card tooltips. Auto: against CPU · Easy only."),
+        ("Default opponent", "Who a new match starts against."),
+        ("Default rules", "The rule set a new match starts with."),
+    )
+
     def layout(self) -> None:
         from ...engine import RULESETS
         from ...storage import CARD_SCALES, NAME_STYLES, OPPONENTS
@@ -45,32 +69,37 @@ class SettingsScene(MenuScene):
         last = st.get("last_new_match") or DEFAULT_SETTINGS["last_new_match"]
         self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1760)), 0)
         self.panel.centerx = w // 2
-        self.panel.y = self.px(150)
-        per_col = 5
-        self.row_h = self.px(104)
+        self.panel.y = self.px(130)
+        per_col = self.per_col = (len(self.TEXTS) + 1) // 2
+        self.row_h = self.px(100)
         head_h = self.px(64)
-        self.panel.h = head_h + self.row_h * per_col + self.px(40)
+        self.panel.h = head_h + self.row_h * per_col + self.px(30)
         bh = self.px(76)
-        space = h - self.panel.y - self.px(40) - bh - self.px(40)
+        space = h - self.panel.y - self.px(30) - bh - self.px(30)
         if self.panel.h > space:   # small window: tighter rows
-            self.row_h = max(self.px(60), (space - head_h - self.px(40)) // per_col)
-            self.panel.h = head_h + self.row_h * per_col + self.px(40)
-        total = self.panel.h + self.px(40) + bh
-        self.panel.y = max(self.px(150), (h - total) // 2 + self.px(30))
+            self.row_h = max(self.px(56), (space - head_h - self.px(30)) // per_col)
+            self.panel.h = head_h + self.row_h * per_col + self.px(30)
+        total = self.panel.h + self.px(30) + bh
+        self.panel.y = max(self.px(130), (h - total) // 2 + self.px(30))
         gap = self.px(70)
         col_w = (self.panel.w - 2 * self.px(48) - gap) // 2
         self.col_x = [self.panel.x + self.px(48), self.panel.x + self.px(48) + col_w + gap]
         self.col_w = col_w
-        self.head_y = self.panel.y + self.px(26)
-        top = self.panel.y + head_h + self.px(10)
+        self.head_y = self.panel.y + self.px(24)
+        top = self.top = self.panel.y + head_h + self.px(6)
         sl_h, tg_h, ch_h = self.px(40), self.px(44), self.px(52)
-        ctrl_off = int(col_w * 0.47)
+        self.ctrl_off = ctrl_off = int(col_w * 0.47)
         value_w = self.px(120)
+        # each row: its name and control on one line, the description under both, the
+        # whole centred in the row
+        self.row_pos = [(self.col_x[i // per_col], top + (i % per_col) * self.row_h + self.row_h // 2)
+                        for i in range(len(self.TEXTS))]
+        self.top_h = max(ch_h, tg_h, self.font("body", True).get_linesize())
+        self.texts = [self._describe(i) for i in range(len(self.TEXTS))]
 
         def place(col, i):
             x = self.col_x[col] + ctrl_off
-            cy = top + i * self.row_h + self.row_h // 2
-            return x, cy
+            return x, self.texts[col * per_col + i][0]
 
         def slider(col, i, value, fn, **kw):
             x, cy = place(col, i)
@@ -93,38 +122,29 @@ class SettingsScene(MenuScene):
 
         self.speed = slider(0, 0, st["anim_speed"], self.set_speed, minimum=0.0, maximum=2.0, step=0.25,
                             marks=(0.0, 1.0, 2.0))
-        self.volume = slider(0, 1, st["volume"], self.set_volume, minimum=0.0, maximum=1.0, step=0.05,
+        self.pace = choice(0, 1, PACE_CHOICES, st.get("pace", "normal"), self.set_pace)
+        self.volume = slider(0, 2, st["volume"], self.set_volume, minimum=0.0, maximum=1.0, step=0.05,
                              on_release=lambda v: self.app.play("capture"))
-        self.music = slider(0, 2, st.get("music_volume", 0.5), self.set_music, minimum=0.0, maximum=1.0,
+        self.music = slider(0, 3, st.get("music_volume", 0.5), self.set_music, minimum=0.0, maximum=1.0,
                             step=0.05)
-        self.mute = toggle(0, 3, st["muted"], self.set_muted)
-        self.full = toggle(0, 4, self.app.fullscreen, self.set_fullscreen)
+        self.mute = toggle(0, 4, st["muted"], self.set_muted)
+        self.full = toggle(0, 5, self.app.fullscreen, self.set_fullscreen)
         self.card_size = choice(1, 0, [(v, lbl) for v, lbl in zip(CARD_SCALES, ("Small", "Normal", "Large"))],
                                 st.get("card_scale", 1.0), self.set_card_scale)
         self.names = choice(1, 1, [(v, lbl) for v, lbl in zip(NAME_STYLES, ("Both", "English", "Rōmaji"))],
                             st.get("name_style", "both"), self.set_name_style)
         self.numbers = toggle(1, 2, st["month_numbers"], self.set_numbers)
+        self.hints = choice(1, 3, HINT_CHOICES, st.get("hints", "auto"), self.set_hints)
         opp_names = {k: label for k, label, _ in OPP_LABELS}
-        self.opponent = stepper(1, 3, OPPONENTS, last.get("opponent", "medium"), self.set_default_opponent,
+        self.opponent = stepper(1, 4, OPPONENTS, last.get("opponent", "medium"), self.set_default_opponent,
                                 lambda v: opp_names.get(v, v))
-        self.rules = stepper(1, 4, list(RULESETS), last.get("rules", "casual"), self.set_default_rules,
+        self.rules = stepper(1, 5, list(RULESETS), last.get("rules", "casual"), self.set_default_rules,
                              short_label)
-        self.rows = [
-            ("Animation speed", "How fast the cards move; Instant skips it.", self.speed),
-            ("Sound effects", "The volume of card sounds.", self.volume),
-            ("Music", "The volume of the music.", self.music),
-            ("Mute", "Silence every sound.", self.mute),
-            ("Fullscreen", "Also F11 at any time.", self.full),
-            ("Card size", "The cards on the table.", self.card_size),
-            ("Names", "Of cards and yaku: English, rōmaji or both.", self.names),
-            ("Month numbers", "The month in a corner of every card.", self.numbers),
-            ("Default opponent", "Who a new match starts against.", self.opponent),
-            ("Default rules", "The rule set a new match starts with.", self.rules),
-        ]
-        self.row_pos = [(self.col_x[i // per_col], top + (i % per_col) * self.row_h + self.row_h // 2)
-                        for i in range(len(self.rows))]
+        controls = (self.speed, self.pace, self.volume, self.music, self.mute, self.full,
+                    self.card_size, self.names, self.numbers, self.hints, self.opponent, self.rules)
+        self.rows = [(name, text, wdg) for (name, text), wdg in zip(self.TEXTS, controls)]
         bw = self.px(300)
-        by = self.panel.bottom + self.px(40)
+        by = self.panel.bottom + self.px(30)
         gap = self.px(24)
         self.reset_b = self.button((0, by, bw, bh), "Restore defaults", self.restore, style="ghost")
         self.back_b = self.button((0, by, bw, bh), "Back", self.back, style="primary",
@@ -134,12 +154,60 @@ class SettingsScene(MenuScene):
         self.widgets = [r[2] for r in self.rows] + [self.reset_b, self.back_b]
         self.focus.set(self.widgets)
 
+    def _describe(self, i: int) -> tuple[int, pygame.font.Font, list[str], int]:
+        """(the y of the name line's middle, description font, description lines, their top y)
+        of row ``i``. The description runs the column's width under the name and the control,
+        in the small type, wrapped to the lines the row holds, or in the tiny type where the
+        small one needs more; only in a window too small for either is its last line cut."""
+        _, text = self.TEXTS[i]
+        room = self.col_w
+        free = self.row_h - self.top_h - self.px(8)
+        fonts = [self.font("small"), self.font("tiny")]
+        font, lines = fonts[0], W.wrap_text(text, fonts[0], room)
+        for f in fonts:
+            wrapped = W.wrap_text(text, f, room)
+            if len(wrapped) * f.get_linesize() <= free:
+                font, lines = f, wrapped
+                break
+        else:
+            font = fonts[-1]
+            fit = max(1, free // font.get_linesize())
+            lines = W.wrap_text(text, font, room)
+            if len(lines) > fit:
+                lines = lines[:fit]
+                lines[-1] = W.ellipsize(lines[-1] + " …", font, room)
+        block = self.top_h + self.px(2) + len(lines) * font.get_linesize()
+        row_top = self.row_pos[i][1] - self.row_h // 2
+        y0 = row_top + max(self.px(4), (self.row_h - block) // 2)
+        return y0 + self.top_h // 2, font, lines, y0 + self.top_h + self.px(2)
+
+    def row_rect(self, i: int) -> pygame.Rect:
+        """Row ``i``'s area (between its dividers)."""
+        x, cy = self.row_pos[i]
+        return pygame.Rect(x, cy - self.row_h // 2, self.col_w, self.row_h)
+
+    def row_text(self, i: int) -> tuple[pygame.font.Font, str, pygame.font.Font, list[str], int]:
+        """(name font, name as drawn, description font, description lines, their width room)."""
+        name = self.rows[i][0]
+        label = self.font("body", True)
+        room = self.rows[i][2].rect.x - self.row_pos[i][0] - self.px(16)
+        _, font, lines, _ = self.texts[i]
+        return label, W.ellipsize(name, label, room), font, lines, self.col_w
+
     # ---------------------------------------------------------- changes
     def _save(self) -> None:
         self.app.save_settings()
 
     def set_speed(self, v: float) -> None:
         self.app.settings["anim_speed"] = float(v)
+        self._save()
+
+    def set_pace(self, v: str) -> None:
+        self.app.settings["pace"] = v
+        self._save()
+
+    def set_hints(self, v: str) -> None:
+        self.app.settings["hints"] = v
         self._save()
 
     def set_volume(self, v: float) -> None:
@@ -200,9 +268,10 @@ class SettingsScene(MenuScene):
         self._save()
 
     def restore(self) -> None:
-        keep = {k: self.app.settings.get(k) for k in ("last_new_match", "window_size")}
-        fresh = {k: (v.copy() if isinstance(v, dict) else v) for k, v in DEFAULT_SETTINGS.items()}
-        fresh.update(keep)
+        import copy
+        keep = {k: self.app.settings.get(k) for k in ("last_new_match", "window_size", "friend_names")}
+        fresh = copy.deepcopy(DEFAULT_SETTINGS)
+        fresh.update({k: v for k, v in keep.items() if v is not None or k == "window_size"})
         self.app.settings.clear()
         self.app.settings.update(fresh)
         if self.app.fullscreen:
@@ -215,29 +284,54 @@ class SettingsScene(MenuScene):
         self.full.set(self.app.fullscreen, notify=False)
 
     # ---------------------------------------------------------- drawing
+    def preview_area(self) -> pygame.Rect:
+        """Where the preview card is drawn: the month-number row, right of its switch and
+        of its description, inside the row's dividers."""
+        i = next(k for k, r in enumerate(self.rows) if r[2] is self.numbers)
+        row = self.row_rect(i)
+        _, font, lines, _ = self.texts[i]
+        pad = max(2, self.px(6))
+        left = max(self.numbers.rect.right + self.px(90),
+                   row.x + max((W.text_width(line, font) for line in lines), default=0) + self.px(20))
+        return pygame.Rect(left, row.y + pad, max(1, row.right - left), max(1, row.h - 2 * pad))
+
+    def preview_rect(self) -> pygame.Rect:
+        """The tilted preview card's bounds (at the chosen card size, inside ``preview_area``)."""
+        import math
+        from ...storage import CARD_SCALES
+        area = self.preview_area()
+        scale = float(self.app.settings.get("card_scale", 1.0))
+        a = math.radians(6)
+        ratio = 216 / 348                       # a card's width over its height
+        tilt = math.cos(a) + ratio * math.sin(a)  # the tilted card's bounds over its height
+        ch = max(8, int((area.h - 4) / tilt * scale / max(CARD_SCALES)))   # 4 px: the rotation's edge
+        cw = max(1, round(ch * ratio))
+        bw, bh = int(cw * math.cos(a) + ch * math.sin(a)) + 2, int(ch * tilt) + 2
+        r = pygame.Rect(0, 0, bw, bh)
+        r.midright = (area.right - self.px(10), area.centery)
+        self._preview_h = ch
+        return r
+
     def draw_content(self, surface: pygame.Surface) -> None:
-        self.draw_title(surface, "Settings", max(self.px(30), self.panel.y - self.px(120)))
+        self.draw_title(surface, "Settings", max(self.px(20), self.panel.y - self.px(116)))
         W.draw_panel(surface, self.panel, s=self.s)
-        label, hint, value = self.font("body", True), self.font("small"), self.font("small", True)
+        value = self.font("small", True)
         head = self.font("small", True)
         for c, title in enumerate(("TABLE AND SOUND", "CARDS AND NEW MATCHES")):
             x = self.col_x[c]
             W.draw_text(surface, title, head, theme.GOLD, (x, self.head_y), shadow=False)
             W.draw_divider(surface, x, x + self.col_w, self.head_y + head.get_linesize() + self.px(6),
                            theme.GOLD, max(1, self.px(2)))
-        two = self.row_h >= self.px(80)
-        for i, ((name, text, widget), (x, cy)) in enumerate(zip(self.rows, self.row_pos)):
-            if i % 5:
-                W.draw_divider(surface, x, x + self.col_w, cy - self.row_h // 2,
-                               theme.with_alpha(theme.GOLD_DARK, 200))
-            room = widget.rect.x - x - self.px(16)
-            if two:
-                W.draw_text(surface, W.ellipsize(name, label, room), label, theme.CREAM,
-                            (x, cy - self.px(2)), "bottomleft")
-                W.draw_text(surface, W.ellipsize(text, hint, room), hint, theme.CREAM_DIM,
-                            (x, cy + self.px(2)), "topleft", shadow=False)
-            else:
-                W.draw_text(surface, W.ellipsize(name, label, room), label, theme.CREAM, (x, cy), "midleft")
+        for i, ((name, text, widget), (x, _)) in enumerate(zip(self.rows, self.row_pos)):
+            row = self.row_rect(i)
+            if i % self.per_col:
+                W.draw_divider(surface, x, x + self.col_w, row.y, theme.with_alpha(theme.GOLD_DARK, 200))
+            cy, font, lines, y = self.texts[i]
+            label, shown, *_ = self.row_text(i)
+            W.draw_text(surface, shown, label, theme.CREAM, (x, cy), "midleft")
+            for line in lines:
+                W.draw_text(surface, line, font, theme.CREAM_DIM, (x, y), shadow=False)
+                y += font.get_linesize()
             vx = x + self.col_w
             if widget is self.speed:
                 W.draw_text(surface, speed_text(self.speed.value).split(" (")[0], value, theme.GOLD_LIGHT,
@@ -250,12 +344,14 @@ class SettingsScene(MenuScene):
                 W.draw_text(surface, "On" if widget.value else "Off", value,
                             theme.GOLD_LIGHT if widget.value else theme.CREAM_DIM,
                             (widget.rect.right + self.px(22), cy), "midleft")
-        # a preview card beside the month-number switch, at the chosen card size
-        ch = int(min(self.px(150), self.row_h * 1.5) * float(self.app.settings.get("card_scale", 1.0)))
-        img = self.app.assets.card("08-B", ch, month_number=bool(self.app.settings.get("month_numbers", True)))
-        x, cy = self.row_pos[7]
-        cx = x + self.col_w - img.get_width() - self.px(10)
-        W.draw_card(surface, img, (cx, cy - ch // 2), angle=-6)
+        # a preview card beside the month-number switch, at the chosen card size, in its own row
+        r = self.preview_rect()
+        img = self.app.assets.card("08-B", self._preview_h,
+                                   month_number=bool(self.app.settings.get("month_numbers", True)))
+        prev = surface.get_clip()
+        surface.set_clip(self.preview_area().clip(prev))
+        W.draw_card(surface, img, r.center, anchor="center", angle=-6)
+        surface.set_clip(prev)
 
 
 class PauseMenuScene(MenuScene):
@@ -307,7 +403,10 @@ class PauseMenuScene(MenuScene):
 
     def how_to(self) -> None:
         session = self._session()
-        self.app.open("howto", session.rules.name if session is not None else None)
+        if session is None:
+            self.app.open("howto", None)
+        else:   # the page explains this match's rules, house rules included
+            self.app.open("howto", session.rules.name, rules=session.rules)
 
     def settings(self) -> None:
         self.app.push(SettingsScene(self.app))

@@ -51,6 +51,7 @@ from .draw import (_SHAPES, MASK_CACHE_PIXELS, SCRIM_ROWS, Panel, _rounded_alpha
                    draw_card, draw_divider, draw_panel, draw_scrim, rounded_surface, soft_shadow)
 from .scroll import Scroller, layout_columns
 from .table import Cell, Column, Table
+from .textfield import TextField  # noqa: F401
 from .text import (_FITS, _FITS_LONG, _GLYPHS, _LONG_KEY, _SPACES, _STAND_INS, _TEXT, _TEXT_LONG,
                    MAX_TEXT_PX, MAX_WRAP_LINES, _clip_line, _drawable, _ellipsis_cut, _fit_chars,
                    _guess_chars, _has_glyph, _last_fit, _wrap_para, displayable, draw_text, ellipsize,
