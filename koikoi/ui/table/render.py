@@ -216,7 +216,7 @@ class Renderer:
         """Where a card of the other side's last turn came from, on the table ``before`` its
         move as laid out now: the other hand, the flip spot, or the field card it took."""
         scene = self.scene
-        key = (id(before), where, scene.size, scene._card_scale())
+        key = (before, where, scene.size, scene._card_scale())   # by value: ids get reused
         if key not in self.origins:
             if len(self.origins) > 32:
                 self.origins.clear()
