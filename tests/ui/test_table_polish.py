@@ -23,6 +23,28 @@ IDS = re.compile(r"\d\d-[A-Z]")
 EASY = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "easy"))
 
 
+def spy_texts(monkeypatch) -> list:
+    """Every (text, rect) the widgets draw from now on."""
+    from koikoi.ui import widgets as W
+    drawn = []
+    real = W.draw_text
+
+    def spy(surface, text, *a, **kw):
+        r = real(surface, text, *a, **kw)
+        drawn.append((text, r))
+        return r
+    monkeypatch.setattr(W, "draw_text", spy)
+    return drawn
+
+
+def panel_at(app, size, seats=EASY):
+    """A table at rest at ``size``."""
+    s, scene = new_match_table(app, seed=5, seats=seats)
+    scene.resize(size)
+    assert wait_for(app, lambda: scene.at_rest(), 30)
+    return s, scene
+
+
 def after_cpu_turn(app, seed=5):
     """A table where the CPU has just taken a turn and the player is to move."""
     s, scene = new_match_table(app, seed=seed, seats=EASY)
@@ -117,20 +139,10 @@ def test_a_months_cards_fan_with_the_plainest_underneath():
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_a_long_score_and_a_call_never_collide(app, size, monkeypatch):
-    s, scene = new_match_table(app, seed=5, seats=EASY)
-    scene.resize(size)
-    assert wait_for(app, lambda: scene.at_rest(), 30)
+    s, scene = panel_at(app, size)
     scene.stage.pose = scene.stage.pose._replace(
         table=scene.table._replace(scores=(166, 16), calls=(3, 1)))
-    from koikoi.ui import widgets as W
-    drawn = []
-    real = W.draw_text
-
-    def spy(surface, text, font, color, pos, anchor="topleft", **kw):
-        r = real(surface, text, font, color, pos, anchor, **kw)
-        drawn.append((text, r))
-        return r
-    monkeypatch.setattr(W, "draw_text", spy)
+    drawn = spy_texts(monkeypatch)
     surface = pygame.Surface(size)
     for seat in (0, 1):
         drawn.clear()
@@ -176,39 +188,22 @@ def test_the_menu_and_keys_buttons_and_keys(app):
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_a_few_yaku_in_a_small_panel_are_said_in_full(app, size, monkeypatch):
-    s, scene = new_match_table(app, seed=5, seats=EASY)
-    scene.resize(size)
-    assert wait_for(app, lambda: scene.at_rest(), 30)
+    s, scene = panel_at(app, size)
     three = (("akatan", 5), ("tanzaku", 1), ("kasu", 1))
     monkeypatch.setattr(scene.hud, "yaku_of", lambda seat: three)
-    from koikoi.ui import widgets as W
-    drawn = []
-    real = W.draw_text
-
-    def spy(surface, text, *a, **kw):
-        drawn.append(text)
-        return real(surface, text, *a, **kw)
-    monkeypatch.setattr(W, "draw_text", spy)
+    drawn = spy_texts(monkeypatch)
     for seat in (0, 1):
         scene.hud.draw_panel(pygame.Surface(size), scene.lay, seat)
-    said = " | ".join(drawn)
+    said = " | ".join(text for text, _r in drawn)
     assert "…" not in said and all(f"{n} " in said or n in said for n in ("Akatan", "Tanzaku", "Kasu"))
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_the_cpus_name_is_never_cut_beside_the_dealers_badge(app, size, monkeypatch):
     seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Medium)", "easy"))
-    s, scene = new_match_table(app, seed=5, seats=seats)
-    scene.resize(size)
-    assert wait_for(app, lambda: scene.at_rest(), 30)
+    s, scene = panel_at(app, size, seats)
     scene.stage.pose = scene.stage.pose._replace(table=scene.table._replace(dealer=1))
-    from koikoi.ui import widgets as W
-    drawn = []
-    real = W.draw_text
-
-    def spy(surface, text, *a, **kw):
-        drawn.append(text)
-        return real(surface, text, *a, **kw)
-    monkeypatch.setattr(W, "draw_text", spy)
+    texts = spy_texts(monkeypatch)
     scene.hud.draw_panel(pygame.Surface(size), scene.lay, 1)
+    drawn = [text for text, _r in texts]
     assert "CPU (Medium)" in drawn and "親" in drawn
