@@ -5,6 +5,7 @@
     python -m koikoi --frames 30        # run 30 frames and exit 0 (a smoke test)
     python -m koikoi --install-shortcut # a menu / desktop icon (no window opens)
     python -m koikoi --uninstall-shortcut
+    python -m koikoi serve --port 8765  # a match server for online play (koikoi.net.server)
 
 Logging goes to the rotating log file (koikoi.logsetup), the game runs under
 the crash guard (koikoi.crash), and a second copy started while one is open
@@ -52,7 +53,9 @@ def _nonneg(text: str) -> int:
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
-    p = _Parser(prog="koikoi", description="Koi-Koi, the hanafuda card game.")
+    p = _Parser(prog="koikoi", description="Koi-Koi, the hanafuda card game.",
+                epilog="koikoi serve [--host H] [--port P] [--data DIR] runs a match server for "
+                       "online play instead (see koikoi serve --help).")
     p.add_argument("--size", type=_size, metavar="WxH", help="window size, e.g. 1280x720")
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen (F11 toggles)")
     p.add_argument("--seed", type=_nonneg, metavar="N", help="deal every new match from this seed")
@@ -83,6 +86,10 @@ def _shortcut(install: bool) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    rest = list(sys.argv[1:] if argv is None else argv)
+    if rest[:1] == ["serve"]:          # the match server: no window, no pygame
+        from .net.server import main as serve
+        return serve(rest[1:])
     args = parse_args(argv)
     if args.install_shortcut or args.uninstall_shortcut:
         return _shortcut(bool(args.install_shortcut))

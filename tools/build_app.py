@@ -45,6 +45,9 @@ HIDDEN_IMPORTS = [
     "pygame.font", "pygame.image",
     "platformdirs", "platformdirs.unix", "platformdirs.windows", "platformdirs.macos",
     "PIL", "PIL.Image", "PIL.ImageDraw", "PIL.ImageFont", "PIL.ImageFilter",
+    # online play: `koikoi serve` and the client (websockets imports its parts lazily)
+    "koikoi.net", "koikoi.net.protocol", "koikoi.net.rooms", "koikoi.net.server", "koikoi.net.client",
+    "websockets", "websockets.asyncio.server", "websockets.asyncio.client", "sqlite3",
 ]
 # Whole packages whose submodules are imported by name at run time (scenes,
 # AI levels, platformdirs' per-OS backend).

@@ -1,0 +1,314 @@
+"""The server's rooms, and where they are kept: one SQLite file in the data folder.
+
+    store = RoomStore(folder)            # <folder>/rooms.sqlite3, WAL mode
+    rules, months, house = room_rules("casual", {"weather": True}, 3)   # or ValueError
+    room = Room.new(code, "casual", {...}, rules, months, spectators=False, seed=...)
+    store.create(room)                    # the room, seat 0, its opening events
+    store.add_seat(room, 1)               # seat 1 taken
+    store.append(room, start, events)     # new events (written before anyone hears of them)
+    rooms = store.load_live()             # after a restart: every room, replayed
+
+Tables (``SCHEMA_VERSION`` in ``PRAGMA user_version``):
+
+* ``rooms``: id, code, created, updated, preset, house (JSON), rules (JSON, every
+  knob), months, spectators, status (open, playing, over, closed, expired),
+  result (JSON: {"reason": "played"|"forfeit", "winner", "conceded", "at"} or NULL).
+  A code is unique among the rooms that are still open or playing.
+* ``seats``: room id, seat, name, the SHA-256 of its token (the token itself is
+  never stored), joined.
+* ``events``: room id, index, the event as ``event_to_dict`` writes it: the whole
+  log, hidden cards and seed included (the server's own copy; never sent).
+
+A room read back is replayed (``engine.replay``) and must reproduce its log
+exactly, or it is not loaded (and logged).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Optional
+
+from ..engine import RULESETS, Rules, State, replay
+from ..engine.events import event_from_dict, event_to_dict
+
+log = logging.getLogger("koikoi.net.rooms")
+
+DB_NAME = "rooms.sqlite3"
+SCHEMA_VERSION = 1
+LIVE = ("open", "playing")
+STATUSES = ("open", "playing", "over", "closed", "expired")
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS rooms (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    preset TEXT NOT NULL,
+    house TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    months INTEGER,
+    spectators INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS rooms_live_code ON rooms(code) WHERE status IN ('open', 'playing');
+CREATE INDEX IF NOT EXISTS rooms_status ON rooms(status, updated);
+CREATE TABLE IF NOT EXISTS seats (
+    room INTEGER NOT NULL REFERENCES rooms(id),
+    seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+    name TEXT NOT NULL,
+    token_sha256 TEXT NOT NULL,
+    joined REAL NOT NULL,
+    PRIMARY KEY (room, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+    room INTEGER NOT NULL REFERENCES rooms(id),
+    idx INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (room, idx)
+) WITHOUT ROWID;
+PRAGMA user_version = {SCHEMA_VERSION};
+"""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def room_rules(preset: str, house: dict, months: Any = "preset") -> tuple[Rules, Optional[int], dict]:
+    """The Rules, months and house-rule changes (those that change something) of a room,
+    from a preset name and house-rule changes checked as the New match dialog and the
+    saved house rules are (``storage.valid_house_rules``: only knobs and values the
+    house-rules editor offers). ValueError names what is refused.
+    ``months`` left out: the preset's."""
+    from ..storage import valid_house_rules
+    if preset not in RULESETS:
+        raise ValueError(f"unknown rules preset {preset[:40]!r} (one of {', '.join(RULESETS)})")
+    base = RULESETS[preset]
+    kept = valid_house_rules(preset, house)
+    refused = sorted(k for k, v in house.items()
+                     if k not in kept and not (type(getattr(base, k, object())) is type(v)
+                                               and getattr(base, k, object()) == v))
+    if refused:
+        raise ValueError(f"house rules not offered with {preset}: {', '.join(k[:40] for k in refused[:5])}")
+    try:
+        rules = replace(base, **kept)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(str(exc)[:200]) from None
+    if "months" in kept and kept["months"] is None:
+        if months not in ("preset", None):
+            raise ValueError("these house rules play to a target: months must be null")
+        return rules, None, kept
+    if months == "preset":
+        months = rules.months
+    if months is None or months not in rules.months_offered:
+        raise ValueError(f"months must be one of {', '.join(map(str, rules.months_offered))}")
+    return rules, months, kept
+
+
+@dataclass
+class Seat:
+    name: Optional[str] = None
+    token_hash: Optional[str] = None
+    joined: float = 0.0
+    # live, not stored:
+    client: Any = None              # the server's connection holding the seat
+    presence: str = "empty"         # empty, connected, dropped, left
+    since: float = 0.0              # when presence last changed (time.time())
+    timer: Any = None               # the claim timer while dropped
+
+    def token_ok(self, token: str) -> bool:
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
+
+
+@dataclass
+class Room:
+    code: str
+    preset: str
+    house: dict
+    rules: Rules
+    months: Optional[int]
+    spectators: bool
+    state: State
+    created: float
+    status: str = "open"
+    result: Optional[dict] = None
+    seats: list = field(default_factory=lambda: [Seat(), Seat()])
+    watchers: set = field(default_factory=set)
+    id: Optional[int] = None        # the row id in the store
+    updated: float = 0.0
+
+    @property
+    def events(self) -> tuple:
+        return self.state.events
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
+
+    @property
+    def names(self) -> list:
+        return [s.name for s in self.seats]
+
+    def connections(self) -> int:
+        return sum(s.client is not None for s in self.seats) + len(self.watchers)
+
+
+class StoreError(RuntimeError):
+    """The store could not write: the change was not made."""
+
+
+class RoomStore:
+    """The rooms in ``folder/rooms.sqlite3``. Every write is one committed transaction
+    (``durable``: synchronous=FULL, the commit is on disk before it returns)."""
+
+    def __init__(self, folder, *, durable: bool = True):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / DB_NAME
+        if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()):
+            raise StoreError(f"{self.path} is not a regular file")
+        self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None,
+                                  check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            raise StoreError(f"{self.path} has schema {version}; this server reads {SCHEMA_VERSION}")
+        self.db.executescript(_SCHEMA)
+        try:
+            os.chmod(self.path, 0o600)       # it holds every hidden card of every match
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
+
+    def _tx(self, work) -> Any:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                out = work(self.db)
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+            return out
+        except sqlite3.Error as exc:
+            log.error("room store: %s", exc)
+            raise StoreError(str(exc)) from None
+
+    # -------------------------------------------------------------- writes
+
+    def create(self, room: Room) -> None:
+        now = time.time()
+
+        def work(db):
+            cur = db.execute(
+                "INSERT INTO rooms (code, created, updated, preset, house, rules, months, spectators,"
+                " status, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                (room.code, room.created, now, room.preset, json.dumps(room.house),
+                 json.dumps(room.rules.to_dict()), room.months, int(room.spectators), room.status))
+            rid = cur.lastrowid
+            s = room.seats[0]
+            db.execute("INSERT INTO seats VALUES (?, 0, ?, ?, ?)", (rid, s.name, s.token_hash, s.joined))
+            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
+                           [(rid, i, json.dumps(event_to_dict(e))) for i, e in enumerate(room.events)])
+            return rid
+        room.id = self._tx(work)
+        room.updated = now
+
+    def code_taken(self, code: str) -> bool:
+        try:
+            return self.db.execute("SELECT 1 FROM rooms WHERE code = ? AND status IN ('open', 'playing')",
+                                   (code,)).fetchone() is not None
+        except sqlite3.Error:
+            return True
+
+    def add_seat(self, room: Room, seat: int, status: str) -> None:
+        s = room.seats[seat]
+        now = time.time()
+
+        def work(db):
+            db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", (room.id, seat, s.name, s.token_hash, s.joined))
+            db.execute("UPDATE rooms SET status = ?, updated = ? WHERE id = ?", (status, now, room.id))
+        self._tx(work)
+        room.updated = now
+
+    def append(self, room: Room, start: int, events, status: str, result: Optional[dict]) -> None:
+        """Events ``start``.. of the room's log (and its status/result after them)."""
+        now = time.time()
+
+        def work(db):
+            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
+                           [(room.id, start + i, json.dumps(event_to_dict(e))) for i, e in enumerate(events)])
+            db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
+                       (status, json.dumps(result) if result is not None else None, now, room.id))
+        self._tx(work)
+        room.updated = now
+
+    def set_status(self, room: Room, status: str, result: Optional[dict] = None) -> None:
+        now = time.time()
+
+        def work(db):
+            db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
+                       (status, json.dumps(result) if result is not None else None, now, room.id))
+        self._tx(work)
+        room.updated = now
+
+    # -------------------------------------------------------------- reading back
+
+    def load(self, *, keep_finished: float = 3600.0, now: Optional[float] = None) -> list[Room]:
+        """The rooms a server starting now holds: every open or playing room, and those
+        that ended less than ``keep_finished`` seconds ago (to tell their players). Each is
+        replayed from its log; one that does not replay is logged and left out."""
+        now = time.time() if now is None else now
+        rows = self.db.execute(
+            "SELECT id, code, created, updated, preset, house, rules, months, spectators, status, result"
+            " FROM rooms WHERE status IN ('open', 'playing') OR (status = 'over' AND updated >= ?)"
+            " ORDER BY id DESC", (now - keep_finished,)).fetchall()
+        out = []
+        seen = set()
+        for row in rows:
+            try:
+                room = self._room(row)
+            except (ValueError, TypeError, KeyError, sqlite3.Error) as exc:
+                log.error("room %s (id %s) cannot be resumed: %s", row[1], row[0], str(exc)[:200])
+                continue
+            if room.code in seen:       # a finished room whose code a live one took again
+                continue
+            seen.add(room.code)
+            out.append(room)
+        return out[::-1]
+
+    def _room(self, row) -> Room:
+        rid, code, created, updated, preset, house, rules_json, months, spectators, status, result = row
+        if status not in STATUSES:
+            raise ValueError(f"status {status!r}")
+        rules = Rules.from_dict(json.loads(rules_json))
+        events = tuple(event_from_dict(json.loads(text)) for (text,) in self.db.execute(
+            "SELECT event FROM events WHERE room = ? ORDER BY idx", (rid,)))
+        state = replay(events)
+        if state.events != events:
+            raise ValueError("the log does not replay to itself")
+        if state.rules != rules or state.months != months:
+            raise ValueError("the room's rules differ from its log's")
+        room = Room(code, preset, json.loads(house), rules, months, bool(spectators), state, created,
+                    status, json.loads(result) if result else None, id=rid, updated=updated)
+        for seat, name, th, joined in self.db.execute(
+                "SELECT seat, name, token_sha256, joined FROM seats WHERE room = ?", (rid,)):
+            room.seats[seat] = Seat(name, th, joined)
+        return room

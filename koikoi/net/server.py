@@ -1,0 +1,895 @@
+"""``koikoi serve``: the match server. Server-authoritative: the engine runs here only.
+
+    koikoi serve [--host 127.0.0.1] [--port 8765] [--data DIR] [--claim-after 120]
+
+    server = MatchServer(data_dir, host="127.0.0.1", port=0, config=ServerConfig(...))
+    await server.start();  server.port   # the bound port (port 0: the OS picks)
+    ...
+    await server.stop()
+
+A room (``koikoi.net.rooms``) holds a match (``engine.State``), two seats and any
+spectators. Every action is checked (a seated player, the seat to move, not stale,
+``in legal_actions``), applied with ``engine.apply``, written to SQLite and only then
+sent on: each seat gets ``protocol.wire_event(e, seat)`` of the new events (no other
+hand, no stock, no seed) and the actions now open to it; a spectator gets
+``protocol.spectator_event(e)`` (no hand at all). Error messages never name a card the
+seat cannot see (an engine explanation that would is replaced by a generic one).
+
+Abuse: frames over ``max_frame`` bytes close the connection (websockets ``max_size``,
+no compression); text only, JSON depth-capped, schema-checked
+(``protocol.parse_client``); a token bucket per connection (``rate``/``burst``; a
+flood past ``flood_close`` refused frames is disconnected); a deadline to join a room
+after connecting (``join_timeout``) and an idle deadline after (``idle_timeout``);
+pings (``ping_interval``/``ping_timeout``) and a bounded send queue with a send
+deadline for slow readers; at most ``max_connections`` connections (``max_per_ip``
+from one address), ``max_rooms`` live rooms and ``max_watchers`` spectators a room;
+failed room codes and tokens are limited per address (``guesses_rate``). Every refusal
+is logged on one line (logger ``koikoi.net.server``), never with a card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http
+import logging
+import secrets
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from ..engine import IllegalAction, apply, legal_actions, new_match
+from ..engine.match import OVER
+from ..engine.view import view
+from .protocol import (MAX_DEPTH, MAX_FRAME, PROTOCOL_VERSION, ProtocolError, action_to_json,
+                       encode, new_room_code, new_token, parse_client, spectator_event, wire_event)
+from .rooms import Room, RoomStore, Seat, StoreError, room_rules, token_hash
+
+log = logging.getLogger("koikoi.net.server")
+
+DEFAULT_PORT = 8765
+
+
+@dataclass
+class ServerConfig:
+    max_frame: int = MAX_FRAME          # bytes of one client frame
+    max_depth: int = MAX_DEPTH          # JSON nesting of one client frame
+    rate: float = 20.0                  # frames a second a connection may send, on average
+    burst: int = 40                     # ... and at once
+    flood_close: int = 200              # frames refused for the rate in a row: disconnected
+    bad_close: int = 100                # malformed frames in a row: disconnected
+    claim_after: float = 120.0          # seconds a seat may be dropped before the other claims
+    join_timeout: float = 15.0          # seconds from connecting to being in a room
+    idle_timeout: float = 3600.0        # seconds without a frame once in a room
+    send_timeout: float = 10.0          # seconds one frame may take to leave
+    send_queue: int = 512               # frames waiting to leave one connection
+    open_timeout: float = 10.0          # the WebSocket opening handshake
+    ping_interval: Optional[float] = 20.0
+    ping_timeout: Optional[float] = 20.0
+    close_timeout: float = 5.0
+    max_rooms: int = 1000               # open or playing rooms
+    max_connections: int = 2000
+    max_per_ip: int = 200
+    max_watchers: int = 8               # spectators a room
+    guesses_rate: float = 0.5           # failed room codes / tokens a second from one address
+    guesses_burst: int = 20
+    keep_finished: float = 3600.0       # a finished room stays loaded this long (players reconnect)
+    room_ttl: float = 7 * 86400.0       # an open or playing room nobody visits this long expires
+    sweep_every: float = 60.0
+    durable: bool = True                # synchronous=FULL: every acknowledged action is on disk
+    code_digits: int = 4
+
+
+def default_data_dir() -> Path:
+    """The server's folder: ``server/`` in the game's data folder (KOIKOI_HOME overrides)."""
+    from ..storage import data_dir
+    return data_dir() / "server"
+
+
+class Bucket:
+    """A token bucket: ``rate`` tokens a second, at most ``burst``."""
+
+    __slots__ = ("rate", "burst", "tokens", "at")
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def _fill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self) -> bool:
+        self._fill()
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def empty(self) -> bool:
+        self._fill()
+        return self.tokens < 1.0
+
+    def full(self) -> bool:
+        self._fill()
+        return self.tokens >= self.burst
+
+
+def _peer(ws) -> str:
+    try:
+        addr = ws.remote_address
+        return str(addr[0]) if addr else "?"
+    except Exception:
+        return "?"
+
+
+class Client:
+    """One connection: its outgoing queue (written by its own task) and where it sits."""
+
+    def __init__(self, server: "MatchServer", ws, peer: str):
+        self.server = server
+        self.ws = ws
+        self.peer = peer
+        cfg = server.config
+        self.bucket = Bucket(cfg.rate, cfg.burst)
+        self.queue: asyncio.Queue = asyncio.Queue(cfg.send_queue)
+        self.room: Optional[Room] = None
+        self.seat: Optional[int] = None       # a player's seat
+        self.role: Optional[str] = None       # "player" or "spectator"
+        self.name: Optional[str] = None
+        self.strikes = 0                      # frames refused for the rate, in a row
+        self.bad = 0                          # malformed frames, in a row
+        self.closing = False
+
+    @property
+    def label(self) -> str:
+        where = f" {self.room.code}/{self.role}{'' if self.seat is None else self.seat}" if self.room else ""
+        return f"{self.peer}{where}"
+
+    def send(self, message: dict) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            self.server._refuse(self, "slow", f"{self.queue.qsize()} frames unread: disconnected")
+            self.abort()
+
+    def error(self, re: Any, code: str, message: str) -> None:
+        self.send({"type": "error", "re": re, "code": code, "message": message})
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close once everything queued is sent."""
+        if not self.closing:
+            try:
+                self.queue.put_nowait((code, reason))
+            except asyncio.QueueFull:
+                self.abort()
+                return
+            self.closing = True
+
+    def abort(self) -> None:
+        """Drop the connection now (a reader too slow, a flood)."""
+        self.closing = True
+        transport = getattr(self.ws, "transport", None)
+        if transport is not None:
+            transport.abort()
+
+    async def write_loop(self) -> None:
+        timeout = self.server.config.send_timeout
+        while True:
+            item = await self.queue.get()
+            if isinstance(item, tuple):
+                try:
+                    await asyncio.wait_for(self.ws.close(*item), timeout)
+                except Exception:
+                    self.abort()
+                return
+            try:
+                await asyncio.wait_for(self.ws.send(item), timeout)
+            except asyncio.TimeoutError:
+                self.server._refuse(self, "slow", f"a frame took over {timeout:g} s to send: disconnected")
+                self.abort()
+                return
+            except Exception:       # closed under us: the reader finds out too
+                return
+
+
+class MatchServer:
+    def __init__(self, data_dir=None, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+                 config: Optional[ServerConfig] = None, seeds: Optional[Callable[[], int]] = None):
+        """``seeds``: where the seeds of new matches come from (tests); by default
+        ``secrets.randbits(63)``: a seed deals every card, so it must not be guessable."""
+        self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+        self._seeds = seeds or (lambda: secrets.randbits(63))
+        self.host = host
+        self.requested_port = port
+        self.config = config or ServerConfig()
+        self.rooms: dict[str, Room] = {}
+        self.clients: set[Client] = set()
+        self.store: Optional[RoomStore] = None
+        self.port: Optional[int] = None
+        self._ws = None
+        self._per_ip: dict[str, int] = {}
+        self._guesses: dict[str, Bucket] = {}
+        self._sweeper: Optional[asyncio.Task] = None
+        self.refusals = 0
+
+    # -------------------------------------------------------------- life
+
+    async def start(self) -> None:
+        from websockets.asyncio.server import serve
+        cfg = self.config
+        self.store = RoomStore(self.data_dir, durable=cfg.durable)
+        now = time.time()
+        for room in self.store.load(keep_finished=cfg.keep_finished, now=now):
+            for seat in room.seats:
+                if seat.name is not None:
+                    seat.presence, seat.since = "dropped", now
+            self.rooms[room.code] = room
+            if room.status == "playing":
+                for s in (0, 1):
+                    self._arm_claim(room, s)
+        if self.rooms:
+            log.info("resumed %d room(s) from %s", len(self.rooms), self.store.path)
+        try:
+            self._ws = await serve(
+                self._handler, self.host, self.requested_port, compression=None,
+                max_size=cfg.max_frame, max_queue=16, open_timeout=cfg.open_timeout,
+                ping_interval=cfg.ping_interval, ping_timeout=cfg.ping_timeout,
+                close_timeout=cfg.close_timeout, process_request=self._process_request,
+                server_header=f"koikoi/{PROTOCOL_VERSION}",
+                logger=logging.getLogger("koikoi.net.websockets"))
+        except BaseException:
+            self._disarm()
+            self.store.close()
+            self.store = None
+            raise
+        self.port = self._ws.sockets[0].getsockname()[1]
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    @property
+    def url(self) -> str:
+        host = self.host if ":" not in self.host else f"[{self.host}]"
+        return f"ws://{host}:{self.port}"
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        if self._ws is not None:
+            self._ws.close()
+            try:
+                await asyncio.wait_for(self._ws.wait_closed(), self.config.close_timeout + 5)
+            except asyncio.TimeoutError:
+                log.warning("some connections did not close in time")
+            self._ws = None
+        self._disarm()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    def _disarm(self) -> None:
+        for room in self.rooms.values():
+            for seat in room.seats:
+                if seat.timer is not None:
+                    seat.timer.cancel()
+                    seat.timer = None
+
+    async def __aenter__(self) -> "MatchServer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
+
+    async def serve_forever(self) -> None:
+        await self._ws.serve_forever()
+
+    # -------------------------------------------------------------- connections
+
+    def _refuse(self, client: Optional[Client], what: str, reason: str) -> None:
+        self.refusals += 1
+        who = client.label if client is not None else "?"
+        log.info("refused %s from %s: %s", what, who, reason.replace("\n", " ")[:200])
+
+    def _process_request(self, connection, request):
+        cfg = self.config
+        ip = _peer(connection)
+        if len(self.clients) >= cfg.max_connections:
+            self._refuse(None, "connection", f"from {ip}: {cfg.max_connections} connections already")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "The server is full.\n")
+        if self._per_ip.get(ip, 0) >= cfg.max_per_ip:
+            self._refuse(None, "connection", f"from {ip}: {cfg.max_per_ip} connections from there already")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Too many connections.\n")
+        return None
+
+    async def _handler(self, ws) -> None:
+        from websockets.exceptions import ConnectionClosed
+        c = Client(self, ws, _peer(ws))
+        self.clients.add(c)
+        self._per_ip[c.peer] = self._per_ip.get(c.peer, 0) + 1
+        writer = asyncio.get_running_loop().create_task(c.write_loop())
+        cfg = self.config
+        try:
+            c.send({"type": "hello", "server": "koikoi", "protocol": PROTOCOL_VERSION,
+                    "limits": {"max_frame": cfg.max_frame, "rate": cfg.rate, "burst": cfg.burst}})
+            await self._read_loop(c)
+        except ConnectionClosed as exc:
+            sent = getattr(exc, "sent", None)
+            if sent is not None and sent.code == 1009:
+                self._refuse(c, "frame", f"over {cfg.max_frame} bytes: disconnected")
+            elif sent is not None and sent.code not in (1000, 1001) and not c.closing:
+                # websockets refused the frame itself (bad UTF-8, a protocol error)
+                self._refuse(c, "frame", f"WebSocket close {sent.code} ({sent.reason[:60]}): disconnected")
+        except Exception:       # never let one connection take the server down
+            log.exception("connection %s: unexpected error", c.label)
+        finally:
+            self._detach(c)
+            c.closing = True
+            writer.cancel()
+            self.clients.discard(c)
+            n = self._per_ip.get(c.peer, 1) - 1
+            if n > 0:
+                self._per_ip[c.peer] = n
+            else:
+                self._per_ip.pop(c.peer, None)
+
+    async def _read_loop(self, c: Client) -> None:
+        cfg = self.config
+        ws = c.ws
+        while True:
+            waiting = c.room is None
+            try:
+                raw = await asyncio.wait_for(ws.recv(), cfg.join_timeout if waiting else cfg.idle_timeout)
+            except asyncio.TimeoutError:
+                what = "no room joined" if waiting else "idle"
+                self._refuse(c, "timeout", f"{what} for {cfg.join_timeout if waiting else cfg.idle_timeout:g} s")
+                c.error(None, "timeout", f"{what} for too long: disconnected")
+                c.close(1008, "timeout")
+                try:
+                    await asyncio.wait_for(ws.wait_closed(), cfg.send_timeout + cfg.close_timeout)
+                except asyncio.TimeoutError:
+                    c.abort()
+                return
+            self.on_frame(c, raw)
+            if c.closing:
+                # Let the writer send what is queued and close; read what arrives meanwhile.
+                try:
+                    await asyncio.wait_for(ws.wait_closed(), cfg.send_timeout + cfg.close_timeout)
+                except asyncio.TimeoutError:
+                    c.abort()
+                return
+
+    def on_frame(self, c: Client, raw: Any) -> None:
+        """One frame from ``c``: checked, then handled; nothing here raises."""
+        cfg = self.config
+        if not c.bucket.take():
+            c.strikes += 1
+            if c.strikes == 1:
+                self._refuse(c, "frame", f"over the rate limit ({cfg.rate:g}/s, burst {cfg.burst})")
+                c.error(None, "rate_limited", f"too many messages: at most {cfg.rate:g} a second")
+            if c.strikes >= cfg.flood_close:
+                self._refuse(c, "frame", f"flood of {c.strikes} frames over the rate limit: disconnected")
+                c.close(1008, "flood")
+            return
+        c.strikes = 0
+        try:
+            msg = parse_client(raw, max_bytes=cfg.max_frame, max_depth=cfg.max_depth)
+        except ProtocolError as exc:
+            c.bad += 1
+            self._refuse(c, "frame", f"{exc.code}: {exc.message}")
+            c.error(None, exc.code, exc.message)
+            if c.bad >= cfg.bad_close:
+                c.close(1008, "malformed frames")
+            return
+        c.bad = 0
+        rid = msg["id"]
+        try:
+            getattr(self, "_on_" + msg["type"])(c, msg, rid)
+        except StoreError:
+            self._refuse(c, msg["type"], "the room store could not write")
+            c.error(rid, "storage", "the server could not save that; nothing changed")
+        except Exception:
+            log.exception("%s from %s failed", msg["type"], c.label)
+            c.error(rid, "internal", "the server failed on that message; nothing changed")
+
+    def _no(self, c: Client, rid: Any, what: str, code: str, message: str) -> None:
+        self._refuse(c, what, f"{code}: {message}")
+        c.error(rid, code, message)
+
+    # -------------------------------------------------------------- messages
+
+    def _live_rooms(self) -> int:
+        return sum(r.live for r in self.rooms.values())
+
+    def _new_code(self) -> Optional[str]:
+        for _ in range(50):
+            code = new_room_code(self.config.code_digits)
+            if code not in self.rooms and not self.store.code_taken(code):
+                return code
+        return None
+
+    def _on_create(self, c: Client, m: dict, rid: Any) -> None:
+        if c.room is not None:
+            return self._no(c, rid, "create", "in_room", "this connection is in a room already")
+        if self._live_rooms() >= self.config.max_rooms:
+            return self._no(c, rid, "create", "server_full", "the server holds all the rooms it can")
+        choice = m["rules"]
+        try:
+            rules, months, house = room_rules(choice["preset"], choice["house"], m.get("months", "preset"))
+        except ValueError as exc:
+            return self._no(c, rid, "create", "bad_rules", str(exc))
+        code = self._new_code()
+        if code is None:
+            return self._no(c, rid, "create", "server_full", "no room code is free")
+        now = time.time()
+        state = new_match(rules, seed=self._seeds(), months=months)
+        token = new_token()
+        room = Room(code, choice["preset"], house, rules, months, bool(m.get("spectators", False)), state, now)
+        room.seats[0] = Seat(m["name"], token_hash(token), now)
+        self.store.create(room)
+        self.rooms[code] = room
+        log.info("room %s created by %s (%s, %s months)", code, c.peer, room.preset, months)
+        self._attach(c, room, 0)
+        c.send(self._joined(room, c, rid, token))
+        self._welcome(c, room)
+
+    def _guess_blocked(self, c: Client, rid: Any, what: str) -> bool:
+        b = self._guesses.get(c.peer)
+        if b is not None and b.empty():
+            self._no(c, rid, what, "too_many_tries", "too many wrong room codes or tokens: wait a minute")
+            return True
+        return False
+
+    def _guessed_wrong(self, c: Client) -> None:
+        b = self._guesses.get(c.peer)
+        if b is None:
+            b = self._guesses[c.peer] = Bucket(self.config.guesses_rate, self.config.guesses_burst)
+        b.take()
+
+    def _lookup(self, c: Client, m: dict, rid: Any) -> Optional[Room]:
+        what = m["type"]
+        if c.room is not None:
+            self._no(c, rid, what, "in_room", "this connection is in a room already")
+            return None
+        if self._guess_blocked(c, rid, what):
+            return None
+        room = self.rooms.get(m["room"])
+        if room is None:
+            self._guessed_wrong(c)
+            self._no(c, rid, what, "no_room", f"there is no room {m['room']}")
+        return room
+
+    def _on_join(self, c: Client, m: dict, rid: Any) -> None:
+        room = self._lookup(c, m, rid)
+        if room is None:
+            return
+        if room.status != "open" or room.seats[1].name is not None:
+            why = "has two players" if room.status == "playing" else f"is {room.status}"
+            return self._no(c, rid, "join", "room_full", f"room {room.code} {why}")
+        token = new_token()
+        now = time.time()
+        room.seats[1] = Seat(m["name"], token_hash(token), now)
+        try:
+            self.store.add_seat(room, 1, "playing")
+        except StoreError:
+            room.seats[1] = Seat()
+            raise
+        room.status = "playing"
+        log.info("room %s: %s joined", room.code, c.peer)
+        self._attach(c, room, 1)
+        c.send(self._joined(room, c, rid, token))
+        self._welcome(c, room)
+        self._to_room(room, {"type": "room", "status": room.status, "names": room.names}, but=c)
+        host = room.seats[0].client
+        if host is not None:       # it may move now
+            host.send(self._events(room, 0, len(room.events)))
+
+    def _on_reconnect(self, c: Client, m: dict, rid: Any) -> None:
+        room = self._lookup(c, m, rid)
+        if room is None:
+            return
+        seat = next((s for s in (0, 1) if room.seats[s].token_ok(m["token"])), None)
+        if seat is None:
+            self._guessed_wrong(c)
+            return self._no(c, rid, "reconnect", "bad_token", f"that token holds no seat in room {room.code}")
+        old = room.seats[seat].client
+        if old is not None and old is not c:
+            old.error(None, "replaced", "this seat was taken back by a new connection")
+            old.room, old.seat, old.role = None, None, None
+            old.close(4001, "replaced")
+            room.seats[seat].client = None
+        log.info("room %s: seat %d reconnected from %s", room.code, seat, c.peer)
+        self._attach(c, room, seat)
+        c.send(self._joined(room, c, rid))
+        self._welcome(c, room)
+
+    def _on_watch(self, c: Client, m: dict, rid: Any) -> None:
+        room = self._lookup(c, m, rid)
+        if room is None:
+            return
+        if not room.spectators:
+            return self._no(c, rid, "watch", "no_spectators", f"room {room.code} takes no spectators")
+        if len(room.watchers) >= self.config.max_watchers:
+            return self._no(c, rid, "watch", "room_full", f"room {room.code} has all the spectators it takes")
+        c.room, c.role, c.seat, c.name = room, "spectator", None, m.get("name")
+        room.watchers.add(c)
+        c.send(self._joined(room, c, rid))
+        self._welcome(c, room)
+
+    def _on_act(self, c: Client, m: dict, rid: Any) -> None:
+        room = c.room
+        if room is None or c.role != "player":
+            return self._no(c, rid, "act", "not_seated", "only a seated player acts")
+        if room.status == "open":
+            return self._no(c, rid, "act", "not_started", "waiting for the other player to join")
+        if room.status != "playing":
+            return self._no(c, rid, "act", "over", f"the match is {room.status}")
+        state = room.state
+        action = m["action"]
+        kind = action_to_json(action)["kind"]
+        if state.to_move != c.seat:
+            return self._no(c, rid, f"act {kind}", "not_your_turn", "it is the other player's turn")
+        at = m.get("at")
+        if at is not None and at != len(state.events):
+            return self._no(c, rid, f"act {kind}", "stale",
+                            f"the match has moved on: {len(state.events)} events, you have seen {at}")
+        if action not in (legal_actions(state) or ()):
+            try:
+                apply(state, action)
+                why = "that is not a legal action now"
+            except IllegalAction as exc:
+                why = self._safe(str(exc), state, c.seat)
+            return self._no(c, rid, f"act {kind}", "illegal", why)
+        new = apply(state, action)
+        start = len(state.events)
+        added = new.events[start:]
+        if new.phase == OVER:
+            status = "over"
+            result = {"reason": "played", "winner": new.winner, "conceded": None,
+                      "scores": list(new.scores), "at": time.time()}
+        else:
+            status, result = "playing", None
+        self.store.append(room, start, added, status, result)      # on disk before anyone hears
+        room.state, room.status, room.result = new, status, result
+        self._broadcast_events(room, start, c, rid)
+        if status == "over":
+            self._end(room)
+
+    def _on_claim(self, c: Client, m: dict, rid: Any) -> None:
+        room = c.room
+        if room is None or c.role != "player":
+            return self._no(c, rid, "claim", "not_seated", "only a seated player claims")
+        if room.status != "playing":
+            return self._no(c, rid, "claim", "cannot_claim", f"the match is {room.status}")
+        other = 1 - c.seat
+        wait = self._claim_in(room, other)
+        if wait is None:
+            return self._no(c, rid, "claim", "cannot_claim", "the other player is connected")
+        if wait > 0:
+            return self._no(c, rid, "claim", "cannot_claim", f"you may claim the match in {wait:.0f} s")
+        result = {"reason": "forfeit", "winner": c.seat, "conceded": other,
+                  "scores": list(room.state.scores), "at": time.time()}
+        self.store.set_status(room, "over", result)
+        room.status, room.result = "over", result
+        log.info("room %s: seat %d claimed the match (seat %d forfeits)", room.code, c.seat, other)
+        self._end(room, c, rid)
+
+    def _on_leave(self, c: Client, m: dict, rid: Any) -> None:
+        room = c.room
+        if room is not None:
+            if c.role == "player":
+                seat = room.seats[c.seat]
+                if seat.client is c:
+                    seat.client = None
+                    self._set_presence(room, c.seat, "left")
+                    if room.status == "open" and c.seat == 0:
+                        self.store.set_status(room, "closed")
+                        room.status = "closed"
+                        self._to_room(room, {"type": "room", "status": room.status, "names": room.names})
+            else:
+                room.watchers.discard(c)
+            c.room, c.seat, c.role = None, None, None
+        c.send({"type": "left", "re": rid})
+        c.close(1000, "left")
+
+    def _on_sync(self, c: Client, m: dict, rid: Any) -> None:
+        if c.room is None:
+            return self._no(c, rid, "sync", "not_in_room", "join a room first")
+        c.send(self._events(c.room, c.seat, 0, rid))
+
+    def _on_ping(self, c: Client, m: dict, rid: Any) -> None:
+        c.send({"type": "pong", "re": rid})
+
+    # -------------------------------------------------------------- seats and presence
+
+    def _attach(self, c: Client, room: Room, seat: int) -> None:
+        c.room, c.seat, c.role, c.name = room, seat, "player", room.seats[seat].name
+        room.seats[seat].client = c
+        self._set_presence(room, seat, "connected", but=c)      # ``_welcome`` tells ``c``
+
+    def _detach(self, c: Client) -> None:
+        room = c.room
+        if room is None:
+            return
+        c.room = None
+        room.updated = max(room.updated, time.time())
+        if c.role == "spectator":
+            room.watchers.discard(c)
+            return
+        seat = room.seats[c.seat]
+        if seat.client is c:
+            seat.client = None
+            if seat.presence != "left":
+                self._set_presence(room, c.seat, "dropped")
+
+    def _set_presence(self, room: Room, seat: int, state: str, but: Optional[Client] = None) -> None:
+        s = room.seats[seat]
+        s.presence, s.since = state, time.time()
+        if s.timer is not None:
+            s.timer.cancel()
+            s.timer = None
+        if state == "dropped":
+            self._arm_claim(room, seat)
+        self._to_room(room, self._presence(room, seat), but=but)
+
+    def _arm_claim(self, room: Room, seat: int) -> None:
+        s = room.seats[seat]
+        if room.status != "playing" or s.presence != "dropped":
+            return
+        delay = max(0.0, s.since + self.config.claim_after - time.time())
+        s.timer = asyncio.get_running_loop().call_later(delay, self._claimable, room, seat)
+
+    def _claimable(self, room: Room, seat: int) -> None:
+        room.seats[seat].timer = None
+        if room.status == "playing" and room.seats[seat].presence == "dropped":
+            self._to_room(room, self._presence(room, seat))
+
+    def _claim_in(self, room: Room, seat: int) -> Optional[float]:
+        """Seconds until ``seat``'s absence may be claimed (0: now), None if it may not."""
+        s = room.seats[seat]
+        if room.status != "playing":
+            return None
+        if s.presence == "left":
+            return 0.0
+        if s.presence == "dropped":
+            return max(0.0, round(s.since + self.config.claim_after - time.time(), 3))
+        return None
+
+    def _presence(self, room: Room, seat: int) -> dict:
+        s = room.seats[seat]
+        return {"type": "presence", "seat": seat, "name": s.name, "state": s.presence,
+                "since": round(s.since, 3), "gone": round(max(0.0, time.time() - s.since), 3)
+                if s.presence in ("dropped", "left") else 0.0, "claim_in": self._claim_in(room, seat)}
+
+    # -------------------------------------------------------------- what is sent
+
+    def _to_room(self, room: Room, message: dict, but: Optional[Client] = None) -> None:
+        for s in room.seats:
+            if s.client is not None and s.client is not but:
+                s.client.send(message)
+        for w in list(room.watchers):
+            if w is not but:
+                w.send(message)
+
+    def _joined(self, room: Room, c: Client, rid: Any, token: Optional[str] = None) -> dict:
+        out = {"type": "joined", "re": rid, "room": room.code, "role": c.role, "seat": c.seat,
+               "names": room.names, "preset": room.preset, "house": room.house,
+               "rules": room.rules.to_dict(), "months": room.months, "spectators": room.spectators,
+               "status": room.status, "claim_after": self.config.claim_after}
+        if token is not None:
+            out["token"] = token
+        return out
+
+    def _welcome(self, c: Client, room: Room) -> None:
+        """A connection has just come into ``room``: who is there, every event, the end."""
+        for seat in (0, 1):
+            c.send(self._presence(room, seat))
+        c.send(self._events(room, c.seat, 0))
+        if room.status == "over":
+            c.send(self._over(room))
+
+    def _legal(self, room: Room, seat: Optional[int]) -> list:
+        state = room.state
+        if room.status != "playing" or seat is None or state.to_move != seat:
+            return []
+        return [action_to_json(a) for a in legal_actions(state) or ()]
+
+    def _events(self, room: Room, seat: Optional[int], start: int, rid: Any = None,
+                cache: Optional[dict] = None) -> dict:
+        events = room.events[start:]
+        if cache is not None and seat in cache:
+            shown = cache[seat]
+        else:
+            shown = ([spectator_event(e) for e in events] if seat is None
+                     else [wire_event(e, seat) for e in events])
+            if cache is not None:
+                cache[seat] = shown
+        out = {"type": "events", "start": start, "events": shown, "total": len(room.events),
+               "to_move": room.state.to_move, "legal": self._legal(room, seat)}
+        if rid is not None:
+            out["re"] = rid
+        return out
+
+    def _broadcast_events(self, room: Room, start: int, actor: Client, rid: Any) -> None:
+        cache: dict = {}
+        for seat, s in enumerate(room.seats):
+            if s.client is not None:
+                s.client.send(self._events(room, seat, start, rid if s.client is actor else None, cache))
+        for w in list(room.watchers):
+            w.send(self._events(room, None, start, None, cache))
+
+    def _over(self, room: Room) -> dict:
+        r = room.result or {}
+        return {"type": "over", "winner": r.get("winner"), "reason": r.get("reason", "played"),
+                "scores": r.get("scores", list(room.state.scores)), "conceded": r.get("conceded")}
+
+    def _end(self, room: Room, actor: Optional[Client] = None, rid: Any = None) -> None:
+        """The match is over (played to its end, or claimed by ``actor``: its answer)."""
+        for s in room.seats:
+            if s.timer is not None:
+                s.timer.cancel()
+                s.timer = None
+        self._to_room(room, {"type": "room", "status": room.status, "names": room.names})
+        over = self._over(room)
+        self._to_room(room, over, but=actor)
+        if actor is not None:
+            actor.send(dict(over, re=rid))
+
+    @staticmethod
+    def _safe(text: str, state, seat: int) -> str:
+        """An engine explanation for ``seat``, or a plain one if it names a card the seat
+        cannot see."""
+        unseen = {c.id for c in view(state, seat).unseen}
+        if any(cid in text for cid in unseen):
+            return "that is not a legal action now"
+        return text[:300]
+
+    # -------------------------------------------------------------- housekeeping
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_every)
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("sweeping the rooms failed")
+
+    def sweep(self, now: Optional[float] = None) -> list[str]:
+        """Unload finished rooms nobody watches after ``keep_finished``, expire live rooms
+        nobody visited for ``room_ttl``; forget the guess counters of quiet addresses.
+        Returns the codes unloaded."""
+        now = time.time() if now is None else now
+        cfg = self.config
+        gone = []
+        for code, room in list(self.rooms.items()):
+            if room.connections():
+                continue
+            idle = now - room.updated
+            if room.live and idle > cfg.room_ttl:
+                try:
+                    self.store.set_status(room, "expired", room.result)
+                except StoreError:
+                    continue
+                room.status = "expired"
+                log.info("room %s expired after %.0f s without a visit", code, idle)
+            elif room.live or idle <= cfg.keep_finished:
+                continue
+            for s in room.seats:
+                if s.timer is not None:
+                    s.timer.cancel()
+            del self.rooms[code]
+            gone.append(code)
+        for ip, b in list(self._guesses.items()):
+            if b.full():
+                del self._guesses[ip]
+        return gone
+
+
+# ------------------------------------------------------------------ the command
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 <= v <= 10 ** 7:
+        raise argparse.ArgumentTypeError(f"expected 0 to 10000000 seconds, not {text}")
+    return v
+
+
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (0: any free one), not {v}")
+    return v
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, not {v}")
+    return v
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"koikoi serve: {message} (see --help)\n")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = _Parser(prog="koikoi serve",
+                description="Run a Koi-Koi match server: rooms for two players over the network "
+                            "(WebSocket). The engine runs here; each player's program is sent only "
+                            "what that seat may see.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; "
+                        "0.0.0.0 for every interface)")
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                   help=f"port (default {DEFAULT_PORT}; 0 picks a free one and prints it)")
+    p.add_argument("--data", metavar="DIR", type=Path, default=None,
+                   help="folder for the rooms database (default: server/ in the game's data folder; "
+                        "KOIKOI_HOME moves it)")
+    p.add_argument("--claim-after", type=_seconds, default=ServerConfig.claim_after, metavar="SECONDS",
+                   help="how long a player may be gone before the other may claim the match "
+                        f"(default {ServerConfig.claim_after:g})")
+    p.add_argument("--max-rooms", type=_positive, default=ServerConfig.max_rooms, metavar="N",
+                   help=f"open or playing rooms at most (default {ServerConfig.max_rooms})")
+    p.add_argument("--max-connections", type=_positive, default=ServerConfig.max_connections,
+                   metavar="N", help=f"connections at most (default {ServerConfig.max_connections})")
+    p.add_argument("--max-per-ip", type=_positive, default=ServerConfig.max_per_ip, metavar="N",
+                   help=f"connections from one address at most (default {ServerConfig.max_per_ip})")
+    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                   help="what to log on stderr (default INFO: rooms, refusals)")
+    return p.parse_args(argv)
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    config = ServerConfig(claim_after=args.claim_after, max_rooms=args.max_rooms,
+                          max_connections=args.max_connections, max_per_ip=args.max_per_ip)
+    server = MatchServer(args.data, host=args.host, port=args.port, config=config)
+    try:
+        await server.start()
+    except (OSError, StoreError) as exc:
+        print(f"koikoi serve: cannot start: {exc}", file=sys.stderr)
+        return 1
+    print(f"koikoi server listening on {server.url} (rooms in {server.store.path})", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):   # Windows: Ctrl+C raises instead
+            pass
+    try:
+        await stop.wait()
+    finally:
+        await server.stop()
+        print("koikoi server stopped", flush=True)
+    return 0
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=getattr(logging, args.log_level), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("koikoi.net.websockets").setLevel(max(logging.WARNING, logging.getLogger().level))
+    try:
+        return asyncio.run(_serve(args))
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
