@@ -20,7 +20,8 @@ runs out, the share the seat improves first, whether its hand is already
 empty, whether the opponent already holds a yaku). It never reads a hidden
 card: two views that show the same thing give the same answer. Every rule
 (matching, the stock choice, ``must_play_match``, ``prompt_when`` via
-``scoring.improved``, the auto-stop knobs, weather) is the simulator's, which
+``scoring.improved``, the auto-stop knobs, weather, rain-break, tsuki-fuda in the
+round's month, the viewing yaku's value after a call) is the simulator's, which
 tests/ai/test_sim.py and tests/ai/test_coach_cross.py check against the engine.
 """
 
@@ -33,17 +34,20 @@ from .ai.playout import Policy
 from .ai.sim import DECIDE, DONE, bits, deal_hidden, from_view, points_fn
 from .engine.phase import Phase
 
-_POLICIES: dict = {}   # id(rules) -> (rules, Policy): read-only once built, safe to share
+_POLICIES: dict = {}   # (id(rules), month) -> (rules, Policy): read-only once built, safe to share
 
 
-def _policy(rules) -> Policy:
-    hit = _POLICIES.get(id(rules))
+def _policy(rules, month: int = 0) -> Policy:
+    if not rules.tsuki_fuda:
+        month = 0              # the month matters only for tsuki-fuda
+    key = (id(rules), month)
+    hit = _POLICIES.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    pol = Policy(Knowledge(rules))
+    pol = Policy(Knowledge(rules, month))
     if len(_POLICIES) > 32:
         _POLICIES.clear()
-    _POLICIES[id(rules)] = (rules, pol)
+    _POLICIES[key] = (rules, pol)
     return pol
 
 
@@ -86,14 +90,15 @@ def risk(view, samples: int = 200, seed: int = 0) -> Odds:
     opp = 1 - me
     rules = view.rules
     hand_empty = not view.hand_mask
-    opp_holds = points_fn(rules)(view.captured_masks[opp], view.field_mask) > 0
+    opp_holds = points_fn(rules, view.month)(view.captured_masks[opp], view.field_mask,
+                                             view.calls[opp]) > 0
     if samples <= 0 or view.phase not in (Phase.PLAY, Phase.CHOOSE, Phase.DECIDE):
         return Odds(hand_empty=hand_empty, opp_holds=opp_holds)
     template = from_view(view)
     call = template.phase == DECIDE and template.to_move == me
     pool = list(bits(view.unseen_mask))
     opp_n = min(int(view.opponent_hand_count), len(pool))
-    policy = _policy(rules)
+    policy = _policy(rules, view.month)
     run = policy.until_yaku
     rng = random.Random(seed)
     rand = rng.random

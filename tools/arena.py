@@ -190,7 +190,8 @@ def main(argv=None) -> int:
     ap.add_argument("a", nargs="?")
     ap.add_argument("b", nargs="?")
     ap.add_argument("--preset", default="nintendo", choices=sorted(RULESETS))
-    ap.add_argument("--months", type=int, default=12)
+    ap.add_argument("--months", type=int, default=None,
+                    help="rounds per match (default: the preset's own length, or 12)")
     ap.add_argument("--pairs", type=int, default=100, help="paired deals (matches = 2 x pairs)")
     ap.add_argument("--first-seed", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -206,6 +207,8 @@ def main(argv=None) -> int:
         return 0
     if not (a.a and a.b):
         ap.error("name two levels, e.g. medium easy")
+    if a.months is None:
+        a.months = RULESETS[a.preset].months or 12
     done = {}
     if a.log and os.path.exists(a.log):
         with open(a.log) as fh:

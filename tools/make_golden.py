@@ -24,7 +24,8 @@ from koikoi.engine import RULESETS, apply, describe, legal_actions, new_match, v
 from koikoi.engine.events import event_to_dict  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
-SEEDS = {"casual": 101, "classic": 202, "nintendo": 303, "kk-add-10": 404, "tournament": 505, "yakuza": 606}
+SEEDS = {"casual": 101, "classic": 202, "nintendo": 303, "kk-add-10": 404, "tournament": 505, "yakuza": 606,
+         "koikoi-japan": 707, "battle-hanafuda": 808}
 
 
 def record(preset: str) -> str:

@@ -59,17 +59,22 @@ def find(legal: Sequence, cls):
 
 
 class KnowledgeCache:
-    """One Knowledge per Rules value, per player (no sharing between players)."""
+    """One Knowledge per Rules value (and round month, where tsuki-fuda makes it matter),
+    per player (no sharing between players)."""
 
     def __init__(self):
         self._rules = None
+        self._month = 0
         self._k = None
 
-    def get(self, rules) -> Knowledge:
-        if self._rules is not rules:
-            if self._rules is None or self._rules != rules:
-                self._k = Knowledge(rules)
+    def get(self, rules, month: int = 0) -> Knowledge:
+        if not rules.tsuki_fuda:
+            month = 0
+        if self._rules is not rules or self._month != month:
+            if self._rules is None or self._month != month or self._rules != rules:
+                self._k = Knowledge(rules, month)
             self._rules = rules
+            self._month = month
         return self._k
 
 

@@ -166,8 +166,8 @@ class HardPlayer:
 
     # ------------------------------------------------------------ setup
 
-    def _setup(self, rules):
-        know = self._kc.get(rules)
+    def _setup(self, rules, month: int = 0):
+        know = self._kc.get(rules, month)
         if self._policy is None or self._policy.know is not know:
             self._policy = Policy(know, noise=self._noise, kk=self.policy_kk)
         if self._wp_rules is not rules:
@@ -189,7 +189,7 @@ class HardPlayer:
             return legal[0]
         if len(legal) == 1:
             return legal[0]
-        policy = self._setup(view.rules)
+        policy = self._setup(view.rules, view.month)
         outcome = _Outcome(view, self._wp)
         me = view.seat
         rng = self._rng(view)
@@ -203,7 +203,7 @@ class HardPlayer:
             if self.kk_mode != "sim":
                 from .base import seen
                 from .medium import koikoi_wanted
-                heur = koikoi_wanted(self._kc.get(view.rules), view, seen(view))
+                heur = koikoi_wanted(self._kc.get(view.rules, view.month), view, seen(view))
                 if self.kk_mode == "medium":
                     return next(a for a in legal if isinstance(a, KoiKoi if heur else Stop))
             cands = [a for a in legal if isinstance(a, KoiKoi)]
@@ -246,7 +246,7 @@ class HardPlayer:
         from .medium import MediumPlayer
         if self._medium is None:
             self._medium = MediumPlayer(seed=self.seed)
-        ev = self._medium._evaluator(view.rules)
+        ev = self._medium._evaluator(view.rules, view.month)
         s = seen(view)
         if isinstance(cands[0], Play):
             return [self._medium._play_score(ev, s, *play_key(a)) for a in cands]
@@ -269,7 +269,7 @@ class HardPlayer:
         pending = view.pending.index if view.pending is not None else -1
         return Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
                      view.koikoi_refs, view.to_move, phase, pending, view.field_brights,
-                     view.dealer)
+                     view.dealer, view.month)
 
 
 def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,

@@ -11,7 +11,7 @@ from math import erf, sqrt
 
 from ..engine import cards as C
 from ..engine.rules import Rules
-from ..engine.scoring import multipliers
+from ..engine.scoring import BREAKERS, award_total
 from .sim import _CM, points_fn
 
 ALL = C.ALL
@@ -29,12 +29,16 @@ REACH = (1.0, 0.5, 0.24, 0.11, 0.05, 0.022, 0.01, 0.004, 0.002, 0.001, 0.0005, 0
 
 
 class Knowledge:
-    """Compiled facts about one rule set."""
+    """Compiled facts about one rule set, in a round of ``month`` (1..12; 0: none), which
+    matters only under ``tsuki_fuda`` (the month's four cards are a yaku of their own)."""
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, month: int = 0):
         self.rules = rules
-        self.points = points_fn(rules)
+        self.month = month if rules.tsuki_fuda else 0
+        self.points = points_fn(rules, self.month)
         r = rules
+        # A card of one's own pile that cancels one's viewing yaku (rain-break): 0 if none.
+        self.breaker = BREAKERS[r.rain_break] if r.viewing != "off" else 0
         self.an = C.ANIMALS if r.sake_cup_is_animal else C.ANIMALS & ~CUP
         self.ch = C.CHAFF | CUP if r.sake_cup_is_chaff else C.CHAFF
         self.sanko = r.sanko
@@ -47,6 +51,11 @@ class Knowledge:
             sets.append((AKA, r.akatan))
         if r.aotan:
             sets.append((AO, r.aotan))
+        if r.akatan_aotan_on_top and r.combo_grading == "stack" and r.akatan and r.aotan \
+                and r.akatan_aotan:
+            sets.append((AKA | AO, r.akatan_aotan))
+        if self.month:
+            sets.append((MONTHS[self.month - 1], r.tsuki_fuda))
         if r.viewing != "off":
             w = 1.0 if r.viewing == "on" else 0.6
             if r.hanami_zake:
@@ -64,10 +73,11 @@ class Knowledge:
         # holds neither: the yaku count cards per mask, and the single-card masks (cup,
         # curtain, moon, rain man) are classes of their own.
         groups = {}
+        month = MONTHS[self.month - 1] if self.month else 0
         for c in range(48):
             bit = 1 << c
             key = tuple(bool(bit & m) for m in (BR, RAIN, self.an, RB, self.ch, INO, AKA, AO,
-                                                CUP, CURTAIN, MOON))
+                                                CUP, CURTAIN, MOON, month, self.breaker))
             groups[key] = groups.get(key, 0) | bit
         self.classes = tuple(groups.values())
 
@@ -105,8 +115,11 @@ class Knowledge:
                 v += self.shiko_gain * reach[4 - nb if nb < 4 else 0]
                 if hb == 5 and self.goko_gain:
                     v += self.goko_gain * reach[5 - nb]
+        broken = mine & self.breaker
         for m, p in self.sets:
             if have & m == m:
+                if broken and m & CUP:
+                    continue     # a viewing yaku the pile's own Rain Man (or Phoenix) cancels
                 v += p * reach[(m & ~mine).bit_count()]
         if self.counts:
             # Counting yaku: about RATE cards a turn join the pile, the category's share of
@@ -127,24 +140,22 @@ class Knowledge:
         return v
 
     def award(self, base: int, own_calls: int, opp_calls: int, field_brights: int) -> int:
-        total = base
-        if base:
-            for _, f in multipliers(base, self.rules, own_calls, opp_calls, field_brights):
-                total *= f
-        return total
+        """What ``base`` yaku points earn: the Koi-Koi bonus, then the multipliers."""
+        return award_total(base, self.rules, own_calls, opp_calls, field_brights)
 
-    def outs(self, mine: int, pool: int, field: int = 0) -> tuple:
+    def outs(self, mine: int, pool: int, field: int = 0, called: int = 0) -> tuple:
         """(the cards of ``pool`` that would each, added alone, raise ``mine``'s yaku total,
         the sum of the totals they would give). Cards of one class (``self.classes``) give
-        the same total, so one of each is tried."""
+        the same total, so one of each is tried. ``called``: the pile's owner has called
+        Koi-Koi (the viewing yaku's value after a call)."""
         pts = self.points
-        now = pts(mine, field)
+        now = pts(mine, field, called)
         out = 0
         total = 0
         for cm in self.classes:
             m = pool & cm
             if m:
-                t = pts(mine | (m & -m), field)
+                t = pts(mine | (m & -m), field, called)
                 if t > now:
                     out |= m
                     total += t * m.bit_count()
@@ -159,14 +170,14 @@ class Knowledge:
         pts = self.points
         pool = ALL & ~(mine | theirs)
         n = max(1, pool.bit_count())
-        base = pts(mine, field)
-        outs, made = self.outs(mine, pool, field)
+        base = pts(mine, field, 1)          # valued as after the call
+        outs, made = self.outs(mine, pool, field, 1)
         o = outs.bit_count()
         gain = (made / o - base) if o else 1.0
         q_me = min(0.95, 1.0 - (1.0 - o / n) ** 1.7)
         # The opponent's next yaku (or improvement, if they hold one already).
-        tb = pts(theirs, field)
-        touts, tmade = self.outs(theirs, pool, field)
+        tb = pts(theirs, field, opp_calls)
+        touts, tmade = self.outs(theirs, pool, field, opp_calls)
         to = touts.bit_count()
         near = self.potential(theirs, pool, opp_turns) - tb
         q_opp = min(0.95, 1.0 - (1.0 - to / n) ** 1.7 + 0.02 * min(near, 5.0))

@@ -94,8 +94,8 @@ class MediumPlayer:
         self._ev = None
         self._params = params
 
-    def _evaluator(self, rules) -> Evaluator:
-        k = self._kc.get(rules)
+    def _evaluator(self, rules, month: int = 0) -> Evaluator:
+        k = self._kc.get(rules, month)
         if self._ev is None or self._ev.k is not k:
             self._ev = Evaluator(k, **self._params)
         return self._ev
@@ -106,7 +106,7 @@ class MediumPlayer:
             return legal[self._rng.randrange(len(legal))]
         if len(legal) == 1:
             return legal[0]
-        ev = self._evaluator(view.rules)
+        ev = self._evaluator(view.rules, view.month)
         s = seen(view)
         if k == "decide":
             if self._always_stop:

@@ -18,7 +18,7 @@ import random
 from ..engine.cards import BRIGHTS as _BR, CARD_MONTH_MASK, RIBBONS as _RB
 from ..engine.phase import Phase
 from .knowledge import Knowledge, p_holds
-from .sim import CHOOSE, DECIDE, DONE, PLAY, Round, _T0, _T1, _T2, _T3, maybe_yaku
+from .sim import CHOOSE, DECIDE, DONE, PLAY, Round, _T0, _T1, _T2, _T3
 
 _CM = CARD_MONTH_MASK
 _ALL = (1 << 48) - 1
@@ -85,6 +85,7 @@ class Policy:
         deny = self.deny
         threat = self.near(r.cap[1 - seat], cap) if deny else 0
         pts = self.points
+        maybe = r._maybe          # the pre-check for these rules (tsuki-fuda's full months)
         base = -1
         best_c, best_t, best = -1, -1, -1e9
         noise = self.noise
@@ -113,10 +114,11 @@ class Policy:
                 new = cap | (1 << c) | m
                 if threat & m:
                     sc += deny * (threat & m).bit_count()
-                if maybe_yaku(new):
+                if maybe(new):
                     if base < 0:
-                        base = pts(cap, field)
-                    gain = pts(new, field ^ m) - base
+                        called = r.calls[seat]
+                        base = pts(cap, field, called)
+                    gain = pts(new, field ^ m, called) - base
                     if gain > 0:
                         sc += 3.0 + gain
             elif any_match:
@@ -147,7 +149,7 @@ class Policy:
             return False
         if r.calls[seat]:
             return False
-        return self.points(r.cap[seat], r.field) <= self.koikoi_max
+        return self.points(r.cap[seat], r.field, r.calls[seat]) <= self.koikoi_max
 
     def _koikoi_ev(self, r: Round, seat: int) -> bool:
         n = r.hands[seat].bit_count()
@@ -156,7 +158,8 @@ class Policy:
         know = self.know
         opp = 1 - seat
         mine, field, calls = r.cap[seat], r.field, r.calls
-        stop = know.award(self.points(mine, field), calls[seat], calls[opp], r.field_brights)
+        stop = know.award(self.points(mine, field, calls[seat]), calls[seat], calls[opp],
+                          r.field_brights)
         call = know.call_value(mine, r.cap[opp], field, n, r.hands[opp].bit_count(),
                                calls[seat], calls[opp], r.field_brights)
         return call > stop + min(stop, self.kk_margin)
@@ -198,9 +201,9 @@ class Policy:
                 return r
 
 
-def selfplay_round(policy: Policy, rules, rng: random.Random, dealer: int) -> Round:
+def selfplay_round(policy: Policy, rules, rng: random.Random, dealer: int, month: int = 1) -> Round:
     from .sim import deal
-    r = deal(rules, rng, dealer)
+    r = deal(rules, rng, dealer, month)
     return policy.run(r, rng.random)
 
 
@@ -226,7 +229,7 @@ class GreedyPlayer:
         from .sim import CHOOSE as S_CHOOSE, DECIDE as S_DECIDE, PLAY as S_PLAY
         if len(legal) == 1 or isinstance(legal[0], PickOyagime):
             return legal[0]
-        know = self._kc.get(view.rules)
+        know = self._kc.get(view.rules, view.month)
         if self._pol is None or self._pol.know is not know:
             self._pol = Policy(know, **self._params)
         me = view.seat
@@ -235,7 +238,7 @@ class GreedyPlayer:
         phase = {Phase.PLAY: S_PLAY, Phase.CHOOSE: S_CHOOSE, Phase.DECIDE: S_DECIDE}[view.phase]
         r = Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
                   view.koikoi_refs, me, phase, view.pending.index if view.pending else -1,
-                  view.field_brights, view.dealer)
+                  view.field_brights, view.dealer, view.month)
         if phase == S_PLAY:
             c, t = self._pol.play(r, self._rng.random)
             want = Play(IDS[c], IDS[t] if t >= 0 else None)

@@ -2,8 +2,10 @@
 
 Same rules as ``koikoi.engine.match`` within a round (matching, the stock
 choice, ``prompt_when``, ``max_koikoi_calls``, ``last_turn_auto_stop``,
-weather, settlement via the engine's own scoring functions), but on plain
-ints and lists, with no event log and no copying per step.
+weather, rain-break, the round's month for tsuki-fuda, the viewing yaku's
+value after a call, settlement and the Koi-Koi bonus via the engine's own
+scoring functions), but on plain ints and lists, with no event log and no
+copying per step.
 
     python -m koikoi.ai.sim --bench [--preset nintendo] [--seconds 3]
 
@@ -24,7 +26,8 @@ from ..engine import cards as _C
 from ..engine.cards import BRIGHTS, CARD_MONTH_MASK
 from ..engine.phase import Phase
 from ..engine.rules import Rules
-from ..engine.scoring import improved, multipliers, yaku_points
+from ..engine.scoring import (BREAKERS, award_total, improved, ino_mode, round_month,
+                              yaku_points)
 from ..engine.yaku import points as yaku_knob_points
 
 PLAY, CHOOSE, DECIDE, DONE = 0, 1, 2, 3
@@ -53,41 +56,68 @@ _CUP = _C.SAKE_CUP
 _CM_V = _C.CURTAIN | _C.MOON
 
 
+_LOW12 = _LOW
+
+
 def maybe_yaku(cap: int) -> bool:
-    """False only when ``cap`` holds no yaku under any rules (a cheap pre-check)."""
+    """False only when ``cap`` holds no yaku under any rules without tsuki-fuda (a cheap
+    pre-check; ``maybe_yaku_months`` under tsuki-fuda, ``Round._maybe`` picks)."""
     return bool((cap & _BR).bit_count() >= 3 or (cap & _SETS).bit_count() >= 3
                 or (cap & _AN).bit_count() >= 5 or (cap & _RB).bit_count() >= 5
                 or (cap & _CH).bit_count() >= 10 or (cap & _CUP and cap & _CM_V))
 
 
-_PTS_CACHE: dict = {}   # id(rules) -> (rules, fn): pure functions only, safe to share
+def maybe_yaku_months(cap: int) -> bool:
+    """``maybe_yaku``, or ``cap`` holds all four cards of some month (tsuki-fuda)."""
+    return maybe_yaku(cap) or bool(cap & cap >> 1 & cap >> 2 & cap >> 3 & _LOW12)
 
 
-def points_fn(rules: Rules):
-    """``(capture mask, field mask) -> total yaku points`` for these rules (cached)."""
-    hit = _PTS_CACHE.get(id(rules))
+_PTS_CACHE: dict = {}   # (id(rules), month) -> (rules, fn): pure functions only, safe to share
+
+
+def points_fn(rules: Rules, month: int = 0):
+    """``(capture mask, field mask=0, called=0) -> total yaku points`` for these rules in a
+    round of ``month`` (1..12, ``scoring.round_month``; 0: none, and it matters only under
+    ``tsuki_fuda``), cached. ``called``: the owner of the pile has called Koi-Koi this round
+    (it matters only under ``viewing_after_koikoi``)."""
+    if not rules.tsuki_fuda:
+        month = 0
+    key = (id(rules), month)
+    hit = _PTS_CACHE.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    fn = _compile_points(rules)
+    fn = _compile_points(rules, month)
     if len(_PTS_CACHE) > 256:
         _PTS_CACHE.clear()
-    _PTS_CACHE[id(rules)] = (rules, fn)
+    _PTS_CACHE[key] = (rules, fn)
     return fn
 
 
-def _compile_points(rules: Rules):
-    """A function ``(capture mask, field mask) -> total yaku points``, equal to
-    ``sum(p for _, p in yaku_points(mask, rules, field))`` but without building tuples."""
+def _compile_points(rules: Rules, month: int = 0):
+    """A function ``(capture mask, field mask, called) -> total yaku points``, equal to
+    ``sum(p for _, p in yaku_points(mask, rules, field, called, month))`` but without building
+    tuples."""
     k = yaku_knob_points(rules)    # read through the knobs the engine's yaku table names
     goko, shiko, ame, sanko = k["goko"], k["shiko"], k["ame_shiko"], k["sanko"]
     ino_p, aka_p, ao_p, akao_p = k["inoshikacho"], k["akatan"], k["aotan"], k["akatan_aotan"]
     hanami, tsukimi = k["hanami_zake"], k["tsukimi_zake"]
     tane, tanzaku, kasu = k["tane"], k["tanzaku"], k["kasu"]
     graded = rules.combo_grading == "graded"
+    ino = ino_mode(rules)
+    ino_graded, ino_blocks = ino != "stack", ino == "graded"
+    on_top = rules.akatan_aotan_on_top and not graded and akao_p
+    after = rules.viewing_after_koikoi
+    if after is not None:
+        hanami_c, tsukimi_c = (after if hanami else 0), (after if tsukimi else 0)
+    else:
+        hanami_c, tsukimi_c = hanami, tsukimi
     view_mode = rules.viewing
     viewing = view_mode != "off" and (hanami or tsukimi)
     view_on = view_mode == "on"
     weather = rules.weather
+    BREAK = BREAKERS[rules.rain_break]
+    tsuki = rules.tsuki_fuda if month else 0
+    MONTH = _C.MONTH_MASK[(month - 1) % 12] if month else 0
     BR, RAIN = _C.BRIGHTS, _C.RAIN_MAN
     AN = _C.ANIMALS if rules.sake_cup_is_animal else _C.ANIMALS & ~_C.SAKE_CUP
     RB = _C.RIBBONS
@@ -95,7 +125,7 @@ def _compile_points(rules: Rules):
     INO, AKA, AO = _C.INOSHIKACHO, _C.AKATAN, _C.AOTAN
     CUP, CURTAIN, MOON, WILLOW, PAUL = _C.SAKE_CUP, _C.CURTAIN, _C.MOON, _C.WILLOW, _C.PAULOWNIA
 
-    def points(mask: int, field: int = 0) -> int:
+    def points(mask: int, field: int = 0, called: int = 0) -> int:
         t = 0
         nb = (mask & BR).bit_count()
         if nb >= 3:
@@ -109,7 +139,7 @@ def _compile_points(rules: Rules):
         nr = (mask & RB).bit_count()
         ino = ino_p and (mask & INO) == INO
         if ino:
-            t += ino_p + na - 3 if graded else ino_p
+            t += ino_p + na - 3 if ino_graded else ino_p
         aka = aka_p and (mask & AKA) == AKA
         ao = ao_p and (mask & AO) == AO
         if graded and aka and ao and akao_p:
@@ -119,7 +149,9 @@ def _compile_points(rules: Rules):
                 t += aka_p + nr - 3 if graded else aka_p
             if ao:
                 t += ao_p + nr - 3 if graded else ao_p
-        if na >= 5 and tane and not (graded and ino):
+            if on_top and aka and ao:
+                t += akao_p
+        if na >= 5 and tane and not (ino_blocks and ino):
             t += tane + na - 5
         if nr >= 5 and tanzaku and not (graded and (aka or ao)):
             t += tanzaku + nr - 5
@@ -127,26 +159,29 @@ def _compile_points(rules: Rules):
             nc = (mask & CH).bit_count()
             if nc >= 10:
                 t += kasu + nc - 10
-        if viewing and mask & CUP and (view_on or t):
-            if hanami and mask & CURTAIN and not (weather and field & WILLOW):
-                t += hanami
-            if tsukimi and mask & MOON and not (weather and field & PAUL):
-                t += tsukimi
+        if tsuki and mask & MONTH == MONTH:
+            t += tsuki
+        if viewing and mask & CUP and (view_on or t) and not mask & BREAK:
+            if called:
+                if hanami_c and mask & CURTAIN and not (weather and field & WILLOW):
+                    t += hanami_c
+                if tsukimi_c and mask & MOON and not (weather and field & PAUL):
+                    t += tsukimi_c
+            else:
+                if hanami and mask & CURTAIN and not (weather and field & WILLOW):
+                    t += hanami
+                if tsukimi and mask & MOON and not (weather and field & PAUL):
+                    t += tsukimi
         return t
 
     return points
 
 
 def award(rules: Rules, cap: int, own_calls: int, opp_calls: int, field_brights: int,
-          field: int) -> int:
+          field: int, month: int = 0) -> int:
     """What a capture pile earns by stopping (the engine's ``award_from_mask(...).total``)."""
-    base = sum(p for _, p in yaku_points(cap, rules, field))
-    if not base:
-        return 0
-    total = base
-    for _, f in multipliers(base, rules, own_calls, opp_calls, field_brights):
-        total *= f
-    return total
+    base = sum(p for _, p in yaku_points(cap, rules, field, own_calls, month))
+    return award_total(base, rules, own_calls, opp_calls, field_brights)
 
 
 class Round:
@@ -161,11 +196,12 @@ class Round:
 
     __slots__ = ("rules", "hands", "field", "stock", "sp", "cap", "calls", "refs", "to_move",
                  "phase", "pending", "field_brights", "dealer", "winner", "points", "reason",
-                 "last_yaku_seat", "reft", "_auto_both", "_limit", "_weather", "_pts", "_total_mode")
+                 "last_yaku_seat", "reft", "month", "_auto_both", "_limit", "_weather", "_pts",
+                 "_total_mode", "_maybe")
 
     def __init__(self, rules: Rules, hands, field: int, stock, cap=(0, 0), calls=(0, 0),
                  refs=((), ()), to_move: int = 0, phase: int = PLAY, pending: int = -1,
-                 field_brights: Optional[int] = None, dealer: int = 0):
+                 field_brights: Optional[int] = None, dealer: int = 0, month: int = 0):
         self.rules = rules
         self.hands = list(hands)
         self.field = field
@@ -184,11 +220,13 @@ class Round:
         self.reason = ""
         self.last_yaku_seat = -1
         self.reft = [sum(p for _, p in ref) for ref in self.refs] if any(self.refs) else [0, 0]
+        self.month = month        # the round's month, 1..12 (0: none): tsuki-fuda's
         self._auto_both = rules.last_turn_auto_stop == "both_hands_empty"
         self._limit = rules.max_koikoi_calls
         self._weather = rules.weather
-        self._pts = points_fn(rules)
+        self._pts = points_fn(rules, month)
         self._total_mode = rules.prompt_when == "total_rises"
+        self._maybe = maybe_yaku_months if rules.tsuki_fuda else maybe_yaku
 
     def copy(self) -> "Round":
         r = Round.__new__(Round)
@@ -210,8 +248,10 @@ class Round:
         r.reason = self.reason
         r.last_yaku_seat = self.last_yaku_seat
         r.reft = self.reft[:]
+        r.month = self.month
         r._pts = self._pts
         r._total_mode = self._total_mode
+        r._maybe = self._maybe
         r._auto_both = self._auto_both
         r._limit = self._limit
         r._weather = self._weather
@@ -255,7 +295,7 @@ class Round:
         else:
             field |= _BIT[s]
         self.field = field
-        if (took or self._weather) and maybe_yaku(cap[seat]) and self._yaku_up(seat):
+        if (took or self._weather) and self._maybe(cap[seat]) and self._yaku_up(seat):
             return
         hands = self.hands      # the next turn (phase is still PLAY)
         if hands[1 - seat]:
@@ -271,13 +311,14 @@ class Round:
         self.cap[seat] |= _BIT[s] | _BIT[target]
         self.pending = -1
         self.phase = PLAY
-        if not (maybe_yaku(self.cap[seat]) and self._yaku_up(seat)):
+        if not (self._maybe(self.cap[seat]) and self._yaku_up(seat)):
             self._next_turn(seat)
 
     def koikoi(self) -> None:
         seat = self.to_move
         self.calls[seat] += 1
-        self.refs[seat] = ref = yaku_points(self.cap[seat], self.rules, self.field)
+        self.refs[seat] = ref = yaku_points(self.cap[seat], self.rules, self.field,
+                                            self.calls[seat], self.month)
         self.reft[seat] = sum(p for _, p in ref)
         self._next_turn(seat)
 
@@ -290,12 +331,14 @@ class Round:
         """After a turn that may have raised ``seat``'s yaku: settle or prompt and return
         True if it did, else False (the caller passes the turn on)."""
         cap = self.cap[seat]
-        t = self._pts(cap, self.field)
+        called = self.calls[seat]
+        t = self._pts(cap, self.field, called)
         up = t > self.reft[seat]
         if not up and t and not self._total_mode and self.refs[seat]:
             # A rise in total is always a new or grown combo; without one, ask the
             # engine's test (a combo can grow while another is replaced or rained off).
-            up = improved(self.rules, yaku_points(cap, self.rules, self.field), self.refs[seat])
+            up = improved(self.rules, yaku_points(cap, self.rules, self.field, called, self.month),
+                          self.refs[seat])
         if not up:
             return False
         self.last_yaku_seat = seat
@@ -321,13 +364,10 @@ class Round:
         self.to_move = 1 - seat if hands[1 - seat] else seat
 
     def _settle(self, seat: int, reason: str) -> None:
-        base = self._pts(self.cap[seat], self.field)
-        total = base
-        if base:
-            for _, f in multipliers(base, self.rules, self.calls[seat], self.calls[1 - seat],
-                                    self.field_brights):
-                total *= f
-        self.points = total
+        own = self.calls[seat]
+        base = self._pts(self.cap[seat], self.field, own)
+        self.points = award_total(base, self.rules, own, self.calls[1 - seat],
+                                  self.field_brights) if base else 0
         self.winner = seat
         self.reason = reason
         self.phase = DONE
@@ -374,7 +414,7 @@ def from_state(state) -> Round:
         raise ValueError(f"not a state inside a round: {state!r}")
     r = Round(state.rules, state.hands, state.field, state.stock[state.stock_pos:],
               state.captured, state.calls, state.refs, state.to_move, phase, state.pending,
-              state.field_brights, state.dealer)
+              state.field_brights, state.dealer, round_month(state.round))
     r.last_yaku_seat = state.last_yaku_seat
     return r
 
@@ -384,8 +424,9 @@ _VIEW_PHASE = {Phase.PLAY: PLAY, Phase.CHOOSE: CHOOSE, Phase.DECIDE: DECIDE}
 
 def from_view(view) -> Round:
     """The round as ``view.seat`` sees it: every slot the View shows (phase, mover, the
-    seat's hand, field, piles, calls, refs, pending card, opening brights, dealer), with
-    the opponent's hand and the stock still empty; ``deal_hidden`` deals them."""
+    seat's hand, field, piles, calls, refs, pending card, opening brights, dealer, the
+    round's month), with the opponent's hand and the stock still empty; ``deal_hidden``
+    deals them."""
     phase = _VIEW_PHASE.get(view.phase)
     if phase is None:
         raise ValueError(f"not a view inside a round: phase {view.phase!r}")
@@ -393,7 +434,8 @@ def from_view(view) -> Round:
     hands[view.seat] = view.hand_mask
     pending = view.pending.index if view.pending is not None else -1
     return Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
-                 view.koikoi_refs, view.to_move, phase, pending, view.field_brights, view.dealer)
+                 view.koikoi_refs, view.to_move, phase, pending, view.field_brights, view.dealer,
+                 view.month)
 
 
 def deal_hidden(template: Round, seat: int, pool: list, opp_n: int, rng: random.Random) -> Round:
@@ -411,8 +453,9 @@ def deal_hidden(template: Round, seat: int, pool: list, opp_n: int, rng: random.
     return r
 
 
-def deal(rules: Rules, rng: random.Random, dealer: int = 0) -> Round:
-    """A random deal (redealt while the field holds four of a month; lucky hands not checked)."""
+def deal(rules: Rules, rng: random.Random, dealer: int = 0, month: int = 1) -> Round:
+    """A random deal (redealt while the field holds four of a month; lucky hands and the
+    other misdeal knobs not checked) for a round of ``month`` (tsuki-fuda's)."""
     rand = rng.random
     while True:
         # The 48 cards' bits in a uniformly random order, so the masks are plain sums.
@@ -423,12 +466,13 @@ def deal(rules: Rules, rng: random.Random, dealer: int = 0) -> Round:
     hands = [0, 0]
     hands[dealer] = sum(deck[0:8])
     hands[1 - dealer] = sum(deck[8:16])
-    proto = _PROTO.get(id(rules))
+    key = (id(rules), month)
+    proto = _PROTO.get(key)
     if proto is None or proto.rules is not rules:
-        proto = Round(rules, (0, 0), 0, [])
+        proto = Round(rules, (0, 0), 0, [], month=month)
         if len(_PROTO) > 64:
             _PROTO.clear()
-        _PROTO[id(rules)] = proto
+        _PROTO[key] = proto
     r = proto.copy()
     r.hands = hands
     r.field = field
@@ -438,7 +482,7 @@ def deal(rules: Rules, rng: random.Random, dealer: int = 0) -> Round:
     return r
 
 
-_PROTO: dict = {}   # id(rules) -> an empty Round to copy (never mutated itself)
+_PROTO: dict = {}   # (id(rules), month) -> an empty Round to copy (never mutated itself)
 
 
 def random_round(rules: Rules, rng: random.Random) -> Round:

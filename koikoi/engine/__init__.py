@@ -10,14 +10,14 @@ from .events import LedgerRow, events_from_json, events_to_json, public_event
 from .match import (IllegalAction, ReplayError, State, action_of, apply, legal_actions, new_match,
                     replay)
 from .phase import Phase, SeatKind
-from .rules import PRESET_LABELS, RULESETS, Rules
+from .rules import PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Rules
 from .scoring import YAKU_NAMES, Award, settle, yaku_points
 from .table import PublicTable, fold, fold_all
 from .view import View, view
 
 __all__ = [
     "DECK", "card", "Card", "Kind", "PLANTS", "MONTH_NAMES", "KIND_JAPANESE",
-    "Rules", "RULESETS", "PRESET_LABELS", "settle", "Award", "YAKU_NAMES", "yaku_points",
+    "Rules", "RULESETS", "PRESET_LABELS", "PRESET_DESCRIPTIONS", "settle", "Award", "YAKU_NAMES", "yaku_points",
     "new_match", "legal_actions", "apply", "replay", "view", "View", "State",
     "IllegalAction", "ReplayError", "events_to_json", "events_from_json", "public_event",
     "LedgerRow", "action_of", "Phase", "SeatKind", "PublicTable", "fold", "fold_all",

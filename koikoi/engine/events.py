@@ -75,7 +75,7 @@ class RoundDealt(NamedTuple):
 
 class Misdeal(NamedTuple):
     round: int
-    reason: str                # four_of_a_month, four_pairs, lucky_hand
+    reason: str                # four_of_a_month, four_pairs, three_of_a_month, lucky_hand
     cards: tuple
     type: str = "misdeal"
 

@@ -302,6 +302,15 @@ def _four_pairs(field: int) -> bool:
     return not _odd_months(field) and not _full_months(field)
 
 
+def _three_of_a_month(field: int) -> int:
+    """The cards of the first month of which ``field`` holds exactly three, or 0."""
+    for mo in range(12):
+        m = field >> (4 * mo) & 15
+        if m.bit_count() == 3:
+            return m << (4 * mo)
+    return 0
+
+
 def _start_round(d: _Draft) -> None:
     rules = d.rules
     round_no = len(d.ledger) + 1
@@ -327,6 +336,8 @@ def _start_round(d: _Draft) -> None:
         d.calls = (0, 0)
         d.refs = ((), ())
         d.pending = -1
+        # The brights of the field as dealt: a sweep below leaves the count as it is
+        # (see Rules.field_brights_multiplier).
         d.field_brights = (field & C.BRIGHTS).bit_count()
         d.last_yaku_seat = -1
         new.append(_new(RoundDealt, (round_no, dealer, (ids_of(hands[0]), ids_of(hands[1])),
@@ -359,6 +370,11 @@ def _start_round(d: _Draft) -> None:
         if rules.field_four_pairs == "redeal" and _four_pairs(d.field):
             new.append(Misdeal(round_no, "four_pairs", ids_of(d.field)))
             continue
+        if rules.field_three_of_month == "redeal":
+            three = _three_of_a_month(d.field)
+            if three:
+                new.append(Misdeal(round_no, "three_of_a_month", ids_of(three)))
+                continue
 
         if rules.lucky_hands != "off":
             h0, h1 = hands
@@ -445,7 +461,7 @@ _POINTS = itemgetter(1)
 
 def _end_turn(d: _Draft, seat: int) -> None:
     rules = d.rules
-    now = yaku_points(d.captured[seat], rules, d.field)
+    now = yaku_points(d.captured[seat], rules, d.field, d.calls[seat], len(d.ledger) % 12 + 1)
     if now and improved(rules, now, d.refs[seat]):
         _yaku_made(d, seat, now)
         return
@@ -488,7 +504,7 @@ def _koikoi(d: _Draft) -> None:
     calls[seat] += 1
     d.calls = tuple(calls)
     refs = list(d.refs)
-    refs[seat] = yaku_points(d.captured[seat], d.rules, d.field)
+    refs[seat] = yaku_points(d.captured[seat], d.rules, d.field, calls[seat], len(d.ledger) % 12 + 1)
     d.refs = tuple(refs)
     d.new.append(KoiKoiCalled(seat, calls[seat]))
     _next_turn(d, seat)
@@ -496,7 +512,7 @@ def _koikoi(d: _Draft) -> None:
 
 def _settle(d: _Draft, seat: int, reason: str) -> None:
     a = award_from_mask(d.captured[seat], d.rules, d.calls[seat], d.calls[1 - seat],
-                        d.field_brights, d.field)
+                        d.field_brights, d.field, len(d.ledger) % 12 + 1)
     _end_round(d, seat, reason, a.yaku, a.base, a.multipliers, a.total)
 
 
@@ -793,7 +809,7 @@ def _apply_play(state: State, action: Play) -> State:
     # ruling the field alone can change them, so that case takes the full check).
     now = ()
     if cap != before or rules.weather:
-        now = yaku_points(cap, rules, field)
+        now = yaku_points(cap, rules, field, calls[seat], len(ledger) % 12 + 1)
         if now and not improved(rules, now, refs[seat]):
             now = ()
     if now and not _auto_stop(rules, new_hands, seat, calls):
@@ -842,7 +858,7 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
     cap = captured[seat] | (1 << s) | tb
     new_cap = (captured[0], cap) if seat else (cap, captured[1])
     chose = _new(Chose, (seat, IDS[s], IDS[t], "chose"))
-    now = yaku_points(cap, rules, field)
+    now = yaku_points(cap, rules, field, calls[seat], len(ledger) % 12 + 1)
     if now and not improved(rules, now, refs[seat]):
         now = ()
     if now and not _auto_stop(rules, hands, seat, calls):
@@ -872,7 +888,7 @@ def _apply_koikoi(state: State) -> State:
     if not (hands[seat] | other):
         return reference_apply(state, KoiKoi())
     n = calls[seat] + 1
-    ref = yaku_points(captured[seat], rules, field)
+    ref = yaku_points(captured[seat], rules, field, n, len(ledger) % 12 + 1)
     if seat:
         calls, refs = (calls[0], n), (refs[0], ref)
     else:

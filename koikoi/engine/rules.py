@@ -1,4 +1,5 @@
-"""Every rule knob in one frozen value, and the six presets of shared/RULES.md.
+"""Every rule knob in one frozen value, the six presets of shared/RULES.md, and the presets of
+two games, KoiKoi Japan and Battle Hanafuda (``RULESETS``, ``PRESET_LABELS``, ``PRESET_DESCRIPTIONS``).
 
 A preset is just a named ``Rules``; house rules are
 ``dataclasses.replace(RULESETS["nintendo"], weather=True)``. A match records
@@ -193,7 +194,7 @@ class Rules:
         "or with zero-sum stakes until a player has nothing left.",
         bounds=(1, MONTHS_MAX), optional=True, unit="{} months",
         words=((None, "No limit"), (AS_CHOSEN, "As chosen"), (1, "1 month")),
-        house=House(17, "step", (AS_CHOSEN, None), keep=AS_CHOSEN))
+        house=House(21, "step", (AS_CHOSEN, None), keep=AS_CHOSEN))
     months_offered: tuple = _knob(
         (1, 3, 6, 12), "Lengths offered", "Match length",
         "The match lengths the New match screen offers with these rules.",
@@ -202,7 +203,7 @@ class Rules:
         None, "Play to a target", "Match length",
         "The match ends as soon as a player's total reaches this many points, even before the last month.",
         bounds=(1, TARGET_POINTS_MAX), optional=True, words=((None, "Off"),), unit="First to {}",
-        house=House(16, "step", (None, 50, 100)))
+        house=House(20, "step", (None, 50, 100)))
     # Bright yaku (only the best counts).
     goko: int = _points(10, "Gokō (five Brights)", "Yaku values", "Points for all five Brights.")
     shiko: int = _points(8, "Shikō (four Brights)", "Yaku values",
@@ -219,15 +220,24 @@ class Rules:
     aotan: int = _points(5, "Aotan (blue ribbons)", "Yaku values",
                          "Points for the three blue ribbons of Peony, Chrysanthemum and Maple.")
     akatan_aotan: int = _points(10, "Akatan-Aotan", "Yaku values",
-                                "Points for both ribbon sets at once, scored as one yaku, "
-                                "+1 for each further ribbon.",
-                                depends=(When("combo_grading", ("graded",)),))
+                                "Points for both ribbon sets at once: with graded set yaku one yaku "
+                                "in their place, +1 for each further ribbon; with Akatan-Aotan on "
+                                "top, paid besides them.",
+                                depends=(When("combo_grading", ("graded",)),
+                                         When("akatan_aotan_on_top", (True,))))
     hanami_zake: int = _points(5, "Hanami-zake", "Yaku values",
                                "Points for the Cherry Curtain with the Sake cup: cherry-blossom viewing.",
                                depends=(_VIEWING_COUNTS,))
     tsukimi_zake: int = _points(5, "Tsukimi-zake", "Yaku values",
                                 "Points for the Moon with the Sake cup: moon viewing.",
                                 depends=(_VIEWING_COUNTS,))
+    # KoiKoi Japan: the viewing yaku are worth 1 each, and 3 each once their holder has called.
+    viewing_after_koikoi: Optional[int] = _knob(
+        None, "Viewing yaku after Koi-Koi", "Yaku values",
+        "What Hanami-zake and Tsukimi-zake are each worth once their holder has called Koi-Koi "
+        "this round (0: they no longer count). Unchanged: their usual points.",
+        bounds=(0, POINTS_MAX), optional=True, words=((None, "Unchanged"),), unit="{} points",
+        depends=(_VIEWING_COUNTS,), house=House(6, "step", (None, 0, 3)))
     # Counting yaku: points at the threshold (5 animals, 5 ribbons, 10 chaff), +1 each extra.
     tane: int = _points(1, "Tane (5 animals)", "Yaku values",
                         "Points for five animals, +1 for each further animal.")
@@ -235,23 +245,57 @@ class Rules:
                            "Points for five ribbons, +1 for each further ribbon.")
     kasu: int = _points(1, "Kasu (10 chaff)", "Yaku values",
                         "Points for ten chaff cards, +1 for each further chaff card.")
+    # The month of a round: round 1 is January (Pine), round 2 February, ... round 12 December,
+    # and a match longer than 12 rounds starts again at January (``scoring.round_month``); a
+    # shorter match simply ends before December *(chosen: as the narration names the months)*.
+    tsuki_fuda: int = _points(
+        0, "Tsuki-fuda", "Yaku values",
+        "Points for all four cards of the round's own month: Pine in round 1, Plum in round 2, and "
+        "so on to Paulownia in round 12; a longer match starts again at Pine.",
+        words=((0, "Off"),), unit="{} points", house=House(11, "step", (0, 4)))
     combo_grading: str = _choice(
         "stack", "Set yaku", "Yaku rules",
         "Stack: every yaku scores on its own, so the ribbons of Akatan still count toward Tanzaku. "
         "Graded: Inoshikachō, Akatan and Aotan gain 1 point for each further card of their kind "
         "and then Tane or Tanzaku does not count; both ribbon sets together are Akatan-Aotan.",
         (("stack", "Stack"), ("graded", "Graded")),
-        house=House(7, "choice", ("stack", "graded")))
+        house=House(10, "choice", ("stack", "graded")))
+    # Per-set grading (hanafuda-js grades Inoshikachō but still pays Tane). The default follows
+    # ``combo_grading``, so every rule set recorded before this knob scores as it did.
+    inoshikacho_grading: str = _choice(
+        "set_yaku", "Inoshikachō grading", "Yaku rules",
+        "As Set yaku: as the Set yaku rule says. Stack: Inoshikachō pays its points and its "
+        "animals count toward Tane too. Graded: +1 for each further animal, and Tane then does "
+        "not count. Graded, Tane pays: +1 for each further animal, and Tane counts as well.",
+        (("set_yaku", "As Set yaku", "As sets"), ("stack", "Stack"), ("graded", "Graded"),
+         ("graded_tane_pays", "Graded, Tane pays", "Graded+Tane")),
+        depends=(When("inoshikacho", unless=(0,)),))
+    # KoiKoi Japan: Akatan 5 + Aotan 5, and both sets together another 10 (20 with all six).
+    akatan_aotan_on_top: bool = _toggle(
+        False, "Akatan-Aotan on top", "Yaku rules",
+        "With stacking set yaku, holding both ribbon sets also scores Akatan-Aotan on top of "
+        "Akatan and Aotan.",
+        depends=(When("combo_grading", ("stack",)),))
     viewing: str = _choice(
         "on", "Viewing yaku", "Yaku rules",
         "Whether Hanami-zake and Tsukimi-zake score: always, never, or only beside another yaku.",
         (("on", "On"), ("off", "Off"), ("with_other_yaku", "With another yaku", "With another")),
-        house=House(4, "choice", ("on", "off", "with_other_yaku")))
+        house=House(5, "choice", ("on", "off", "with_other_yaku")))
     weather: bool = _toggle(
         False, "Weather ruling", "Yaku rules",
         "While a Willow card lies in the field, Hanami-zake does not count; while a Paulownia "
         "card lies there, Tsukimi-zake does not count.",
-        depends=(_VIEWING_COUNTS,), house=House(5, "toggle"))
+        depends=(_VIEWING_COUNTS,), house=House(7, "toggle"))
+    # Rain-break by one's own pile: ame-nagare (the willow month's Rain Man) and, with it,
+    # kiri-nagare (the paulownia month's Phoenix). Only the two Brights break, not the other
+    # willow or paulownia cards; either one cancels both viewing yaku.
+    rain_break: str = _choice(
+        "off", "Rain-break by your pile", "Yaku rules",
+        "Whether a card in your own capture pile cancels your Hanami-zake and Tsukimi-zake: "
+        "none, the Rain Man (ame-nagare), or the Rain Man or the Phoenix (kiri-nagare too).",
+        (("off", "Off"), ("rain_man", "The Rain Man", "Rain Man"),
+         ("rain_man_or_phoenix", "The Rain Man or the Phoenix", "Or Phoenix")),
+        depends=(_VIEWING_COUNTS,), house=House(8, "choice", ("off", "rain_man", "rain_man_or_phoenix")))
     sake_cup_is_chaff: bool = _toggle(
         False, "Sake cup counts as chaff", "Yaku rules",
         "The Sake cup also counts as a chaff card toward Kasu.")
@@ -264,13 +308,13 @@ class Rules:
         "A dealt hand holding four cards of one month (Teshi) or four pairs (Kuttsuki). "
         "On: its holder wins the round at once. Misdeal: the cards are dealt again.",
         (("off", "Off"), ("on", "On"), ("misdeal", "Misdeal")),
-        house=House(9, "choice", ("off", "on", "misdeal")))
+        house=House(13, "choice", ("off", "on", "misdeal")))
     lucky_points: int = _points(
         6, "Lucky hand points", "Round rules",
         "What a lucky hand wins; also what the dealer wins when four cards of a month "
         "in the opening field end the round.",
         depends=(_LUCKY_ON, When("field_four_of_month", ("dealer_wins",))),
-        house=House(10, "step", (6, 12)))
+        house=House(14, "step", (6, 12)))
     lucky_both_hands_points: int = _points(   # one player holding teshi and kuttsuki at once
         6, "Teshi + Kuttsuki points", "Round rules",
         "What a hand that is Teshi and Kuttsuki at once wins.",
@@ -287,12 +331,18 @@ class Rules:
         "captures the four and four stock cards take their place; or the dealer wins the round "
         "for the lucky hand points.",
         (("redeal", "Redeal"), ("dealer_sweeps", "Dealer sweeps", "Sweeps"), ("dealer_wins", "Dealer wins")),
-        house=House(12, "choice", ("redeal", "dealer_sweeps", "dealer_wins")))
+        house=House(16, "choice", ("redeal", "dealer_sweeps", "dealer_wins")))
     field_four_pairs: str = _choice(
         "play_on", "Four pairs in the field", "Round rules",
         "When the opening field is four pairs of months: deal again, or play on.",
         (("redeal", "Redeal"), ("play_on", "Play on")),
-        house=House(13, "choice", ("redeal", "play_on")))
+        house=House(17, "choice", ("redeal", "play_on")))
+    # Battle Hanafuda deals again whenever three (or four) cards of a month lie in the field.
+    field_three_of_month: str = _choice(
+        "play_on", "Three of a month in the field", "Round rules",
+        "When the opening field holds three cards of one month: play on (the fourth card takes "
+        "all three), or deal again.",
+        (("play_on", "Play on"), ("redeal", "Redeal")))
     # Settlement.
     seven_plus_double: bool = _toggle(
         True, "Double at 7 points or more", "Multipliers",
@@ -309,17 +359,37 @@ class Rules:
         depends=(_CALLS_ALLOWED,),
         house=House(2, "step", ("opponent_called", "own_calls_and_opponent", "caller", "anyone",
                                 "scaling", "none")))
+    # KoiKoi Japan: +1 point for each own call up to 3 calls, then ×(calls − 2) instead.
+    own_call_bonus: int = _points(
+        0, "Koi-Koi bonus", "Multipliers",
+        "Points the winner adds to the hand for each Koi-Koi they called this round (counted "
+        "before the multipliers).",
+        words=((0, "Off"),), unit="+{} a call", depends=(_CALLS_ALLOWED,), house=House(3, "step", (0, 1)))
+    own_call_bonus_max_calls: Optional[int] = _knob(
+        None, "Koi-Koi bonus up to", "Multipliers",
+        "The most own calls the Koi-Koi bonus counts. With more calls the bonus is dropped and the "
+        "hand is multiplied instead: ×2 at one call more, ×3 at two more, and so on.",
+        bounds=(1, KOIKOI_CALLS_MAX), optional=True, words=((None, "No limit"),), unit="{} calls",
+        depends=(When("own_call_bonus", unless=(0,)),))
+    # "The opening field" is the eight cards as dealt: a swept month's Bright still counts and a
+    # sweep's replacements do not *(chosen)*. Seed 003 reads the count off the deal ("when a
+    # bright turns up among the eight", the eight laid face up), and the sweep is the dealer's
+    # capture of four of those cards (RULES.md 2.2): like any capture of a field Bright in play
+    # it leaves the count as it was, and the four stock cards it turns come after the deal, like
+    # any stock card turned in play. It is also what every log recorded so far replays with.
+    # The engine (State.field_brights), View, PublicTable (RoundDealt) and the simulator agree.
     field_brights_multiplier: bool = _toggle(
         False, "Field brights multiplier", "Multipliers",
-        "The winner's score is multiplied by 1 + the number of Brights in the opening field.",
-        house=House(8, "toggle"))
+        "The winner's score is multiplied by 1 + the number of Brights in the opening field, "
+        "as dealt (before any sweep).",
+        house=House(12, "toggle"))
     max_koikoi_calls: Optional[int] = _knob(   # None: unlimited
         None, "Koi-Koi calls allowed", "Scoring",
         "How many times Koi-Koi may be called in a round, by both players together. Once they are "
         "used up, the next yaku ends the round; with none, the first yaku ends it.",
         bounds=(0, KOIKOI_CALLS_MAX), optional=True,
         words=((None, "Unlimited"), (0, "None (first yaku ends)")),
-        house=House(3, "step", (None, 1, 0)))
+        house=House(4, "step", (None, 1, 0)))
     prompt_when: str = _choice(
         "total_rises", "Koi-Koi offered when", "Scoring",
         "When a player is asked Koi-Koi or Stop: when their yaku total rises, or when any one "
@@ -337,11 +407,11 @@ class Rules:
         "the other player, or whoever last made or improved a yaku.",
         (("keeps", "Dealer keeps", "Keeps"), ("passes", "Deal passes", "Passes"),
          ("last_yaku", "Last yaku maker", "Last yaku")),
-        house=House(14, "choice", ("keeps", "passes", "last_yaku")))
+        house=House(18, "choice", ("keeps", "passes", "last_yaku")))
     oya_ken: int = _points(
         0, "Oya-ken (dealer's privilege)", "Round rules",
         "Points the dealer receives when both hands run out and nobody stopped.",
-        words=((0, "Off"),), house=House(11, "step", (0, 1, 6)))
+        words=((0, "Off"),), house=House(15, "step", (0, 1, 6)))
     oyagime_tie: str = _choice(
         "redraw", "Oya-gime tie", "Round rules",
         "When the two cards turned up to choose the first dealer are of one month: draw again, "
@@ -350,14 +420,14 @@ class Rules:
     must_play_match: bool = _toggle(
         False, "Must play a matching card", "Round rules",
         "A player holding a card that matches the field must play one.",
-        house=House(15, "toggle"))
+        house=House(19, "toggle"))
     scoring_mode: str = _choice(
         "total", "Scoring", "Scoring",
         "Running total: points add up. Zero-sum stakes: each player starts with the starting "
         "points, the winner's score is taken from the loser, and the match ends early when a "
         "player has none left.",
         (("total", "Running total", "Total"), ("zero_sum", "Zero-sum stakes", "Zero-sum")),
-        house=House(18, "choice", ("total", "zero_sum")))
+        house=House(22, "choice", ("total", "zero_sum")))
     starting_points: int = _knob(   # zero_sum only *(chosen)*
         50, "Starting points (zero-sum)", "Scoring",
         "The points each player starts with under zero-sum stakes.",
@@ -431,7 +501,7 @@ JOINT_ROWS: dict[str, Knob] = {
         "Whether the Sake cup counts as an animal toward Tane, as chaff toward Kasu, or as both. "
         "It always counts for the viewing yaku.",
         kind="choice", choices=(("animal", "Animal"), ("chaff", "Chaff"), ("both", "Both")),
-        house=House(6, "choice", ("animal", "chaff", "both")),
+        house=House(9, "choice", ("animal", "chaff", "both")),
         sets=(("animal", (("sake_cup_is_chaff", False), ("sake_cup_is_animal", True))),
               ("chaff", (("sake_cup_is_chaff", True), ("sake_cup_is_animal", False))),
               ("both", (("sake_cup_is_chaff", True), ("sake_cup_is_animal", True))))),
@@ -499,13 +569,18 @@ def matters(rules: Rules, name: str) -> bool:
 
 def dependency_text(name: str) -> str:
     """``name``'s dependency in words ("Only when Lucky hands is On."), or ""."""
+    def said(other: Knob, v: Any) -> str:
+        if isinstance(v, bool):
+            return "Yes" if v else "No"     # a toggle's values, as the panel says them
+        return other.word(v) or str(v)
+
     parts = []
     for w in knob_info(name).depends:
         other = knob_info(w.knob)
         if w.values:
-            parts.append(f"{other.label} is {' or '.join(other.word(v) or str(v) for v in w.values)}")
+            parts.append(f"{other.label} is {' or '.join(said(other, v) for v in w.values)}")
         if w.unless:
-            parts.append(f"{other.label} is not {' or '.join(other.word(v) or str(v) for v in w.unless)}")
+            parts.append(f"{other.label} is not {' or '.join(said(other, v) for v in w.unless)}")
     return f"Only when {', or when '.join(parts)}." if parts else ""
 
 
@@ -549,10 +624,38 @@ _YAKUZA = replace(
     prompt_when="total_rises",
 )
 
+# KoiKoi Japan (the Steam game), as the open KoiKoi-AI project plays it: other sets stack,
+# Akatan-Aotan pays on top, the viewing yaku are 1 (3 after one's own call), the sake cup is an
+# animal and chaff, no doublings but +1 a call up to 3 calls and ×(calls − 2) beyond, the dealer
+# gets 1 point when a round runs out, 8 rounds, zero-sum from 30 points each, and no Koi-Koi on
+# the mover's last card. A dealt Teshi is redealt there (and Kuttsuki with it here: lucky hands
+# "misdeal" redeals both) *(chosen)*; its stakes are not capped at the loser's points, ours are.
+_KOIKOI_JAPAN = Rules(
+    name="koikoi-japan", months=8, months_offered=(1, 3, 6, 8, 12),
+    goko=10, shiko=8, ame_shiko=7, sanko=5, inoshikacho=5, akatan=5, aotan=5, akatan_aotan=10,
+    hanami_zake=1, tsukimi_zake=1, viewing_after_koikoi=3, tane=1, tanzaku=1, kasu=1,
+    combo_grading="stack", akatan_aotan_on_top=True, sake_cup_is_chaff=True, sake_cup_is_animal=True,
+    lucky_hands="misdeal", field_four_of_month="redeal", field_four_pairs="play_on",
+    seven_plus_double=False, koikoi_multiplier="none", own_call_bonus=1, own_call_bonus_max_calls=3,
+    max_koikoi_calls=None, prompt_when="total_rises", last_turn_auto_stop="mover_hand_empty",
+    exhausted_dealer="keeps", oya_ken=1, oyagime_tie="redraw",
+    scoring_mode="zero_sum", starting_points=30,
+)
+
+# Battle Hanafuda (the open Battle Hanafuda AI, suzukiplan/open-hanafuda-ai): Nintendo's rules,
+# but a dealt Teshi or Kuttsuki is redealt rather than paid, and so is a field holding four pairs
+# or three (or four) cards of one month (its deal check rejects a field month of three or more),
+# and no Koi-Koi is offered on the mover's last card. It offers 2, 4, 6 and 12 rounds.
+_BATTLE_HANAFUDA = replace(
+    _NINTENDO, name="battle-hanafuda", months_offered=(2, 4, 6, 12), lucky_hands="misdeal",
+    field_four_pairs="redeal", field_three_of_month="redeal", last_turn_auto_stop="mover_hand_empty",
+)
+
 RULESETS: dict[str, Rules] = {
-    r.name: r for r in (_CASUAL, _CLASSIC, _NINTENDO, _KK_ADD_10, _TOURNAMENT, _YAKUZA)
+    r.name: r for r in (_CASUAL, _CLASSIC, _NINTENDO, _KK_ADD_10, _TOURNAMENT, _YAKUZA,
+                        _KOIKOI_JAPAN, _BATTLE_HANAFUDA)
 }
-"""Preset name -> Rules, in the order of RULES.md section 5."""
+"""Preset name -> Rules, in the order of RULES.md section 5 (then the two games' presets)."""
 
 PRESET_LABELS = {
     "casual": "Casual (6 months, stacking yaku)",
@@ -561,4 +664,21 @@ PRESET_LABELS = {
     "kk-add-10": "KK-ADD-10 (your calls multiply)",
     "tournament": "Tournament (no viewing yaku, one Koi-Koi)",
     "yakuza": "Yakuza (no viewing yaku)",
+    "koikoi-japan": "KoiKoi Japan (zero-sum, +1 a call)",
+    "battle-hanafuda": "Battle Hanafuda (redeals, one Koi-Koi)",
 }
+
+PRESET_DESCRIPTIONS = {
+    "casual": "Six months, every yaku stacks, and an opponent's Koi-Koi doubles your score.",
+    "classic": "Twelve months, Gokō worth 15 and Sankō 6, and no doubling at 7 points.",
+    "nintendo": "Nintendo's rules: graded set yaku, lucky hands, and one Koi-Koi a round.",
+    "kk-add-10": "Graded set yaku, and every one of your own Koi-Koi calls multiplies your score.",
+    "tournament": "Graded set yaku, no viewing yaku, and one Koi-Koi a round.",
+    "yakuza": "Graded set yaku, no viewing yaku, and your own Koi-Koi calls multiply your score.",
+    "koikoi-japan": "KoiKoi Japan's rules: eight months of zero-sum stakes from 30 points each; sets "
+                    "stack, Akatan-Aotan pays 10 on top, viewing yaku pay 1 (3 after your own "
+                    "Koi-Koi), and each call adds 1 point (up to 3 calls, then multiplies).",
+    "battle-hanafuda": "Battle Hanafuda's rules: Nintendo's, but lucky hands, four pairs or three of "
+                       "a month in the field are dealt again, and no Koi-Koi on your last card.",
+}
+"""Preset name -> one or two sentences for the rules panel and the how-to-play page."""

@@ -18,8 +18,8 @@ YAKU_NAMES = {y.name: (y.english, y.romaji, y.kanji) for y in TABLE}
 class Award(NamedTuple):
     """What a round is worth to the player who stops."""
 
-    yaku: tuple          # ((name, points, card ids), ...) in YAKU_ORDER
-    base: int
+    yaku: tuple          # ((name, points, card ids), ...) in YAKU_ORDER, then any Koi-Koi bonus
+    base: int            # the sum of those points (the bonus included)
     multipliers: tuple   # ((label, factor), ...) in the order applied
     total: int
 
@@ -32,14 +32,35 @@ _WILLOW, _PAULOWNIA = C.WILLOW, C.PAULOWNIA
 _ANIMALS_NO_CUP = _ANIMALS & ~_SAKE_CUP
 _CHAFF_AND_CUP = _CHAFF | _SAKE_CUP
 _VIEWED = _CURTAIN | _MOON
+_PHOENIX = C.to_mask(["12-B"])
+_MONTHS = C.MONTH_MASK
+_LOW12 = sum(1 << (4 * m) for m in range(12))   # the lowest card bit of every month
+
+# ``rain_break`` -> the cards whose capture cancels the holder's viewing yaku.
+BREAKERS = {"off": 0, "rain_man": _RAIN_MAN, "rain_man_or_phoenix": _RAIN_MAN | _PHOENIX}
+
+
+def round_month(round_no: int) -> int:
+    """The month (1..12) of round ``round_no`` (1-based), the month of ``tsuki_fuda``: round 1 is
+    January (Pine), round 12 December (Paulownia), round 13 January again. A match of fewer
+    rounds ends before December; misdeals are not rounds."""
+    return (round_no - 1) % 12 + 1
+
+
+def ino_mode(rules: Rules) -> str:
+    """How Inoshikachō scores under ``rules``: "stack", "graded" or "graded_tane_pays"
+    (``inoshikacho_grading``, which by default follows ``combo_grading``)."""
+    mode = rules.inoshikacho_grading
+    return rules.combo_grading if mode == "set_yaku" else mode
 
 
 # Each capture yaku's points under a Rules value, read through the knob the yaku table names
-# for it, in YAKU_ORDER. Remembered per Rules value (a memo of a pure function); the last one
-# used is kept apart, as a match scores under one Rules value and the check runs on every
-# turn. Entries are replaced whole (one tuple), so another thread never sees half of one.
-_BY_RULES: dict = {}     # id(rules) -> (rules, points)
-_LAST: tuple = (None, ())
+# for it, in YAKU_ORDER, and the set rules as flags. Remembered per Rules value (a memo of a
+# pure function); the last one used is kept apart, as a match scores under one Rules value and
+# the check runs on every turn. Entries are replaced whole (one tuple), so another thread never
+# sees half of one.
+_BY_RULES: dict = {}     # id(rules) -> (rules, points, flags)
+_LAST: tuple = (None, (), ())
 
 
 def _points_of(rules: Rules) -> tuple:
@@ -47,22 +68,32 @@ def _points_of(rules: Rules) -> tuple:
     hit = _BY_RULES.get(id(rules))
     if hit is None or hit[0] is not rules:
         by_name = _knob_points(rules)
-        hit = (rules, tuple(by_name[name] for name in YAKU_ORDER))
+        graded = rules.combo_grading == "graded"
+        ino = ino_mode(rules)
+        flags = (graded, ino != "stack", ino == "graded", rules.akatan_aotan_on_top and not graded,
+                 BREAKERS[rules.rain_break], rules.viewing_after_koikoi)
+        hit = (rules, tuple(by_name[name] for name in YAKU_ORDER), flags)
         if len(_BY_RULES) >= 64:
             _BY_RULES.clear()
         _BY_RULES[id(rules)] = hit
     _LAST = hit
-    return hit[1]
+    return hit
 
 
-def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, int]]:
+def yaku_masks(mask: int, rules: Rules, field: int = 0, calls: int = 0,
+               month: int = 0) -> list[tuple[str, int, int]]:
     """The yaku held by a capture pile: [(name, points, cards mask)].
 
-    ``field`` is the current field, read only by the weather ruling.
+    ``field`` is the current field, read only by the weather ruling; ``calls`` the Koi-Koi
+    calls the pile's owner made this round, read only by ``viewing_after_koikoi``; ``month``
+    the round's month (``round_month``; 0: none), read only by ``tsuki_fuda``.
     """
     last = _LAST   # inline, not a call: a call would cost more than the check itself
+    if last[0] is not rules:
+        last = _points_of(rules)
     (goko, shiko, ame_shiko, sanko, ino_p, aka_p, ao_p, akao_p, hanami, tsukimi,
-     tane, tanzaku, kasu) = last[1] if last[0] is rules else _points_of(rules)
+     tane, tanzaku, kasu, tsuki) = last[1]
+    graded, ino_graded, ino_blocks_tane, on_top, breaker, after = last[2]
     out: list[tuple[str, int, int]] = []
     brights = mask & _BRIGHTS
     nb = brights.bit_count()
@@ -85,11 +116,10 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
     na = animals.bit_count()
     ribbons = mask & _RIBBONS
     nr = ribbons.bit_count()
-    graded = rules.combo_grading == "graded"
 
     ino = (mask & _INOSHIKACHO) == _INOSHIKACHO and ino_p
     if ino:
-        if graded:
+        if ino_graded:
             out.append(("inoshikacho", ino_p + na - 3, animals))
         else:
             out.append(("inoshikacho", ino_p, _INOSHIKACHO))
@@ -102,16 +132,21 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
             out.append(("akatan", aka_p + (nr - 3 if graded else 0), ribbons if graded else _AKATAN))
         if ao:
             out.append(("aotan", ao_p + (nr - 3 if graded else 0), ribbons if graded else _AOTAN))
+        if on_top and aka and ao and akao_p:
+            out.append(("akatan_aotan", akao_p, _AKATAN | _AOTAN))
 
     viewing: list[tuple[str, int, int]] = []
-    if rules.viewing != "off" and mask & _SAKE_CUP:
+    if rules.viewing != "off" and mask & _SAKE_CUP and not mask & breaker:
+        if calls and after is not None:
+            hanami = after if hanami else 0
+            tsukimi = after if tsukimi else 0
         if hanami and mask & _CURTAIN and not (rules.weather and field & _WILLOW):
             viewing.append(("hanami_zake", hanami, _CURTAIN | _SAKE_CUP))
         if tsukimi and mask & _MOON and not (rules.weather and field & _PAULOWNIA):
             viewing.append(("tsukimi_zake", tsukimi, _MOON | _SAKE_CUP))
     head = len(out)
 
-    if na >= 5 and tane and not (graded and ino):
+    if na >= 5 and tane and not (ino_blocks_tane and ino):
         out.append(("tane", tane + na - 5, animals))
     if nr >= 5 and tanzaku and not (graded and (aka or ao)):
         out.append(("tanzaku", tanzaku + nr - 5, ribbons))
@@ -119,6 +154,10 @@ def yaku_masks(mask: int, rules: Rules, field: int = 0) -> list[tuple[str, int, 
     nc = chaff.bit_count()
     if nc >= 10 and kasu:
         out.append(("kasu", kasu + nc - 10, chaff))
+    if tsuki and month:
+        whole = _MONTHS[(month - 1) % 12]
+        if mask & whole == whole:
+            out.append(("tsuki_fuda", tsuki, whole))
 
     # "with_other_yaku": the viewing yaku count only beside some other yaku.
     if viewing and (rules.viewing == "on" or out):
@@ -156,15 +195,18 @@ def next_dealer(rules: Rules, dealer: int, winner: Optional[int], exhausted: boo
 _SETS = _INOSHIKACHO | _AKATAN | _AOTAN
 
 
-def yaku_points(mask: int, rules: Rules, field: int = 0) -> tuple[tuple[str, int], ...]:
-    """(name, points) of each yaku held: what the Koi-Koi prompt compares."""
+def yaku_points(mask: int, rules: Rules, field: int = 0, calls: int = 0,
+                month: int = 0) -> tuple[tuple[str, int], ...]:
+    """(name, points) of each yaku held: what the Koi-Koi prompt compares. ``field``, ``calls``
+    and ``month`` as for ``yaku_masks``."""
     # Early in a round most piles cannot hold any yaku: answer those without the full check.
     if ((mask & _BRIGHTS).bit_count() < 3 and (mask & _SETS).bit_count() < 3
             and (mask & _ANIMALS).bit_count() < 5 and (mask & _RIBBONS).bit_count() < 5
             and (mask & _CHAFF_AND_CUP).bit_count() < 10
-            and not (mask & _SAKE_CUP and mask & _VIEWED)):
+            and not (mask & _SAKE_CUP and mask & _VIEWED)
+            and not (month and rules.tsuki_fuda and mask & mask >> 1 & mask >> 2 & mask >> 3 & _LOW12)):
         return ()
-    return tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field))
+    return tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field, calls, month))
 
 
 def improved(rules: Rules, now: tuple, ref: tuple) -> bool:
@@ -208,17 +250,51 @@ def multipliers(base: int, rules: Rules, own_calls: int, opponent_calls: int,
         calls = own_calls + opponent_calls
         if calls:
             out.append((f"{calls} Koi-Koi call{'s' if calls > 1 else ''}", 1 + calls))
+    limit = rules.own_call_bonus_max_calls
+    if limit is not None and own_calls > limit and rules.own_call_bonus:
+        # Past the Koi-Koi bonus's last call: ×2 at one call more, ×3 at two more, ...
+        out.append((f"{own_calls} own Koi-Koi calls", own_calls - limit + 1))
     if rules.field_brights_multiplier and field_brights:
         out.append((f"{field_brights} bright{'s' if field_brights > 1 else ''} in the opening field",
                     1 + field_brights))
     return tuple(out)
 
 
+def call_bonus(rules: Rules, own_calls: int) -> int:
+    """The Koi-Koi bonus (``own_call_bonus``) for a winner who called ``own_calls`` times: added
+    to the hand's yaku points, so the multipliers (and the 7-point doubling) count it. Past
+    ``own_call_bonus_max_calls`` calls it is 0, and ``multipliers`` multiplies instead."""
+    bonus = rules.own_call_bonus
+    if not bonus or not own_calls:
+        return 0
+    limit = rules.own_call_bonus_max_calls
+    if limit is not None and own_calls > limit:
+        return 0
+    return bonus * own_calls
+
+
+def award_total(base: int, rules: Rules, own_calls: int = 0, opponent_calls: int = 0,
+                field_brights: int = 0) -> int:
+    """What a hand of ``base`` yaku points earns: the Koi-Koi bonus, then the multipliers
+    (``award_from_mask(...).total`` without the breakdown; the simulator and the CPU use it)."""
+    if not base:
+        return 0
+    total = base = base + call_bonus(rules, own_calls)
+    for _, factor in multipliers(base, rules, own_calls, opponent_calls, field_brights):
+        total *= factor
+    return total
+
+
 def award_from_mask(mask: int, rules: Rules, own_calls: int = 0, opponent_calls: int = 0,
-                    field_brights: int = 0, field: int = 0) -> Award:
-    found = yaku_masks(mask, rules, field)
+                    field_brights: int = 0, field: int = 0, month: int = 0) -> Award:
+    found = yaku_masks(mask, rules, field, own_calls, month)
     yaku = tuple((name, pts, ids_of(cards)) for name, pts, cards in found)
     base = sum(pts for _, pts, _ in found)
+    if base:
+        bonus = call_bonus(rules, own_calls)
+        if bonus:
+            yaku += (("koikoi_bonus", bonus, ()),)
+            base += bonus
     mults = multipliers(base, rules, own_calls, opponent_calls, field_brights) if base else ()
     total = base
     for _, factor in mults:
@@ -227,10 +303,13 @@ def award_from_mask(mask: int, rules: Rules, own_calls: int = 0, opponent_calls:
 
 
 def settle(captured: Iterable[CardLike], rules: Rules, *, own_calls: int = 0,
-           opponent_calls: int = 0, field_brights: int = 0, field: Iterable[CardLike] = ()) -> Award:
+           opponent_calls: int = 0, field_brights: int = 0, field: Iterable[CardLike] = (),
+           month: int = 0) -> Award:
     """The award for a capture pile if its owner stops now.
 
-    ``field`` (the cards in the field) matters only under the weather ruling.
+    ``field`` (the cards in the field) matters only under the weather ruling, ``month`` (the
+    round's, ``round_month``) only for tsuki-fuda, ``own_calls`` also for the viewing yaku's
+    value after a Koi-Koi and the Koi-Koi bonus.
     """
     return award_from_mask(to_mask(captured), rules, own_calls, opponent_calls,
-                           field_brights, to_mask(field))
+                           field_brights, to_mask(field), month)

@@ -49,7 +49,7 @@ from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, Ledger
                      OyagimeSpread, Played, RoundDealt, RoundEnded, Stopped, YakuMade)
 from .phase import Phase
 from .rules import Rules
-from .scoring import next_dealer
+from .scoring import next_dealer, round_month, yaku_points
 
 # The phases of View.phase.
 OYAGIME, PLAY, CHOOSE, DECIDE, OVER = Phase.OYAGIME, Phase.PLAY, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
@@ -77,7 +77,9 @@ class PublicTable(NamedTuple):
     koikoi_refs: tuple          # per seat, the (name, points) held at its last call
     yaku: tuple                 # per seat, the (name, points) of its last YakuMade this round
     last_yaku_seat: Optional[int]  # who last formed or improved a yaku this round
-    field_brights: int          # brights in the field as dealt (as View: before any sweep)
+    field_brights: int          # brights in the field as dealt (as View: before any sweep; a swept
+                                # Bright still counts, its replacements do not: see
+                                # Rules.field_brights_multiplier)
     oyagime_face_down: int      # face-down oya-gime cards still on offer
     oyagime_picks: tuple        # ((seat, spread index, card id), ...) of the latest draw
     ledger: tuple               # LedgerRow per round played
@@ -256,10 +258,18 @@ def _yaku_made(t: PublicTable, e: YakuMade) -> PublicTable:
 
 
 def _koikoi(t: PublicTable, e: KoiKoiCalled) -> PublicTable:
-    # The call's reference is what the seat held when it called: its YakuMade just before.
+    # The call's reference is what the seat held when it called: its YakuMade just before,
+    # valued as after the call (the engine's ref), which differs only where the viewing yaku
+    # change their points after a Koi-Koi.
     seat = e.seat
+    ref = t.yaku[seat]
+    rules = t.rules
+    if rules is not None and rules.viewing_after_koikoi is not None:
+        pile = sum(1 << ID_TO_INDEX[c] for c in t.captured[seat])
+        field = sum(1 << ID_TO_INDEX[c] for c in t.field)
+        ref = yaku_points(pile, rules, field, e.calls, round_month(t.round))
     t = t._replace(calls=_per_seat(t.calls, seat, e.calls),
-                   koikoi_refs=_per_seat(t.koikoi_refs, seat, t.yaku[seat]))
+                   koikoi_refs=_per_seat(t.koikoi_refs, seat, ref))
     return _after_turn(t, seat)
 
 

@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional
 from .cards import ALL, CARD_MONTH_MASK, DECK, Card, from_mask
 from .match import CHOOSE, OVER, PHASE_NAMES, OYAGIME, State
 from .rules import Rules
-from .scoring import Award, award_from_mask, yaku_points
+from .scoring import Award, award_from_mask, round_month, yaku_points
 
 
 class View(NamedTuple):
@@ -32,7 +32,7 @@ class View(NamedTuple):
     koikoi_refs: tuple         # per seat, the (name, points) held at its last call
     pending: Optional[Card]    # the stock card waiting for a choice
     choices: tuple             # the field cards it may take
-    field_brights: int
+    field_brights: int         # brights in the opening field as dealt (before any sweep)
     oyagime_face_down: int     # face-down oya-gime cards still on offer
     oyagime_picks: tuple       # ((seat, spread index, Card), ...)
     ledger: tuple
@@ -49,6 +49,11 @@ class View(NamedTuple):
     @property
     def my_turn(self) -> bool:
         return self.to_move == self.seat
+
+    @property
+    def month(self) -> int:
+        """The round's month, 1..12 (``scoring.round_month``): what tsuki-fuda asks for."""
+        return round_month(self.round)
 
     @property
     def unseen_mask(self) -> int:
@@ -68,12 +73,14 @@ class View(NamedTuple):
 
     def yaku(self, seat: int) -> tuple:
         """(name, points) of the yaku in ``seat``'s capture pile."""
-        return yaku_points(self.captured_masks[seat], self.rules, self.field_mask)
+        return yaku_points(self.captured_masks[seat], self.rules, self.field_mask, self.calls[seat],
+                           round_month(self.round))
 
     def award(self, seat: int) -> Award:
         """What ``seat`` would earn by stopping now (a preview, not points won)."""
         return award_from_mask(self.captured_masks[seat], self.rules, self.calls[seat],
-                               self.calls[1 - seat], self.field_brights, self.field_mask)
+                               self.calls[1 - seat], self.field_brights, self.field_mask,
+                               round_month(self.round))
 
 
 def view(state: State, seat: int) -> View:

@@ -67,9 +67,13 @@ CAPTURES: tuple[YakuInfo, ...] = (
              (), ("04-R", "05-R", "07-R", "11-R", "01-RP")),
     YakuInfo("kasu", "Chaff", "Kasu", "カス", "kasu", "Any ten Chaff; +1 for each further one.",
              (), ("01-P1", "02-P1", "03-P1", "04-P1", "05-P1", "06-P1", "07-P1", "08-P1", "09-P1", "10-P1")),
+    YakuInfo("tsuki_fuda", "The Month's Cards", "Tsuki-fuda", "月札", "tsuki_fuda",
+             "All four cards of the round's month (Pine in round 1, Plum in round 2, ...).", (),
+             ("01-B", "01-RP", "01-P1", "01-P2")),
 )
 
-# Rounds won at the deal, and the dealer's payment: not scored from captures, named in awards like yaku.
+# Rounds won at the deal, the dealer's payment and the Koi-Koi bonus: not scored from captures,
+# named in awards like yaku.
 OTHERS: tuple[YakuInfo, ...] = (
     YakuInfo("teshi", "Four of a Month", "Teshi", "手四", "lucky_points",
              "A dealt hand holding all four cards of one month.", (),
@@ -85,6 +89,8 @@ OTHERS: tuple[YakuInfo, ...] = (
              ("01-B", "01-RP", "01-P1", "01-P2")),
     YakuInfo("oya_ken", "Dealer's Privilege", "Oya-ken", "親権", "oya_ken",
              "Nobody scored: the dealer is paid."),
+    YakuInfo("koikoi_bonus", "Koi-Koi Bonus", "Koi-Koi", "こいこい", "own_call_bonus",
+             "Points added for each of the winner's own Koi-Koi calls this round."),
 )
 
 TABLE: tuple[YakuInfo, ...] = CAPTURES + OTHERS

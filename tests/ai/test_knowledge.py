@@ -38,6 +38,51 @@ def test_outs_equal_trying_every_card(rules):
         assert k.outs(mine, pool, field) == (want, made)
 
 
+NEW_KNOB_RULES = [
+    replace(RULESETS["casual"], tsuki_fuda=4, rain_break="rain_man_or_phoenix", name="casual+tsuki"),
+    replace(RULESETS["koikoi-japan"], tsuki_fuda=2, rain_break="rain_man", name="kkj+tsuki"),
+    replace(RULESETS["nintendo"], inoshikacho_grading="graded_tane_pays", viewing_after_koikoi=0,
+            tsuki_fuda=6, name="nintendo+tsuki"),
+]
+
+
+@pytest.mark.parametrize("rules", NEW_KNOB_RULES, ids=lambda r: r.name)
+@pytest.mark.parametrize("month", [1, 8, 11, 12])
+def test_outs_equal_trying_every_card_in_the_rounds_month(rules, month):
+    """The card classes of ``outs`` also part the round's month (tsuki-fuda) and the cards
+    that break the viewing yaku; a caller's pile is valued as after its call."""
+    k = Knowledge(rules, month)
+    rng = random.Random(month)
+    for _ in range(300):
+        cards = rng.sample(range(48), rng.randrange(0, 30))
+        mine = sum(1 << c for c in cards[:rng.randrange(len(cards) + 1)])
+        field = sum(1 << c for c in rng.sample(range(48), 6)) & ~mine
+        pool = ALL & ~mine & ~sum(1 << c for c in rng.sample(range(48), 10))
+        called = rng.randrange(2)
+        now = k.points(mine, field, called)
+        want, made = 0, 0
+        for c in bits(pool):
+            t = k.points(mine | 1 << c, field, called)
+            if t > now:
+                want |= 1 << c
+                made += t
+        assert k.outs(mine, pool, field, called) == (want, made)
+
+
+def test_the_months_cards_and_rain_break_move_the_potential():
+    rules = NEW_KNOB_RULES[0]
+    pines = C.MONTH_MASK[0]
+    three = pines & ~(pines & -pines)               # three of January's cards
+    jan, feb = Knowledge(rules, 1), Knowledge(rules, 2)
+    assert jan.potential(three, ALL & ~three) > feb.potential(three, ALL & ~three)
+    # a pile holding the Sake cup and the Rain Man: no viewing yaku to hope for any more
+    broken = C.SAKE_CUP | C.RAIN_MAN
+    avail = ALL & ~broken
+    k, plain = Knowledge(rules), Knowledge(replace(rules, rain_break="off"))
+    assert plain.potential(broken, avail) > k.potential(broken, avail)
+    assert plain.potential(C.SAKE_CUP, avail) == k.potential(C.SAKE_CUP, avail)
+
+
 def _decide(rules, mine, theirs, hand_n, opp_n, calls=(0, 0)):
     """A Round where seat 0 has just made a yaku and must call or stop."""
     rest = [c for c in range(48) if not (mine | theirs) >> c & 1]

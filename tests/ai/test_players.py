@@ -18,6 +18,10 @@ HOUSE = [
             koikoi_multiplier="scaling", must_play_match=True, name="zero-sum"),
     replace(RULESETS["classic"], target_points=30, months=None, exhausted_dealer="last_yaku",
             oya_ken=1, field_four_of_month="dealer_sweeps", name="target"),
+    # the newer house rules: the round's month (tsuki-fuda) changes what the CPU knows per round
+    replace(RULESETS["casual"], tsuki_fuda=4, rain_break="rain_man_or_phoenix", viewing_after_koikoi=0,
+            own_call_bonus=1, inoshikacho_grading="graded_tane_pays", field_three_of_month="redeal",
+            months=4, name="casual+new"),
 ]
 
 

@@ -22,7 +22,8 @@ from koikoi.engine import events as E
 from koikoi.engine.cards import IDS
 from koikoi.engine.rules import CHOICES, HOUSE_ROWS, KNOBS, POINTS_MAX, house_knobs
 
-_POINT_KNOBS = tuple(n for n, k in KNOBS.items() if k.kind == "number" and k.bounds == (0, POINTS_MAX))
+_POINT_KNOBS = tuple(n for n, k in KNOBS.items()
+                     if k.kind == "number" and k.bounds == (0, POINTS_MAX) and not k.optional)
 
 
 def _played(preset: str, seed: int, months: int) -> tuple:

@@ -29,7 +29,14 @@ VARIANTS = [
             field_four_of_month="dealer_wins", max_koikoi_calls=None, koikoi_multiplier="scaling"),
     replace(R["kk-add-10"], name="kk+", combo_grading="stack", tane=0, kasu=2,
             field_four_of_month="dealer_sweeps", exhausted_dealer="last_yaku", oya_ken=1),
+    # the knobs of the two games' presets and the newer house rules: the month's cards, the
+    # Koi-Koi bonus (named in awards), per-set grading
+    replace(R["koikoi-japan"], name="kkj+", tsuki_fuda=4, rain_break="rain_man",
+            inoshikacho_grading="graded_tane_pays", field_three_of_month="redeal"),
 ]
+
+# The examples are of January's cards (tsuki-fuda's): score them as in round 1.
+MONTH = 1
 
 
 def _names_in(events):
@@ -44,7 +51,7 @@ def _names_in(events):
 
 
 def _made(name, ids, rules):
-    return name in {n for n, _, _ in settle(ids, rules).yaku}
+    return name in {n for n, _, _ in settle(ids, rules, month=MONTH).yaku}
 
 
 def test_every_name_the_engine_produces_has_a_row():
@@ -63,11 +70,13 @@ def test_every_name_the_engine_produces_has_a_row():
         for _ in range(3000):
             mask = sum(1 << i for i in rng.sample(range(48), rng.randrange(3, 40)))
             field = sum(1 << i for i in rng.sample(range(48), 8)) & ~mask
-            seen.update(n for n, _, _ in yaku_masks(mask, rules, field))
+            seen.update(n for n, _, _ in yaku_masks(mask, rules, field, rng.randrange(3),
+                                                    rng.randrange(13)))
     unknown = seen - set(Y.BY_NAME)
     assert not unknown, f"names with no row in the yaku table: {sorted(unknown)}"
     # the sweep really reached the table, not just a few rows of it
-    assert set(YAKU_ORDER) <= seen and {"teshi", "oya_ken"} <= seen, sorted(set(Y.BY_NAME) - seen)
+    assert set(YAKU_ORDER) <= seen and {"teshi", "oya_ken", "koikoi_bonus"} <= seen, \
+        sorted(set(Y.BY_NAME) - seen)
 
 
 def test_the_table_is_one_row_per_name_in_scoring_order():
@@ -96,7 +105,7 @@ def test_the_example_makes_the_yaku_and_the_knob_sets_its_points(y):
     assert making, f"{y.example} makes {y.name} under no preset"
     for rules in making:
         # The example is at the threshold, so the yaku is worth exactly what its knob says.
-        award = settle(y.example, replace(rules, **{y.knob: 37}))
+        award = settle(y.example, replace(rules, **{y.knob: 37}), month=MONTH)
         assert (y.name, 37) in {(n, p) for n, p, _ in award.yaku}
         assert not _made(y.name, y.example, replace(rules, **{y.knob: 0}))
 
