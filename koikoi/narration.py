@@ -240,6 +240,7 @@ def _month(round_no: int) -> str:
 _MISDEAL = {
     "four_of_a_month": N_("Misdeal: all four {plant} cards lie in the field; the cards are dealt again."),
     "four_pairs": N_("Misdeal: the field holds four pairs; the cards are dealt again."),
+    "three_of_a_month": N_("Misdeal: three {plant} cards lie in the field; the cards are dealt again."),
     "lucky_hand": N_("Misdeal: a lucky hand was dealt; the cards are dealt again."),
 }
 

@@ -112,11 +112,15 @@ def near_misses(view, seat: int, max_away: int = 2) -> list[NearMiss]:
     field = view.field_mask
     available = ALL & ~pile & ~other
     unseen_mask = view.unseen_mask
-    held = {n: p for n, p in yaku_points(pile, rules, field)}
+    # the seat's calls and the round's month: what tsuki-fuda and the viewing yaku after a
+    # call read (a View has ``calls`` and ``month``; older callers' objects may not)
+    calls = getattr(view, "calls", (0, 0))[seat]
+    month = getattr(view, "month", 0)
+    held = {n: p for n, p in yaku_points(pile, rules, field, calls, month)}
     cards = [c.index for c in DECK if available >> c.index & 1]
     found: dict[str, list] = {}      # name -> [away, set of helping indices, points]
     for i in cards:
-        for n, p in yaku_points(pile | 1 << i, rules, field):
+        for n, p in yaku_points(pile | 1 << i, rules, field, calls, month):
             if n not in held:
                 got = found.setdefault(n, [1, set(), p])
                 got[1].add(i)
@@ -125,7 +129,7 @@ def near_misses(view, seat: int, max_away: int = 2) -> list[NearMiss]:
         # only cards that matter to some yaku: brights, animals, ribbons, chaff (all of them);
         # prune pairs by kind so that the common case stays fast
         for i, j in combinations(cards, 2):
-            for n, p in yaku_points(pile | 1 << i | 1 << j, rules, field):
+            for n, p in yaku_points(pile | 1 << i | 1 << j, rules, field, calls, month):
                 if n in held:
                     continue
                 got = found.get(n)

@@ -153,15 +153,29 @@ def _old_yaku_rows(rules):
     return [r for r in rows if r[1].rstrip("+") != "0"]
 
 
-NAMES = sorted(Y.BY_NAME)
+NAMES = sorted(OLD_YAKU_NAMES)      # the names the old helpers knew: read exactly as before
+# Yaku added since, with the house rules that make them (#16): named once in the table too.
+NEW_NAMES = {
+    "tsuki_fuda": ("The Month's Cards", "Tsuki-fuda", "月札"),
+    "koikoi_bonus": ("Koi-Koi Bonus", "Koi-Koi", "こいこい"),
+}
 STYLES = (*Y.STYLES, "nonsense")   # stats, replay and how-to read the setting unchecked
 
 
 def test_the_names_are_the_old_ones():
-    assert set(NAMES) == set(OLD_YAKU_NAMES)
-    for name in NAMES:
+    assert set(Y.BY_NAME) == set(OLD_YAKU_NAMES) | set(NEW_NAMES)
+    for name, names in {**OLD_YAKU_NAMES, **NEW_NAMES}.items():
         y = Y.info(name)
-        assert (y.english, y.romaji, y.kanji) == OLD_YAKU_NAMES[name]
+        assert (y.english, y.romaji, y.kanji) == names
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("name", sorted(NEW_NAMES))
+def test_the_new_yaku_read_in_every_style(name, style):
+    en, romaji, kanji = NEW_NAMES[name]
+    assert Y.label(name, style, short=True) == (en if style == "english" else romaji)
+    assert Y.label(name, style) in (en, romaji, f"{romaji} · {en}")
+    assert Y.title(name) == (en, f"{romaji}  {kanji}")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -199,17 +213,19 @@ def test_styled_screens_read_as_before(name, style):
 
 
 def test_the_how_to_page_and_stats_show_the_same_cards_and_rows():
-    assert YAKU_CARDS == OLD_YAKU_CARDS
-    assert {y.name: y.example for y in Y.CAPTURES} == OLD_YAKU_CARDS
-    assert set(Y.CAPTURE_ORDER) == set(OLD_YAKU_CARDS)   # stats lists only these
+    new = {"tsuki_fuda": ("01-B", "01-RP", "01-P1", "01-P2")}     # a yaku since (#16)
+    assert YAKU_CARDS == {**OLD_YAKU_CARDS, **new}
+    assert {y.name: y.example for y in Y.CAPTURES} == {**OLD_YAKU_CARDS, **new}
+    assert set(Y.CAPTURE_ORDER) == set(OLD_YAKU_CARDS) | set(new)   # stats lists only these
     rng = random.Random(4)
-    variants = list(RULESETS.values())
+    # the rules the old rows knew: the presets of then, the knobs of since at their defaults
+    variants = [RULESETS[n] for n in ("casual", "classic", "nintendo", "kk-add-10", "tournament", "yakuza")]
     for _ in range(200):
-        base = rng.choice(list(RULESETS.values()))
+        base = rng.choice(variants[:6])
         variants.append(replace(
             base, combo_grading=rng.choice(["stack", "graded"]), viewing=rng.choice(["on", "off", "with_other_yaku"]),
             sake_cup_is_chaff=rng.random() < 0.5,
-            **{n: rng.choice([0, 1, 5, 12]) for n in rng.sample(Y.CAPTURE_ORDER, 4)}))
+            **{n: rng.choice([0, 1, 5, 12]) for n in rng.sample(sorted(OLD_YAKU_CARDS), 4)}))
     for rules in variants:
         assert yaku_rows(rules) == _old_yaku_rows(rules), rules
 
@@ -225,3 +241,15 @@ def test_the_one_fallback_is_the_results_screens():
         en, romaji, kanji = _old_results_label(name)
         assert (Y.info(name).english, Y.info(name).romaji) == (en, romaji)
         assert Y.info(name).kanji == "・".join(k for k in kanji.split("・") if k)
+
+
+def test_the_how_to_rows_follow_the_new_house_rules():
+    japan = {name: (points, how) for name, points, how in yaku_rows(RULESETS["koikoi-japan"])}
+    assert japan["akatan_aotan"][0] == "10" and "on top of Akatan and Aotan" in japan["akatan_aotan"][1]
+    assert "After your own Koi-Koi: 3 points." in japan["hanami_zake"][1]
+    graded = replace(RULESETS["casual"], inoshikacho_grading="graded_tane_pays")
+    rows = {name: (points, how) for name, points, how in yaku_rows(graded)}
+    assert rows["inoshikacho"][0].endswith("+") and "Tane still counts" in rows["inoshikacho"][1]
+    month = {name: points for name, points, _how in yaku_rows(replace(RULESETS["casual"], tsuki_fuda=4))}
+    assert month["tsuki_fuda"] == "4" and "tsuki_fuda" not in dict(
+        (n, p) for n, p, _h in yaku_rows(RULESETS["casual"]))

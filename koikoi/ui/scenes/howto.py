@@ -17,6 +17,7 @@ from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_LABELS, RULESETS, Kind, 
 from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
+from ...engine.scoring import ino_mode
 from . import MenuScene
 
 # name -> the cards its row pictures (the yaku table's examples); title.py re-exports it.
@@ -35,19 +36,30 @@ _COUNTING = ("tane", "tanzaku", "kasu")   # +1 for each card past the threshold,
 def yaku_rows(rules: Rules) -> list[tuple[str, str, str]]:
     """(yaku name, points text, how it is made) for the yaku of ``rules``, from the yaku table."""
     graded = rules.combo_grading == "graded"
+    ino = ino_mode(rules)
+    on_top = getattr(rules, "akatan_aotan_on_top", False)
     rows = []
     for y in Y.CAPTURES:
-        if y.name == "akatan_aotan" and not graded:
+        if y.name == "akatan_aotan" and not (graded or on_top):
             continue            # stacked, Akatan and Aotan simply both count
         if y.name in ("hanami_zake", "tsukimi_zake"):
             if rules.viewing == "off":
                 continue
             how = y.needs + (" Counts only beside another yaku." if rules.viewing == "with_other_yaku" else "")
+            after = getattr(rules, "viewing_after_koikoi", None)
+            if after is not None:
+                how += f" After your own Koi-Koi: {_points(after)}."
+        elif y.name == "inoshikacho":
+            how = y.needs + {"graded": _GRADED_MORE["inoshikacho"],
+                             "graded_tane_pays": " +1 for each further Animal (Tane still counts)."}.get(ino, "")
+        elif y.name == "akatan_aotan" and on_top and not graded:
+            how = y.needs + " Paid on top of Akatan and Aotan."
         else:
             how = y.needs + (_GRADED_MORE.get(y.name, "") if graded else "")
         if y.name == "kasu" and rules.sake_cup_is_chaff:
             how += " The Sake cup counts as Chaff too."
-        plus = y.name in _COUNTING or (graded and y.name in _GRADED_MORE)
+        plus = (y.name in _COUNTING or (y.name == "inoshikacho" and ino != "stack")
+                or (graded and y.name in _GRADED_MORE and y.name != "inoshikacho"))
         rows.append((y.name, f"{getattr(rules, y.knob)}{'+' if plus else ''}", how))
     return [r for r in rows if r[1].rstrip("+") != "0"]
 
@@ -184,6 +196,21 @@ def rule_note_items(rules: Rules) -> list[tuple[tuple[str, ...], str, bool]]:
         note("field_four_pairs", "Four pairs of months in the opening field: the cards are dealt again.", False)
     else:
         note("field_four_pairs", "Four pairs of months in the opening field: play goes on.", False)
+    if getattr(rules, "field_three_of_month", "play_on") == "redeal":
+        note("field_three_of_month", "Three cards of one month in the opening field: the cards are dealt "
+                                     "again.", False)
+    if getattr(rules, "inoshikacho_grading", "set_yaku") != "set_yaku":
+        note("inoshikacho_grading", {"stack": "Inoshikachō pays its points; more Animals count only for Tane.",
+                                     "graded": "Inoshikachō: +1 for each further Animal (then not Tane).",
+                                     "graded_tane_pays": "Inoshikachō: +1 for each further Animal, and "
+                                                         "Tane still pays."}.get(ino_mode(rules), ""), False)
+    if getattr(rules, "akatan_aotan_on_top", False):
+        note("akatan_aotan_on_top", f"All six ribbons: Red and Blue Ribbons pay {_points(rules.akatan_aotan)} "
+                                    "on top of Akatan and Aotan.")
+    cap = getattr(rules, "own_call_bonus_max_calls", None)
+    if getattr(rules, "own_call_bonus", 0) and cap is not None:
+        note("own_call_bonus_max_calls", f"Past {cap} own calls the bonus gives way to a multiplier: "
+                                         f"times (calls − {cap - 1}).")
     if rules.field_brights_multiplier:
         note("field_brights_multiplier", "Each Bright in the opening field multiplies the points.")
     else:

@@ -364,6 +364,7 @@ class Director:
         if kind is Misdeal:
             why = {"four_of_a_month": _("Four cards of one month on the field: redeal"),
                    "four_pairs": _("Four pairs on the field: redeal"),
+                   "three_of_a_month": _("Three cards of one month on the field: redeal"),
                    "lucky_hand": _("A lucky hand was dealt: redeal")}.get(
                        e.reason, _("Misdeal: redeal"))
             return self._announce(_("Misdeal"), why, "shuffle", 1.2, cards=e.cards)

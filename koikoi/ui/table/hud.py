@@ -17,7 +17,7 @@ from ...engine import Phase, SeatKind
 from ...engine import card as card_of
 from ...engine import yaku as Y
 from ...engine.cards import ID_TO_INDEX
-from ...engine.scoring import yaku_points
+from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
 from . import _
@@ -73,6 +73,8 @@ class Shown:
             if c is not None:
                 seen |= mask([c])
         self.unseen_mask = ((1 << 48) - 1) & ~seen
+        self.calls = t.calls
+        self.month = round_month(t.round)
 
 
 class Hud:
@@ -108,9 +110,10 @@ class Hud:
     def yaku_of(self, seat: int) -> tuple:
         """The yaku in ``seat``'s displayed pile (as the engine scores them)."""
         t = self.scene.stage.pose.table
-        pile, field = t.captured[seat], t.field
-        return self._cached((seat, pile, field),
-                            lambda: yaku_points(mask(pile), self.scene.session.rules, mask(field)))
+        pile, field, calls, month = t.captured[seat], t.field, t.calls[seat], round_month(t.round)
+        return self._cached((seat, pile, field, calls, month),
+                            lambda: yaku_points(mask(pile), self.scene.session.rules, mask(field),
+                                                calls, month))
 
     def near_of(self, seat: int) -> list:
         """Easy practice: yaku one card from ``seat``'s displayed pile."""
