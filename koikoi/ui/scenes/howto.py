@@ -13,7 +13,7 @@ from typing import Optional
 
 import pygame
 
-from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_LABELS, RULESETS, Kind, Rules
+from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Kind, Rules
 from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
@@ -486,6 +486,10 @@ class HowToPlayScene(MenuScene):
         house = rules != RULESETS[self.rules_name]
         heading(f"Yaku in {PRESET_LABELS[self.rules_name]}" if not house
                 else f"Yaku in this match ({PRESET_LABELS[self.rules_name].split(' (')[0]} with house rules)")
+        described = PRESET_DESCRIPTIONS.get(self.rules_name)
+        if described:
+            para(described, body, theme.CREAM)
+            y += self.px(4)
         para("Captured cards form yaku. Points are shown at the right; “+” means one more point for each "
              "further card of the kind.", small, theme.CREAM_DIM)
         y += self.px(10)

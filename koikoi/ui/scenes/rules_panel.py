@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional
 
 import pygame
 
-from ...engine import PRESET_LABELS, RULESETS, Rules
+from ...engine import PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Rules
 from ...engine.rules import (HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
                              TARGET_POINTS_MAX, Knob, dependency_text, house_knobs, house_value, knob_info,
                              matters)
@@ -460,6 +460,9 @@ class RulesPanelScene(_Overlay):
             self.draw_help(surface, *help_text(self.rules, knob))
         else:
             tip = "Point at a rule to read what it means."
+            described = PRESET_DESCRIPTIONS.get(self.rules.name)
+            if described and not self.differing:
+                tip = f"{described} {tip}"
             if self.idle:
                 tip += " Greyed rules change nothing under these rules."
             self.draw_help(surface, tip, color=theme.CREAM_DIM)
