@@ -74,6 +74,7 @@ class When:
     knob: str
     values: tuple = ()
     unless: tuple = ()
+    said: str = ""              # the condition in words, where "<label> is not <value>" reads badly
 
     def holds(self, rules: "Rules") -> bool:
         v = getattr(rules, self.knob)
@@ -174,9 +175,9 @@ def _choice(default: str, label: str, group: str, explanation: str, choices: tup
     return _knob(default, label, group, explanation, kind="choice", choices=choices, **more)
 
 
-_VIEWING_COUNTS = When("viewing", unless=("off",))
+_VIEWING_COUNTS = When("viewing", unless=("off",), said="viewing yaku count")
 _LUCKY_ON = When("lucky_hands", ("on",))
-_CALLS_ALLOWED = When("max_koikoi_calls", unless=(0,))
+_CALLS_ALLOWED = When("max_koikoi_calls", unless=(0,), said="Koi-Koi may be called")
 
 
 @dataclass(frozen=True)
@@ -388,7 +389,7 @@ class Rules:
         "How many times Koi-Koi may be called in a round, by both players together. Once they are "
         "used up, the next yaku ends the round; with none, the first yaku ends it.",
         bounds=(0, KOIKOI_CALLS_MAX), optional=True,
-        words=((None, "Unlimited"), (0, "None (first yaku ends)")),
+        words=((None, "Unlimited"), (0, "None (first yaku ends)"), (1, "1 call")), unit="{} calls",
         house=House(4, "step", (None, 1, 0)))
     prompt_when: str = _choice(
         "total_rises", "Koi-Koi offered when", "Scoring",
@@ -577,6 +578,9 @@ def dependency_text(name: str) -> str:
     parts = []
     for w in knob_info(name).depends:
         other = knob_info(w.knob)
+        if w.said:
+            parts.append(w.said)
+            continue
         if w.values:
             parts.append(f"{other.label} is {' or '.join(said(other, v) for v in w.values)}")
         if w.unless:
