@@ -207,3 +207,14 @@ def test_the_cpus_name_is_never_cut_beside_the_dealers_badge(app, size, monkeypa
     scene.hud.draw_panel(pygame.Surface(size), scene.lay, 1)
     drawn = [text for text, _r in texts]
     assert "CPU (Medium)" in drawn and "親" in drawn
+
+
+def test_the_hints_setting_reaches_the_table_at_any_level(app):
+    medium = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "medium"))
+    s, scene = panel_at(app, (1280, 720), medium)
+    assert not scene.practice()                 # auto: Easy only
+    app.settings["hints"] = "on"
+    assert scene.practice()
+    app.settings["hints"] = "off"
+    s2, easy = panel_at(app, (1280, 720))
+    assert not easy.practice()
