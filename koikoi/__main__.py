@@ -6,6 +6,8 @@
     python -m koikoi --install-shortcut # a menu / desktop icon (no window opens)
     python -m koikoi --uninstall-shortcut
     python -m koikoi serve --port 8765  # a match server for online play (koikoi.net.server)
+    python -m koikoi --host             # the Host a match screen (a server inside the game)
+    python -m koikoi --join 192.168.1.20:8765/KOI-4821 [--name Haru]   # join that room at once
 
 Logging goes to the rotating log file (koikoi.logsetup), the game runs under
 the crash guard (koikoi.crash), and a second copy started while one is open
@@ -52,6 +54,22 @@ def _nonneg(text: str) -> int:
     return n
 
 
+def _join(text: str) -> tuple[str, int, str]:
+    from .net.netsession import AddressError, parse_join
+    try:
+        return parse_join(text)
+    except AddressError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, not {text[:80]!r}") from None
+
+
+def _name(text: str) -> str:
+    from .session import clean_name
+    try:
+        return clean_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p = _Parser(prog="koikoi", description="Koi-Koi, the hanafuda card game.",
                 epilog="koikoi serve [--host H] [--port P] [--data DIR] runs a match server for "
@@ -66,6 +84,11 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                     help="add Koi-Koi to the applications menu and the desktop, then exit")
     sc.add_argument("--uninstall-shortcut", action="store_true",
                     help="remove the shortcuts --install-shortcut made, then exit")
+    online = p.add_mutually_exclusive_group()
+    online.add_argument("--host", action="store_true", help="open the Host a match screen (play online)")
+    online.add_argument("--join", type=_join, metavar="HOST:PORT/CODE",
+                        help="join an online match at once, e.g. 192.168.1.20:8765/KOI-4821")
+    p.add_argument("--name", type=_name, metavar="NAME", help="your name in an online match")
     p.add_argument("--version", action="version", version=f"koikoi {__version__}")
     return p.parse_args(argv)
 
@@ -83,6 +106,18 @@ def _shortcut(install: bool) -> int:
         print(f"koikoi: could not {verb} the shortcut: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def open_online(app, args: argparse.Namespace) -> None:
+    """--host / --join: the online screens over the title (Escape goes back to it)."""
+    if args.host or args.join:
+        from .ui.scenes.online import PREFS
+        if args.name:
+            PREFS["name"] = args.name
+    if args.host:
+        app.open("online_host")
+    elif args.join:
+        app.open("online_join", args.join, player=args.name, auto=True)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -140,6 +175,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         log.info("window %dx%d%s%s", *app.size, " (fullscreen)" if app.fullscreen else "",
                  " (read-only)" if read_only else "")
         app.push(TitleScene(app))
+        open_online(app, args)
         try:
             return app.run(max_frames=args.frames)
         finally:

@@ -153,6 +153,7 @@ class App:
         self._held: list = []            # events taken by the idle wait, handled first
         self._failing: set[str] = set()  # writes that failed and were reported once
         self.emptied: list[str] = []     # scenes that popped the last scene (see _refill)
+        self.tickers: list = []          # tick(dt) each frame before the scenes (an online match)
         self.minimised = False
         self.idle_frames = 0             # frames drawn in the slow idle mode (tests, bench)
         self._buffer: Optional[pygame.Surface] = None      # only for windows below the minimum
@@ -552,6 +553,8 @@ class App:
             toast.left -= dt
             if toast.left <= 0:
                 self.toasts.remove(toast)
+        for tick in list(self.tickers):   # runs under any overlay, even one that pauses below
+            tick(dt)
         version = self._stack_version
         for scene in reversed(list(self.scenes)):
             scene.update(dt)

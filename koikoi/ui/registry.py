@@ -39,6 +39,10 @@ SCENES = {
     "results": ("results", "RoundResultsScene"),
     "match_results": ("ledger", "MatchResultsScene"),
     "replay": ("replay", "ReplayScene"),
+    "online": ("online", "OnlineScene"),
+    "online_host": ("online", "HostScene"),
+    "online_join": ("online", "JoinScene"),
+    "online_pause": ("online", "OnlinePauseScene"),
 }
 
 MODES = ("push", "replace", "reset")

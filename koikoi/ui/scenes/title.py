@@ -2,7 +2,7 @@
 
 The title shows the logo over a fan of the five Bright cards, with the
 player's ways in: New match, Continue (when an unfinished match was saved),
-then Match history, Statistics, How to play, Settings, Quit.
+Play online, then Match history, Statistics, How to play, Settings, Quit.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pygame
 from ... import __version__
 from .. import theme
 from .. import widgets as W
+from ..table import _
 from . import MenuScene
 from .saved import continue_session, match_summary
 
@@ -81,12 +82,14 @@ class TitleScene(MenuScene):
                                    sublabel=match_summary(self.saved), hotkeys=(pygame.K_c,)))
             new.style = "secondary"
         row.append(new)
+        row.append(self.button((0, 0, bw, bh), _("Play online"), self.play_online, style="secondary",
+                               sublabel=_("Host or join over the network"), hotkeys=(pygame.K_o,)))
         if self.kept:
             row.append(self.button((0, 0, bw, bh), "Saved matches", self.saved_matches, style="secondary",
                                    sublabel=(f"{self.kept} kept for later" if self.kept != 1 else
                                              "1 kept for later"), hotkeys=(pygame.K_m,)))
-        if len(row) == 3:               # three side by side must fit the window
-            bw = min(bw, (w - 4 * gap) // 3)
+        if len(row) >= 3:               # three or four side by side must fit the window
+            bw = min(bw, (w - (len(row) + 1) * gap) // len(row))
             for b in row:
                 b.rect.w = bw
         total = len(row) * bw + (len(row) - 1) * gap
@@ -115,6 +118,9 @@ class TitleScene(MenuScene):
     # ---------------------------------------------------------- actions
     def new_match(self) -> None:
         self.app.open("newmatch")
+
+    def play_online(self) -> None:
+        self.app.open("online")
 
     def continue_match(self) -> None:
         session = self.saved

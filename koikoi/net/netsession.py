@@ -1,0 +1,400 @@
+"""A room of a match server, shown on the round table: ``NetSession``.
+
+The round table (``koikoi.ui.scenes.round``) plays a session: ``state.events``,
+``seats``, ``legal()``, ``apply(action)``, ``public_events(seat)``, ``view(seat)``
+and the CPU hooks. ``NetSession`` gives a ``ThreadedClient``'s room that surface:
+
+* The local seat is a human ("You" on this screen); the other seat is ``REMOTE``, a
+  kind that is neither a CPU (the table never plays for it) nor a second human at
+  this screen (``is_hotseat`` is False: no curtain ever hides the table).
+* ``state`` is a snapshot taken by ``poll()`` (call it once a frame): the public
+  events of the local seat as the server sent them, and ``to_move`` /
+  ``phase_name`` / ``is_over`` from the folded ``PublicTable``. Between two polls it
+  never changes, so the table's reads in one frame agree with each other.
+* ``apply(action)`` sends the action and returns at once; until the server answers,
+  ``state.to_move`` is None and ``legal()`` is empty (the table waits), and the new
+  events reach the table through the next ``poll()`` like the other side's.
+* ``view(seat)`` is an engine ``View`` built from the local seat's ``PublicTable``
+  (``table_view``): the Koi-Koi prompt's award and yaku, the hints and the coach read
+  it exactly as they read ``view(state, seat)``.
+
+``HostedServer`` runs a ``MatchServer`` on a thread of its own (the in-game host).
+Nothing here imports pygame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import re
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple, Optional
+
+from ..engine.cards import CARD_MONTH_MASK, DECK, ID_TO_INDEX, from_mask
+from ..engine.phase import Phase, SeatKind
+from ..engine.rules import Rules
+from ..engine.table import PublicTable, initial
+from ..engine.view import View
+
+log = logging.getLogger("koikoi.net.session")
+
+REMOTE = "remote"           # the kind of the other player's seat (compares unequal to SeatKind.*)
+CODE_RE = re.compile(r"KOI-[0-9]{4,8}")
+ADDRESS_RE = re.compile(r"^\s*(?:(?:ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})\s*$")
+
+
+# ------------------------------------------------------------------ addresses
+
+class AddressError(ValueError):
+    """A host:port or room code that cannot be right (the message says why)."""
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """("host", port) from "host:port" (a ws:// prefix and [IPv6] brackets allowed)."""
+    m = ADDRESS_RE.match(text or "")
+    if m is None:
+        raise AddressError("an address looks like 192.168.1.20:8765")
+    host, port = m.group(1), int(m.group(2))
+    if not 1 <= port <= 65535:
+        raise AddressError("a port is a number from 1 to 65535")
+    if host.startswith("["):
+        host = host[1:-1]
+    elif len(host) > 253 or host.startswith(("-", ".")) or ".." in host:
+        raise AddressError("an address looks like 192.168.1.20:8765")
+    return host, port
+
+
+def parse_code(text: str) -> str:
+    """A room code, normalised ("koi 4821" -> "KOI-4821"; "4821" -> "KOI-4821")."""
+    t = re.sub(r"[\s_]+", "-", (text or "").strip().upper())
+    if t.isdigit():
+        t = "KOI-" + t
+    if t.startswith("KOI") and not t.startswith("KOI-"):
+        t = "KOI-" + t[3:].lstrip("-")
+    if not CODE_RE.fullmatch(t):
+        raise AddressError("a room code looks like KOI-4821")
+    return t
+
+
+def parse_join(text: str) -> tuple[str, int, str]:
+    """(host, port, code) from "HOST:PORT/CODE" (``koikoi --join``)."""
+    where, sep, code = (text or "").rpartition("/")
+    if not sep:
+        raise AddressError("expected HOST:PORT/CODE such as 192.168.1.20:8765/KOI-4821")
+    host, port = parse_address(where)
+    return host, port, parse_code(code)
+
+
+def url_of(host: str, port: int) -> str:
+    return f"ws://[{host}]:{port}" if ":" in host else f"ws://{host}:{port}"
+
+
+def local_addresses(lan: bool) -> list[str]:
+    """The addresses another player may use to reach this machine: 127.0.0.1 only, or
+    (``lan``) this machine's IPv4 addresses on its networks. Sends no packet (the
+    UDP socket is connected, never written to)."""
+    if not lan:
+        return ["127.0.0.1"]
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(info[4][0])
+    except OSError:
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.254.254.254", 1))        # chooses the route; nothing is sent
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    out = [a for a in dict.fromkeys(found) if not a.startswith("127.")]
+    return out or ["127.0.0.1"]
+
+
+# ------------------------------------------------------------------ the view
+
+def _mask(ids) -> int:
+    return sum(1 << ID_TO_INDEX[c] for c in ids if c is not None)
+
+
+def table_view(t: PublicTable) -> View:
+    """The engine ``View`` of ``t``'s seat: what ``view(state, seat)`` would give, built
+    from the public table alone (tests/ui/test_online.py checks they are equal)."""
+    hand, field = _mask(t.hand), _mask(t.field)
+    cap = (_mask(t.captured[0]), _mask(t.captured[1]))
+    pending = DECK[ID_TO_INDEX[t.pending]] if t.pending is not None else None
+    choices = from_mask(field & CARD_MONTH_MASK[pending.index]) if pending is not None else ()
+    return View(
+        seat=t.seat, phase=t.phase, to_move=t.to_move, dealer=t.dealer, round=t.round,
+        months=t.months, rules=t.rules, hand=from_mask(hand), field=from_mask(field),
+        captured=(from_mask(cap[0]), from_mask(cap[1])), opponent_hand_count=t.opponent_hand_count,
+        stock_count=t.stock_count, scores=tuple(t.scores), calls=tuple(t.calls),
+        koikoi_refs=tuple(t.koikoi_refs), pending=pending, choices=choices,
+        field_brights=t.field_brights, oyagime_face_down=t.oyagime_face_down,
+        oyagime_picks=tuple((s, i, DECK[ID_TO_INDEX[c]]) for s, i, c in t.oyagime_picks),
+        ledger=tuple(t.ledger), is_over=t.is_over, winner=t.winner, hand_mask=hand,
+        field_mask=field, captured_masks=cap)
+
+
+# ------------------------------------------------------------------ the session
+
+@dataclass(frozen=True)
+class NetSeat:
+    kind: Any                   # SeatKind.HUMAN (this screen) or REMOTE
+    name: str
+    level: Optional[str] = None
+
+
+class NetState(NamedTuple):
+    """What the table reads of ``session.state`` (a snapshot per ``poll``)."""
+
+    events: tuple
+    table: PublicTable
+    to_move: Optional[int]
+    phase_name: str
+    is_over: bool
+    months: Optional[int]
+    rules: Optional[Rules]
+    ledger: tuple
+    winner: Optional[int]
+    scores: tuple
+    seed: int = 0               # never sent (it would deal every card again); petals use it
+
+    @property
+    def round(self) -> int:
+        return self.table.round
+
+
+class NetSession:
+    """A ``ThreadedClient``'s room as a session of the round table (module docstring)."""
+
+    def __init__(self, client, *, you: str = "You", waiting_name: str = "…"):
+        self.client = client
+        self.you = you
+        self.waiting_name = waiting_name
+        self.store = None           # the pause menu and the app set these on local sessions
+        self.on_change = None
+        self.link = "connected"     # connected, reconnecting, lost (the last link message)
+        self.sent: list = []        # actions sent (tests read it)
+        self.refused: list = []     # (action, error) the server refused or the link lost
+        self._pending: Optional[concurrent.futures.Future] = None
+        self._pending_action = None
+        self._snap = client.state   # the client state the table shows
+        self.latest = client.state  # the newest client state (presence, status, result)
+        self.state = self._make_state()
+
+    # ------------------------------------------------------------ the frame's snapshot
+    def poll(self) -> list:
+        """Drain the client's new messages and take a new snapshot; returns the messages."""
+        messages = self.client.poll()
+        f = self._pending
+        if f is not None and f.done():
+            self._pending = None
+            exc = f.exception()
+            if exc is not None:
+                log.info("action %r not taken: %s", self._pending_action, exc)
+                self.refused.append((self._pending_action, exc))
+        for m in messages:
+            if m.get("type") == "link":
+                self.link = m.get("state", self.link)
+        st = self.client.state
+        self.latest = st
+        # a reconnection starts from an empty state until the server sends every event
+        # again: keep showing the last complete one until then
+        if (st.seat is not None and st.table is not None
+                and (st.seat == self._snap.seat or self._snap.seat is None)
+                and len(st.events) >= len(self._snap.events)):
+            self._snap = st
+        self.state = self._make_state()
+        return messages
+
+    def _make_state(self) -> NetState:
+        st = self._snap
+        t = st.table if st.table is not None else initial(st.seat if st.seat is not None else 0)
+        over = self.latest.over
+        to_move = None if self._pending is not None else (st.to_move if st.events else None)
+        if t.is_over or over is not None:
+            to_move = None
+        winner = t.winner if t.is_over else (over or {}).get("winner")
+        scores = tuple(t.scores)
+        if over is not None and not t.is_over and isinstance(over.get("scores"), list):
+            scores = tuple(over["scores"])
+        return NetState(events=tuple(st.events), table=t, to_move=to_move, phase_name=t.phase,
+                        is_over=bool(t.is_over or over is not None),
+                        months=t.months if t.rules is not None else st.months,
+                        rules=st.rules or t.rules, ledger=tuple(t.ledger), winner=winner,
+                        scores=scores)
+
+    # ------------------------------------------------------------ who sits where
+    @property
+    def seat(self) -> int:
+        s = self._snap.seat if self._snap.seat is not None else self.latest.seat
+        return s if s in (0, 1) else 0
+
+    @property
+    def names(self) -> tuple:
+        """The players' names as the server knows them (None: nobody yet)."""
+        return tuple(self.latest.names)
+
+    @property
+    def opponent_name(self) -> str:
+        n = self.latest.names[1 - self.seat] if self.latest.seat is not None else None
+        return n or self.waiting_name
+
+    @property
+    def seats(self) -> tuple:
+        me = self.seat
+        out = [None, None]
+        out[me] = NetSeat(SeatKind.HUMAN, self.you)
+        out[1 - me] = NetSeat(REMOTE, self.opponent_name)
+        return tuple(out)
+
+    @property
+    def human_seats(self) -> tuple:
+        return (self.seat,)
+
+    is_hotseat = False
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def room(self) -> Optional[str]:
+        return self.latest.room
+
+    @property
+    def status(self) -> Optional[str]:
+        return self.latest.status
+
+    @property
+    def over(self) -> Optional[dict]:
+        return self.latest.over
+
+    @property
+    def pending(self) -> bool:
+        return self._pending is not None
+
+    def waiting_for(self):
+        """(name, seconds gone, seconds until a claim or None) while the other is away."""
+        if self.latest.status != "playing":
+            return None
+        return self.latest.waiting_for()
+
+    # ------------------------------------------------------------ the table's calls
+    def legal(self):
+        if self._pending is not None or self.state.is_over or self.link != "connected":
+            return ()
+        return tuple(self._snap.legal)
+
+    def apply(self, action) -> list:
+        """Send ``action``; the events come back through ``poll``. Returns [] (none yet)."""
+        if self._pending is not None:
+            raise RuntimeError("an action is on its way already")
+        self._pending_action = action
+        self._pending = self.client.act(action)
+        self.sent.append(action)
+        self.state = self._make_state()
+        return []
+
+    def public_events(self, seat: int, since: int = 0) -> list:
+        if seat != self.seat:
+            raise ValueError(f"this screen sees seat {self.seat}'s events, not seat {seat}'s")
+        return list(self.state.events[since:])
+
+    def view(self, seat: int) -> View:
+        if seat != self.seat:
+            raise ValueError(f"this screen sees seat {self.seat}'s table, not seat {seat}'s")
+        return table_view(self.state.table)
+
+    def is_cpu_turn(self) -> bool:
+        return False
+
+    def start_cpu(self) -> None:
+        pass
+
+    def poll_cpu(self):
+        return None
+
+    # ------------------------------------------------------------ the room
+    def claim(self):
+        return self.client.claim()
+
+    def leave(self):
+        return self.client.leave()
+
+
+# ------------------------------------------------------------------ the in-game host
+
+class HostedServer:
+    """A ``MatchServer`` on its own thread and event loop: ``start()`` binds it (port 0:
+    the OS picks; ``port`` then says which), ``stop()`` ends it."""
+
+    def __init__(self, data_dir, *, lan: bool = False, port: int = 0, config=None):
+        self.data_dir = Path(data_dir)
+        self.lan = lan
+        self.host = "0.0.0.0" if lan else "127.0.0.1"
+        self.want_port = port
+        self.config = config
+        self.server = None
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self.thread: Optional[threading.Thread] = None
+
+    def start(self, timeout: float = 10.0) -> "HostedServer":
+        from .server import MatchServer
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="koikoi-host", daemon=True)
+        self.thread.start()
+        self.server = MatchServer(self.data_dir, host=self.host, port=self.want_port, config=self.config)
+        try:
+            asyncio.run_coroutine_threadsafe(self.server.start(), self.loop).result(timeout)
+        except BaseException:
+            self._stop_loop()
+            raise
+        return self
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def addresses(self) -> list[str]:
+        return [f"{a}:{self.port}" for a in local_addresses(self.lan)]
+
+    def call(self, fn, timeout: float = 10.0):
+        """Run ``fn()`` on the server's loop (tests reach into the rooms this way)."""
+        async def go():
+            return fn()
+        return asyncio.run_coroutine_threadsafe(go(), self.loop).result(timeout)
+
+    def stop(self, timeout: float = 20.0) -> None:
+        if self.loop is None:
+            return
+        if self.server is not None and self.loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop).result(timeout)
+            except Exception:
+                log.exception("the hosted server did not stop cleanly")
+        self._stop_loop()
+
+    def _stop_loop(self) -> None:
+        loop, self.loop = self.loop, None
+        if loop is None:
+            return
+        loop.call_soon_threadsafe(loop.stop)
+        if self.thread is not None:
+            self.thread.join(10)
+        if self.thread is None or not self.thread.is_alive():
+            loop.close()
+
+
+__all__ = ["NetSession", "NetSeat", "NetState", "HostedServer", "REMOTE", "AddressError",
+           "parse_address", "parse_code", "parse_join", "url_of", "local_addresses", "table_view"]

@@ -1,0 +1,375 @@
+"""Online play in the game: the Host and Join screens, the table on a NetSession, and the
+connection's trouble over it. Every server listens on 127.0.0.1 port 0; the other player
+is a raw ThreadedClient in this process; every loop is bounded in frames and seconds."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pygame
+import pytest
+
+from koikoi.engine import RULESETS, ChooseMatch, KoiKoi, Play, action_of, apply, legal_actions, new_match, public_event, view
+from koikoi.engine.table import fold, fold_all, initial
+from koikoi.net.client import ThreadedClient
+from koikoi.net.netsession import (AddressError, HostedServer, parse_address, parse_code, parse_join,
+                                   table_view)
+from koikoi.net.server import ServerConfig
+from koikoi.ui.scenes import online as O
+from koikoi.ui.scenes.oyagime import OyagimeScene
+from koikoi.ui.scenes.prompt import KoiKoiPromptScene
+from koikoi.ui.scenes.results import RoundResultsScene
+from koikoi.ui.scenes.round import RoundScene
+
+from harness import DT, button, click, empty_field_point, key, post, step
+
+LIMIT = 20.0        # seconds any one wait may take
+
+
+def wait_for(app, cond, limit=LIMIT):
+    """Step frames (sleeping a little: the network runs on other threads) until ``cond()``
+    or ``limit`` real seconds; the last ``cond()``."""
+    deadline = time.monotonic() + limit
+    for _ in range(int(limit * 400)):
+        if cond() or time.monotonic() > deadline:
+            break
+        app.step(DT)
+        time.sleep(0.002)
+    return cond()
+
+
+def quick(**kw) -> ServerConfig:
+    base = dict(open_timeout=5.0, close_timeout=1.0, send_timeout=5.0, sweep_every=3600.0, durable=False)
+    base.update(kw)
+    return ServerConfig(**base)
+
+
+@pytest.fixture(autouse=True)
+def fresh_prefs():
+    O.PREFS.update(name=None, address="", code="", lan=False)
+    yield
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A match server of the test's own on 127.0.0.1 (claims open after half a second)."""
+    s = HostedServer(tmp_path / "server", config=quick(claim_after=0.5)).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def clients():
+    made = []
+
+    def make(url, **kw):
+        c = ThreadedClient(url, **kw)
+        made.append(c)
+        return c
+    yield make
+    for c in made:
+        c.close()
+
+
+def matches(app):
+    out = []
+    for s in app.scenes:
+        m = getattr(s, "match", None)
+        if m is not None and m not in out:
+            out.append(m)
+    return out
+
+
+def finish(app):
+    """Back to the title: every online match leaves and closes by itself."""
+    ms = matches(app)
+    app.open("title", mode="reset")
+    step(app, 3 * DT)
+    for m in ms:
+        assert m.stage == "closed"
+        assert m.join_closed(15.0)
+    assert not app.tickers
+
+
+def type_into(app, field, text):
+    click(app, field)
+    field.buffer, field.caret = "", 0
+    post(pygame.TEXTINPUT, text=text)
+    app.step(DT)
+    key(app, pygame.K_RETURN)
+
+
+# ---------------------------------------------------------------- parsing
+
+def test_join_addresses_and_codes_are_parsed_or_refused():
+    assert parse_join("127.0.0.1:8765/KOI-4821") == ("127.0.0.1", 8765, "KOI-4821")
+    assert parse_join("ws://example.lan:9000/koi 12345") == ("example.lan", 9000, "KOI-12345")
+    assert parse_join("[::1]:8765/4821") == ("::1", 8765, "KOI-4821")
+    assert parse_address(" host:1 ") == ("host", 1)
+    assert parse_code("koi4821") == "KOI-4821"
+    for bad in ("", "127.0.0.1", "127.0.0.1:8765", "127.0.0.1:0/KOI-4821", "127.0.0.1:70000/KOI-4821",
+                "127.0.0.1:8765/KOI-12", "127.0.0.1:8765/ABC-1234", "a b:1/KOI-1234", "..:1/KOI-1234"):
+        with pytest.raises(AddressError):
+            parse_join(bad)
+    from koikoi.__main__ import parse_args
+    args = parse_args(["--join", "127.0.0.1:8765/KOI-1234", "--name", "Haru"])
+    assert args.join == ("127.0.0.1", 8765, "KOI-1234") and args.name == "Haru" and not args.host
+    assert parse_args(["--host"]).host
+    for bad in (["--join", "nowhere"], ["--host", "--join", "127.0.0.1:1/KOI-1234"], ["--name", ""]):
+        with pytest.raises(SystemExit) as e:
+            parse_args(bad)
+        assert e.value.code == 2
+
+
+def test_the_view_built_from_the_public_table_is_the_engines_view():
+    n = 0
+    for seed, name in ((3, "casual"), (4, "nintendo"), (5, "koikoi-japan")):
+        st = new_match(RULESETS[name], seed=seed)
+        rng = random.Random(seed)
+        tabs, k = [initial(0), initial(1)], 0
+        for _ in range(400):
+            for e in st.events[k:]:
+                tabs = [fold(tabs[s], public_event(e, s)) for s in (0, 1)]
+            k = len(st.events)
+            for s in (0, 1):
+                assert table_view(tabs[s]) == view(st, s)
+                n += 1
+            if st.is_over:
+                break
+            st = apply(st, rng.choice(legal_actions(st)))
+    assert n > 100
+
+
+# ---------------------------------------------------------------- playing through the screens
+
+def other_moves(client, rng) -> bool:
+    """The raw client plays a random legal action if it is to move; True if it did."""
+    st = client.state
+    if st.legal and st.table is not None and not st.table.is_over:
+        client.act(rng.choice(st.legal)).result(10)
+        return True
+    return False
+
+
+def local_move(app) -> bool:
+    """The player at the App does what its screen asks, through the mouse; True if it did."""
+    top = app.top
+    if isinstance(top, KoiKoiPromptScene):       # play on where the rules allow: longer rounds
+        click(app, top.koikoi_button if KoiKoi() in top.session.legal() else top.stop_button)
+        return True
+    if isinstance(top, RoundResultsScene):
+        click(app, top.ok)
+        return True
+    if isinstance(top, OyagimeScene):
+        if top.decided is not None and top.go.visible:
+            click(app, top.go)
+            return True
+        if top.human_can_pick():
+            click(app, top.rects[top._own(top.session.seat)[0]])
+            return True
+        return False
+    if isinstance(top, RoundScene) and top.my_turn():
+        table_move(app, top)
+        return True
+    return False
+
+
+def table_move(app, scene) -> None:
+    """The first legal action, played with the mouse on the table as it is laid out after
+    each click (a card with two matches spreads them apart)."""
+    a = scene.session.legal()[0]
+    if isinstance(a, Play):
+        click(app, scene.lay.hand[a.card].center)
+        assert scene.selected == a.card
+        if a.target is not None:
+            click(app, scene.lay.field[a.target].center)
+        else:
+            click(app, empty_field_point(scene))
+    else:
+        assert isinstance(a, ChooseMatch)
+        click(app, scene.lay.field[a.target].center)
+    assert scene.session.pending or scene.session.sent[-1] == a, (a, scene.session.sent[-1:])
+
+
+def play(app, client, rng, *, local_actions: int, limit_s: float = 60.0) -> int:
+    """Both sides play until the App's player has acted ``local_actions`` times (or the
+    match ends); bounded in frames and seconds."""
+    done, t0 = 0, time.monotonic()
+    for _ in range(20000):
+        if done >= local_actions or time.monotonic() - t0 > limit_s:
+            break
+        other_moves(client, rng)
+        session = app.top.session if hasattr(app.top, "session") else None
+        if session is not None and session.state.is_over:
+            break
+        if local_move(app):
+            if isinstance(app.top, (RoundScene,)) or isinstance(app.top, OyagimeScene):
+                done += 1
+        else:
+            app.step(DT)
+            time.sleep(0.001)
+    return done
+
+
+def server_events(hosted, code):
+    return hosted.call(lambda: hosted.server.rooms[code].events)
+
+
+def settle(app, client, scene, hosted, limit=LIMIT) -> bool:
+    """Both sides have every event the server logged, and the table has shown them all
+    (at rest, or held under its own prompt or round results)."""
+    def ok():
+        s = scene.session
+        n = len(server_events(hosted, s.room))
+        shown = (scene.shown == n and not scene.tl.busy) or scene.overlay is not None
+        return not s.pending and len(s.state.events) == len(client.state.events) == n and shown
+    return wait_for(app, ok, limit)
+
+
+def test_host_a_match_through_the_screens_and_play_it(app, clients):
+    t0 = time.monotonic()
+    app.open("title")
+    step(app, 2 * DT)
+    click(app, button(app.top, "Play online"))
+    assert isinstance(app.top, O.OnlineScene)
+    click(app, button(app.top, "Host a match"))
+    host = app.top
+    assert isinstance(host, O.HostScene)
+    type_into(app, host.name_field, "Aki")
+    click(app, button(host, "Host the match"))
+    assert wait_for(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
+    m = host.match
+    code, port = m.code, m.hosted.port
+    assert m.hosted.host == "127.0.0.1" and m.hosted.addresses() == [f"127.0.0.1:{port}"]
+    assert button(host, "Cancel") and app.top is host          # "Waiting for a player to join ..."
+    guest = clients(f"ws://127.0.0.1:{port}")
+    guest.connect().result(10)
+    guest.join(code, "Haru").result(10)
+    assert guest.state.names == ("Aki", "Haru")
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert app.top.session.seats[1].name == "Haru" and not app.top.session.is_hotseat
+    rng = random.Random(7)
+    done = play(app, guest, rng, local_actions=14)
+    assert done >= 14
+    table = app.top
+    assert isinstance(table, O.OnlineRoundScene)
+    assert settle(app, guest, table, m.hosted)
+    events = server_events(m.hosted, code)
+    assert table.shows_the_fold()
+    assert table.table == fold_all([public_event(e, 0) for e in events[:table.shown]], 0)
+    assert guest.state.table == fold_all([public_event(e, 1) for e in events], 1)
+    mine = [action_of(e) for e in events if action_of(e) is not None and getattr(e, "seat", None) == 0]
+    assert mine == table.session.sent                  # every click went to the server, in order
+    assert not table.session.refused
+    finish(app)
+    assert time.monotonic() - t0 < 90
+
+
+def test_join_through_the_screen_drop_and_reconnect(app, server, clients):
+    host = clients(server.url)
+    host.connect().result(10)
+    code = host.create_room({"preset": "casual"}, months=3, name="Aki").result(10)["room"]
+    app.open("online")
+    click(app, button(app.top, "Join a match"))
+    join = app.top
+    assert isinstance(join, O.JoinScene)
+    type_into(app, join.address_field, f"127.0.0.1:{server.port}")
+    type_into(app, join.code_field, code.lower().replace("-", " "))
+    type_into(app, join.name_field, "Haru")
+    click(app, button(join, "Join"))
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert host.state.names == ("Aki", "Haru")
+    rng = random.Random(3)
+    assert play(app, host, rng, local_actions=4) >= 4
+    table = app.top
+    assert isinstance(table, O.OnlineRoundScene)
+    match = table.match
+    # the App's connection dies under it: "Reconnecting…", then the same table again
+    server.call(lambda: server.server.rooms[code].seats[1].client.abort())
+    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "reconnecting", LIMIT)
+    assert app.top.texts()[0] == "Reconnecting…"
+    assert button(app.top, "Leave the match")
+    assert wait_for(app, lambda: match.session.link == "connected" and not isinstance(app.top, O.LinkScene),
+                    LIMIT)
+    assert app.top is table
+    assert play(app, host, rng, local_actions=3) >= 1
+    assert settle(app, host, table, server)
+    events = server_events(server, code)
+    assert table.shows_the_fold()
+    assert table.table == fold_all([public_event(e, 1) for e in events[:table.shown]], 1)
+    assert host.state.table == fold_all([public_event(e, 0) for e in events], 0)
+    finish(app)
+
+
+def test_waiting_for_the_other_player_then_claiming_the_match(app, server, clients):
+    host = clients(server.url, auto_reconnect=False)
+    host.connect().result(10)
+    code = host.create_room({"preset": "casual"}, months=1, name="Aki").result(10)["room"]
+    app.open("online_join", ("127.0.0.1", server.port, code), player="Haru", auto=True)
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    match = app.top.match
+    server.call(lambda: server.server.rooms[code].seats[0].client.abort())
+    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "waiting", LIMIT)
+    link = app.top
+    title, _text = link.texts()
+    assert title.startswith("Waiting for Aki (0:")
+    click(app, button(link, "Keep waiting"))
+    assert link.strip and app.top is link               # a strip: the table plays on under it
+    # once the server allows it (claim_after 0.5 s) the question comes back with the claim
+    assert wait_for(app, lambda: not link.strip and any(
+        getattr(w, "label", None) == "Claim the match" for w in link.widgets), LIMIT)
+    assert button(link, "Keep waiting")
+    click(app, button(link, "Claim the match"))
+    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "forfeit", LIMIT)
+    assert app.top.texts()[0] == "You win: Aki forfeits"
+    click(app, button(app.top, "See the results"))
+    res = app.top
+    assert isinstance(res, O.OnlineResultsScene) and res.conceded == 0
+    assert all(c.key != "replay" for c in res.table.columns)
+    assert match.session.over["reason"] == "forfeit"
+    finish(app)
+
+
+def test_the_server_gone(app, tmp_path, clients, monkeypatch):
+    monkeypatch.setattr(O, "RECONNECT_FOR", 1.0)
+    srv = HostedServer(tmp_path / "gone", config=quick()).start()
+    host = clients(srv.url, auto_reconnect=False)
+    host.connect().result(10)
+    code = host.create_room({"preset": "casual"}, months=1, name="Aki").result(10)["room"]
+    app.open("online_join", ("127.0.0.1", srv.port, code), player="Haru", auto=True)
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    srv.stop()
+    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "lost", LIMIT)
+    assert app.top.texts()[0] == "The server is gone"
+    ms = matches(app)
+    click(app, button(app.top, "Title screen"))
+    assert type(app.top).__name__ == "TitleScene"
+    assert all(m.join_closed(15.0) for m in ms) and not app.tickers
+
+
+def test_the_join_screen_refuses_a_malformed_address_or_code(app):
+    app.open("online_join")
+    join = app.top
+    type_into(app, join.address_field, "not an address")
+    type_into(app, join.code_field, "KOI-4821")
+    click(app, button(join, "Join"))
+    assert join.match is None and "address" in join.error
+    type_into(app, join.address_field, "127.0.0.1:8765")
+    type_into(app, join.code_field, "KOI-12")
+    click(app, button(join, "Join"))
+    assert join.match is None and "room code" in join.error
+    assert not app.tickers
+    step(app, 2 * DT)          # the message is drawn
+
+
+def test_join_with_nobody_there_says_so(app):
+    import socket
+    with socket.socket() as s:            # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app.open("online_join", ("127.0.0.1", port, "KOI-1234"), player="Haru", auto=True)
+    join = app.top
+    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
+    assert "Nobody answers" in join.error
+    assert not app.tickers
