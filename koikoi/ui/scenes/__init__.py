@@ -85,6 +85,28 @@ class MenuScene(Scene):
     def button(self, rect, label, on_click, **kw) -> W.Button:
         return W.Button(rect, label, on_click, assets=self.app.assets, **kw)
 
+    def layout_button_column(self, labels, bw: int, bh: int, gap: int) -> None:
+        """A menu panel (``self.panel``) of buttons one under another, centred in the window
+        (the pause menus): ``labels`` are (label, on_click, style, hotkeys); a short window
+        gets tighter buttons."""
+        w, h = self.size
+        n = len(labels)
+        top = self.px(150)
+        room = h - self.px(40) - top - self.px(50)
+        if n * bh + (n - 1) * gap > room:
+            bh = max(self.px(48), (room - (n - 1) * gap) // n)
+        total = n * bh + (n - 1) * gap
+        self.panel = pygame.Rect(0, 0, bw + 2 * self.px(60), total + top + self.px(60))
+        self.panel.center = (w // 2, h // 2)
+        y = self.panel.y + top
+        self.widgets = []
+        for label, fn, style, keys in labels:
+            b = self.button((0, y, bw, bh), label, fn, style=style, hotkeys=keys)
+            b.rect.centerx = w // 2
+            self.widgets.append(b)
+            y += bh + gap
+        self.focus.set(self.widgets)
+
     @property
     def intro(self) -> float:
         """0 -> 1 over the entrance (eased); 1 at once when animations are instant."""

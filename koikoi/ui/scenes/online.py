@@ -379,22 +379,7 @@ class OnlinePauseScene(MenuScene):
                   (_("Settings"), self.settings, "secondary", ()),
                   (_("Leave the match"), self.leave, "danger", ()),
                   (_("Quit the game"), self.quit, "danger", ())]
-        n = len(labels)
-        top = self.px(150)
-        room = h - self.px(40) - top - self.px(50)
-        if n * bh + (n - 1) * gap > room:
-            bh = max(self.px(48), (room - (n - 1) * gap) // n)
-        total = n * bh + (n - 1) * gap
-        self.panel = pygame.Rect(0, 0, bw + 2 * self.px(60), total + top + self.px(60))
-        self.panel.center = (w // 2, h // 2)
-        y = self.panel.y + top
-        self.widgets = []
-        for label, fn, style, keys in labels:
-            b = self.button((0, y, bw, bh), label, fn, style=style, hotkeys=keys)
-            b.rect.centerx = w // 2
-            self.widgets.append(b)
-            y += bh + gap
-        self.focus.set(self.widgets)
+        self.layout_button_column(labels, bw, bh, gap)
 
     def rules_panel(self) -> None:
         st = self.match.session.state
@@ -645,6 +630,62 @@ class OnlineScene(MenuScene):
 
 
 class _NameMixin:
+    """What the Host and Join screens share: the name field, the fields' keys, and the
+    match being made (``self.match``, an ``OnlineMatch``)."""
+
+    # ---------------------------------------------------------- the match being made
+    leave_on_failure = True       # a failed attempt still leaves the room it made
+
+    @property
+    def busy(self) -> bool:
+        """A match is being made (connecting, creating or joining, waiting)."""
+        return self.match is not None and self.match.stage != "failed"
+
+    def cancel(self) -> None:
+        if self.match is not None:
+            self.match.close()
+        self.match = None
+        self._collect()
+
+    def back(self) -> None:
+        if self.busy:
+            self.cancel()
+        else:
+            self.app.pop()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        m = self.match
+        if m is not None and m.stage == "failed":
+            self.error = m.error
+            m.close(leave=self.leave_on_failure)
+            self.match = None
+            self._collect()
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.match is not None
+
+    def on_quit(self) -> None:
+        if self.match is not None:
+            self.match.close()
+            self.match.join_closed(3.0)
+
+    def _bottom_buttons(self, go_label: str, by: int, bw: int, bh: int) -> W.Button:
+        """Back and the screen's own button side by side at ``by``, and Cancel (while a match
+        is being made) centred in their place; the screen's button is returned."""
+        w = self.size[0]
+        go = self.button((0, by, bw, bh), go_label, self.start, style="primary",
+                         hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
+        self.back_b = self.button((0, by, bw, bh), _("Back"), self.back, style="secondary")
+        self.cancel_b = self.button((0, by, bw, bh), _("Cancel"), self.cancel, style="secondary",
+                                    hotkeys=(pygame.K_ESCAPE,))
+        self.cancel_b.rect.centerx = w // 2
+        gap = self.px(24)
+        self.back_b.rect.right = w // 2 - gap // 2
+        go.rect.left = w // 2 + gap // 2
+        return go
+
     def _name_field(self, rect) -> W.TextField:
         return W.TextField(rect, default_name(self.app), self._set_name, max_len=MAX_NAME_LEN, clean=clean_name,
                            placeholder=_("Your name"), assets=self.app.assets,
@@ -736,15 +777,7 @@ class HostScene(_NameMixin, MenuScene):
         y += self.px(56 + 26)
         self.lan_toggle = W.Toggle((x, y, self.px(86), self.px(44)), self.lan, self.set_lan, assets=a)
         self.lan_y = y + self.px(22)
-        self.host_b = self.button((0, by, bw, bh), _("Host the match"), self.start, style="primary",
-                                  hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
-        self.back_b = self.button((0, by, bw, bh), _("Back"), self.back, style="secondary")
-        self.cancel_b = self.button((0, by, bw, bh), _("Cancel"), self.cancel, style="secondary",
-                                    hotkeys=(pygame.K_ESCAPE,))
-        self.cancel_b.rect.centerx = w // 2
-        gap = self.px(24)
-        self.back_b.rect.right = w // 2 - gap // 2
-        self.host_b.rect.left = w // 2 + gap // 2
+        self.host_b = self._bottom_buttons(_("Host the match"), by, bw, bh)
         self._collect()
 
     def _build_months(self) -> None:
@@ -766,9 +799,7 @@ class HostScene(_NameMixin, MenuScene):
                             self.back_b, self.host_b]
         self.focus.set(self.widgets)
 
-    @property
-    def hosting(self) -> bool:
-        return self.match is not None and self.match.stage != "failed"
+    hosting = _NameMixin.busy
 
     # ---------------------------------------------------------- choices
     def set_rules(self, name: str) -> None:
@@ -809,36 +840,6 @@ class HostScene(_NameMixin, MenuScene):
         if getattr(self.app, "read_only", False):
             return Path(tempfile.mkdtemp(prefix="koikoi-host-"))
         return Path(self.app.storage.data_dir) / "server"
-
-    def cancel(self) -> None:
-        if self.match is not None:
-            self.match.close()
-        self.match = None
-        self._collect()
-
-    def back(self) -> None:
-        if self.hosting:
-            self.cancel()
-        else:
-            self.app.pop()
-
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        m = self.match
-        if m is not None and m.stage == "failed":
-            self.error = m.error
-            m.close()
-            self.match = None
-            self._collect()
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or self.match is not None
-
-    def on_quit(self) -> None:
-        if self.match is not None:
-            self.match.close()
-            self.match.join_closed(3.0)
 
     # ---------------------------------------------------------- drawing
     def draw_content(self, surface: pygame.Surface) -> None:
@@ -951,15 +952,7 @@ class JoinScene(_NameMixin, MenuScene):
         self.name_field.rect = pygame.Rect(x, y + self.px(36), min(inner, self.px(520)), self.px(56))
         y += self.px(36 + 56 + 30)
         self.message_y = y
-        self.join_b = self.button((0, by, bw, bh), _("Join"), self.start, style="primary",
-                                  hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
-        self.back_b = self.button((0, by, bw, bh), _("Back"), self.back, style="secondary")
-        self.cancel_b = self.button((0, by, bw, bh), _("Cancel"), self.cancel, style="secondary",
-                                    hotkeys=(pygame.K_ESCAPE,))
-        self.cancel_b.rect.centerx = w // 2
-        gap = self.px(24)
-        self.back_b.rect.right = w // 2 - gap // 2
-        self.join_b.rect.left = w // 2 + gap // 2
+        self.join_b = self._bottom_buttons(_("Join"), by, bw, bh)
         self._collect()
 
     def _collect(self) -> None:
@@ -969,9 +962,8 @@ class JoinScene(_NameMixin, MenuScene):
             self.widgets = [self.address_field, self.code_field, self.name_field, self.back_b, self.join_b]
         self.focus.set(self.widgets)
 
-    @property
-    def joining(self) -> bool:
-        return self.match is not None and self.match.stage != "failed"
+    joining = _NameMixin.busy
+    leave_on_failure = False      # nothing to leave: no seat was taken
 
     def _set_address(self, text: str) -> None:
         self.address = PREFS["address"] = text
@@ -1007,36 +999,6 @@ class JoinScene(_NameMixin, MenuScene):
         self.code_field.set_text(code)
         self.match = OnlineMatch(self.app, url_of(host, port), address=address).join(code, name)
         self._collect()
-
-    def cancel(self) -> None:
-        if self.match is not None:
-            self.match.close()
-        self.match = None
-        self._collect()
-
-    def back(self) -> None:
-        if self.joining:
-            self.cancel()
-        else:
-            self.app.pop()
-
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        m = self.match
-        if m is not None and m.stage == "failed":
-            self.error = m.error
-            m.close(leave=False)
-            self.match = None
-            self._collect()
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or self.match is not None
-
-    def on_quit(self) -> None:
-        if self.match is not None:
-            self.match.close()
-            self.match.join_closed(3.0)
 
     def draw_content(self, surface: pygame.Surface) -> None:
         self.draw_title(surface, _("Join a match"), self.px(34),

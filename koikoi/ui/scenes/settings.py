@@ -380,22 +380,7 @@ class PauseMenuScene(MenuScene):
         session = self._session()
         if session is None or session.state.is_over:
             labels = [lb for lb in labels if lb[0] not in ("Rules of this match", "Concede the match")]
-        n = len(labels)
-        top = self.px(150)
-        room = h - self.px(40) - top - self.px(50)
-        if n * bh + (n - 1) * gap > room:   # a short window: tighter buttons
-            bh = max(self.px(48), (room - (n - 1) * gap) // n)
-        total = n * bh + (n - 1) * gap
-        self.panel = pygame.Rect(0, 0, bw + 2 * self.px(60), total + top + self.px(60))
-        self.panel.center = (w // 2, h // 2)
-        y = self.panel.y + top
-        self.widgets = []
-        for label, fn, style, keys in labels:
-            b = self.button((0, y, bw, bh), label, fn, style=style, hotkeys=keys)
-            b.rect.centerx = w // 2
-            self.widgets.append(b)
-            y += bh + gap
-        self.focus.set(self.widgets)
+        self.layout_button_column(labels, bw, bh, gap)
 
     def enter(self) -> None:
         self.layout()   # the buttons depend on the match below (none: no rules, no concede)
