@@ -20,7 +20,7 @@ SCENES = {
     "title": ("title", "TitleScene"),
     "howto": ("howto", "HowToPlayScene"),
     "newmatch": ("newmatch", "NewMatchScene"),
-    "house_rules": ("rules_panel", "HouseRulesScene"),
+    "house_rules": ("house_rules", "HouseRulesScene"),
     "rules_panel": ("rules_panel", "RulesPanelScene"),
     "settings": ("settings", "SettingsScene"),
     "pause": ("settings", "PauseMenuScene"),
@@ -42,7 +42,7 @@ SCENES = {
     "online": ("online", "OnlineScene"),
     "online_host": ("online", "HostScene"),
     "online_join": ("online", "JoinScene"),
-    "online_pause": ("online", "OnlinePauseScene"),
+    "online_pause": ("online_table", "OnlinePauseScene"),
 }
 
 MODES = ("push", "replace", "reset")

@@ -17,6 +17,7 @@ from koikoi.net.netsession import (AddressError, HostedServer, parse_address, pa
                                    table_view)
 from koikoi.net.server import ServerConfig
 from koikoi.ui.scenes import online as O
+from koikoi.ui.scenes import online_table as OT
 from koikoi.ui.scenes.oyagime import OyagimeScene
 from koikoi.ui.scenes.prompt import KoiKoiPromptScene
 from koikoi.ui.scenes.results import RoundResultsScene
@@ -332,7 +333,7 @@ def test_waiting_for_the_other_player_then_claiming_the_match(app, server, clien
 
 
 def test_the_server_gone(app, tmp_path, clients, monkeypatch):
-    monkeypatch.setattr(O, "RECONNECT_FOR", 1.0)
+    monkeypatch.setattr(OT, "RECONNECT_FOR", 1.0)   # read by OnlineMatch, at the table
     srv = HostedServer(tmp_path / "gone", config=quick()).start()
     host = clients(srv.url, auto_reconnect=False)
     host.connect().result(10)

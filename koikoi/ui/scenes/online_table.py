@@ -1,0 +1,590 @@
+"""Online play at the table: the match over the network and what the table does with it.
+
+``OnlineMatch`` is one match over the network: a ``ThreadedClient`` (and, for the
+host, the ``HostedServer`` this game runs on a free port) and its ``NetSession``.
+It is an app ticker (``app.tickers``): every frame, whatever screen is on top, it
+polls the session, opens the table when both players are in, and shows the
+connection's trouble over the table (``LinkScene``): "Reconnecting…" when this
+side's connection dropped, "Waiting for Haru (0:42)" when the other side's did (with
+"Claim the match" once the server allows it, and "Keep waiting"), "The server is
+gone", and a match won or lost by forfeit. When no screen shows the match any more
+(the player went back to the title) it leaves the room and shuts everything down.
+
+The table is the normal ``RoundScene`` (and ``OyagimeScene`` for the draw for
+dealer) with four online differences, in subclasses here: Escape and Menu open
+``OnlinePauseScene`` (there is nothing to save or concede locally: the match is the
+server's), the draw for dealer goes on to the online table, its prompt names the
+other player while they choose, and the end of the match opens
+``OnlineResultsScene``: the usual results, without Replay (the other player's hand
+never reached this machine, so a round cannot be shown face up).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Optional
+
+import pygame
+
+from ...engine.phase import Phase
+from ...net.netsession import REMOTE, HostedServer, NetSession
+from ...session import clean_name
+from .. import theme
+from .. import widgets as W
+from ..table import _
+from . import MenuScene
+from .ledger import MatchResultsScene
+from .oyagime import OyagimeScene
+from .round import RoundScene
+
+
+log = logging.getLogger("koikoi.online")
+
+RECONNECT_FOR = 90.0            # seconds a dropped connection keeps trying before "lost"
+DEFAULT_PORT = 8765
+
+# What the player typed last, for the next visit to these screens (this run only: the
+# settings file keeps only the settings it knows).
+PREFS: dict = {"name": None, "address": "", "code": "", "lan": False}
+
+
+def clock(seconds: float) -> str:
+    """0:42, 12:05."""
+    s = max(0, int(seconds + 0.999))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def default_name(app) -> str:
+    if PREFS.get("name"):
+        return PREFS["name"]
+    names = app.settings.get("friend_names") or []
+    try:
+        return clean_name(names[0])
+    except (ValueError, TypeError, IndexError):
+        return _("Player")
+
+
+def _failure_text(exc: BaseException, address: str) -> str:
+    from ...net.client import ServerError
+    if isinstance(exc, ServerError):
+        return _("The server refused: {reason}.").format(reason=exc.message.rstrip("."))
+    if isinstance(exc, (ConnectionError, OSError, TimeoutError)) or type(exc).__name__ in (
+            "InvalidURI", "InvalidHandshake", "InvalidStatus", "TimeoutError"):
+        return _("Nobody answers at {address}: check the address, and that the host's game is open.").format(
+            address=address)
+    return _("The connection failed: {reason}.").format(reason=str(exc)[:120] or type(exc).__name__)
+
+
+# ------------------------------------------------------------------ one match over the network
+
+class OnlineMatch:
+    """A client (and, hosting, a server) for one online match; see the module docstring.
+
+    ``stage``: connecting, entering (creating or joining the room), open (the host
+    waits for a player), playing (the table is shown), failed (``error`` says why),
+    closed."""
+
+    def __init__(self, app, url: str, *, hosted: Optional[HostedServer] = None, address: str = ""):
+        from ...net.client import ThreadedClient
+        self.app = app
+        self.url = url
+        self.hosted = hosted
+        self.address = address or url
+        self.client = ThreadedClient(url, reconnect_for=RECONNECT_FOR)
+        self.session = NetSession(self.client, you=_("You"))
+        self.stage = "connecting"
+        self.error: Optional[str] = None
+        self._future = self.client.connect()
+        self._then = None
+        self.link_scene: Optional["LinkScene"] = None
+        self.keep_waiting = False          # the player chose Keep waiting for this absence
+        self._claim_seen = False           # the claim question was asked for this absence
+        self._claim_future = None
+        self.closer = None
+        self.messages: list = []           # every message polled (tests read it)
+        app.tickers.append(self.tick)
+
+    # ---------------------------------------------------------- starting
+    def host(self, rules: dict, months, name: str, spectators: bool = False) -> "OnlineMatch":
+        self._then = lambda: self.client.create_room(rules, months=months, name=name, spectators=spectators)
+        return self
+
+    def join(self, code: str, name: str) -> "OnlineMatch":
+        self._then = lambda: self.client.join(code, name)
+        return self
+
+    @property
+    def code(self) -> Optional[str]:
+        return self.session.room
+
+    def fail(self, text: str) -> None:
+        self.stage, self.error = "failed", text
+        log.info("online match failed: %s", text)
+
+    # ---------------------------------------------------------- every frame
+    def tick(self, dt: float) -> None:
+        if self.stage == "closed":
+            return
+        self.messages += self.session.poll()
+        f = self._future
+        if f is not None and f.done():
+            self._future = None
+            exc = f.exception()
+            if exc is not None:
+                self.fail(_failure_text(exc, self.address))
+            elif self.stage == "connecting" and self._then is not None:
+                self.stage = "entering"
+                self._future = self._then()
+            elif self.stage == "entering":
+                self.stage = "open"
+        if self.stage == "open" and self.session.status == "playing" and self.session.state.events:
+            self.open_table()
+        elif self.stage in ("connecting", "entering", "open") and self.session.link == "lost":
+            self.fail(_("The connection to the server was lost."))
+        if not self._shown():          # the player left its screens (or they were never shown)
+            self.close()
+            return
+        if self.stage == "playing":
+            self._update_link_scene()
+        if self._claim_future is not None and self._claim_future.done():
+            exc = self._claim_future.exception()
+            self._claim_future = None
+            if exc is not None:
+                self.app.toast(_("The match could not be claimed: {reason}").format(
+                    reason=getattr(exc, "message", str(exc))[:120]), 5.0, "warning")
+
+    def _shown(self) -> bool:
+        """Whether a screen on the stack still shows this match."""
+        for s in self.app.scenes:
+            if getattr(s, "match", None) is self or getattr(s, "session", None) is self.session:
+                return True
+        return False
+
+    def open_table(self) -> None:
+        self.stage = "playing"
+        self.app.reset(table_scene(self.app, self))
+
+    # ---------------------------------------------------------- trouble on the line
+    def trouble(self) -> Optional[str]:
+        """What the link scene shows now: forfeit, lost, reconnecting, waiting or None."""
+        s = self.session
+        over = s.over
+        if over is not None and over.get("reason") == "forfeit":
+            return "forfeit"
+        if s.state.table.is_over or over is not None:
+            return None
+        if s.link == "lost":
+            return "lost"
+        if s.link == "reconnecting":
+            return "reconnecting"
+        if s.waiting_for() is not None:
+            return "waiting"
+        return None
+
+    def _update_link_scene(self) -> None:
+        mode = self.trouble()
+        if mode != "waiting":
+            self.keep_waiting = False
+            self._claim_seen = False
+        else:
+            w = self.session.waiting_for()
+            claimable = w is not None and w[2] is not None and w[2] <= 0
+            if claimable and not self._claim_seen:
+                self._claim_seen = True
+                self.keep_waiting = False     # the question is asked once the claim is open
+        scene = self.link_scene
+        on_stack = scene is not None and scene in self.app.scenes
+        if mode is None:
+            if on_stack:
+                self.app.remove(scene)
+            self.link_scene = None
+            return
+        if not on_stack:
+            scene = self.link_scene = LinkScene(self.app, self)
+            self.app.push(scene)
+        elif scene is not self.app.top and mode != "waiting":
+            # something opened over it (a pause menu): the trouble goes on top again
+            self.app.remove(scene)
+            self.app.push(scene)
+        scene.set_mode(mode)
+
+    def claim(self) -> None:
+        if self._claim_future is None:
+            self._claim_future = self.session.claim()
+
+    # ---------------------------------------------------------- the end
+    def close(self, *, leave: bool = True) -> None:
+        """Leave the room, close the connection and stop a hosted server (on a thread of
+        its own: the frame never waits). ``wait`` for it with ``join``."""
+        if self.stage == "closed":
+            return
+        self.stage = "closed"
+        if self.tick in self.app.tickers:
+            self.app.tickers.remove(self.tick)
+        if self.link_scene is not None and self.link_scene in self.app.scenes:
+            self.app.remove(self.link_scene)
+        self.link_scene = None
+        client, hosted = self.client, self.hosted
+        playing = self.session.status in ("open", "playing") and self.session.over is None
+
+        def work():
+            try:
+                if leave and playing and client.connected:
+                    client.leave().result(2.0)
+            except Exception:
+                pass
+            client.close(2.0)
+            if hosted is not None:
+                hosted.stop(10.0)
+        import threading
+        self.closer = threading.Thread(target=work, name="koikoi-online-close", daemon=True)
+        self.closer.start()
+
+    def join_closed(self, timeout: float = 15.0) -> bool:
+        if self.closer is not None:
+            self.closer.join(timeout)
+            return not self.closer.is_alive()
+        return True
+
+
+def table_scene(app, match: OnlineMatch):
+    """The draw for dealer while it goes on, else the round table."""
+    if match.session.state.phase_name == Phase.OYAGIME:
+        return OnlineOyagimeScene(app, match)
+    return OnlineRoundScene(app, match)
+
+
+# ------------------------------------------------------------------ the table, online
+
+class OnlineRoundScene(RoundScene):
+    """The round table on a ``NetSession`` (see the module docstring for what differs)."""
+
+    pausable = False            # Escape opens the online menu, not the local pause menu
+
+    def __init__(self, app, online: OnlineMatch):
+        match = online
+        self.match = match
+        super().__init__(app, match.session)
+
+    def handle(self, event) -> bool:
+        used = super().handle(event)
+        if not used and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.pause()
+            return True
+        return used
+
+    def pause(self) -> None:
+        self.tip.hide()
+        if self.drag is not None:
+            self.controls.cancel()
+        self.controls.reset_pointer()
+        self.app.push_overlay("online_pause", self.match)
+
+    def _to_oyagime(self) -> None:
+        self.closed = True
+        self.app.replace(OnlineOyagimeScene(self.app, self.match))
+
+    def match_over(self) -> None:
+        self.closed = True
+        self.app.replace(OnlineResultsScene(self.app, self.match))
+
+    def on_quit(self) -> None:
+        self.match.close()
+        self.match.join_closed(3.0)
+
+
+class OnlineOyagimeScene(OyagimeScene):
+    def __init__(self, app, online: OnlineMatch):
+        match = online
+        self.match = match
+        super().__init__(app, match.session)
+
+    def continue_(self) -> None:
+        if self.decided is None or self.decided.dealer is None:
+            return
+        self.app.replace(OnlineRoundScene(self.app, self.match))
+
+    def back(self) -> None:
+        self.app.push_overlay("online_pause", self.match)
+
+    def _prompt(self):
+        seat = self.picking_seat
+        if self.decided is None and seat is not None and self.session.seats[seat].kind == REMOTE:
+            return _("{name} is choosing…").format(name=self.session.seats[seat].name), None
+        return super()._prompt()
+
+    def on_quit(self) -> None:
+        self.match.close()
+        self.match.join_closed(3.0)
+
+
+class OnlineResultsScene(MatchResultsScene):
+    """The usual match results, without Replay (the other hand never came here)."""
+
+    def __init__(self, app, online: OnlineMatch):
+        match = online
+        self.match = match
+        over = match.session.over or {}
+        conceded = over.get("conceded") if over.get("reason") == "forfeit" else None
+        super().__init__(app, match.session, conceded=conceded)
+
+    def layout(self) -> None:
+        self.columns = [c for c in self.columns if c.key != "replay"]
+        super().layout()
+
+    def replay_row(self, i: int) -> None:
+        self.app.toast(_("An online round cannot be replayed: the other player's hand never came to this "
+                         "computer."), 5.0, "info")
+
+    def new_match(self) -> None:
+        self.app.open("title", mode="reset")
+        self.app.open("online")
+
+    def _draw_table(self, surface: pygame.Surface) -> None:
+        W.draw_panel(surface, self.panel, s=self.s)
+        self.table.draw(surface)
+        if self.state.ledger:
+            W.draw_text(surface, _("Click a round for its details"), self.font("tiny"), theme.CREAM_DIM,
+                        (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
+
+    def on_quit(self) -> None:
+        self.match.close()
+        self.match.join_closed(3.0)
+
+
+class OnlinePauseScene(MenuScene):
+    """The menu over an online table: resume, rules, how to play, settings, leave, quit."""
+
+    opaque = False
+    intro_time = 0.2
+
+    def __init__(self, app, online: OnlineMatch):
+        match = online
+        self.match = match
+        super().__init__(app)
+
+    def layout(self) -> None:
+        w, h = self.size
+        bw, bh, gap = self.px(420), self.px(74), self.px(18)
+        labels = [(_("Resume"), self.back, "primary", (pygame.K_ESCAPE,)),
+                  (_("Rules of this match"), self.rules_panel, "secondary", (pygame.K_r,)),
+                  (_("How to play"), self.how_to, "secondary", (pygame.K_F1,)),
+                  (_("Settings"), self.settings, "secondary", ()),
+                  (_("Leave the match"), self.leave, "danger", ()),
+                  (_("Quit the game"), self.quit, "danger", ())]
+        self.layout_button_column(labels, bw, bh, gap)
+
+    def rules_panel(self) -> None:
+        st = self.match.session.state
+        if st.rules is not None:
+            self.app.open("rules_panel", st.rules, st.months)
+
+    def how_to(self) -> None:
+        rules = self.match.session.state.rules
+        if rules is None:
+            self.app.open("howto", None)
+        else:
+            self.app.open("howto", rules.name, rules=rules)
+
+    def settings(self) -> None:
+        self.app.open("settings")
+
+    def leave(self) -> None:
+        name = self.match.session.opponent_name
+        self.app.open("confirm", _("Leave the match?"),
+                      _("You leave the room: {name} may then claim the match as won.").format(name=name),
+                      _("Leave"), self._leave_now)
+
+    def _leave_now(self) -> None:
+        self.match.close()
+        self.app.open("title", mode="reset")
+
+    def quit(self) -> None:
+        self.match.close()
+        self.app.quit()
+
+    def handle(self, event) -> bool:
+        super().handle(event)
+        return True   # modal
+
+    def draw(self, surface: pygame.Surface) -> None:
+        W.draw_scrim(surface, (0, 0, 0, int(160 * self.intro)))
+        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, s=self.s)
+        W.draw_text(surface, _("Online match {code}").format(code=self.match.code or ""), self.font("h1", True),
+                    theme.GOLD_LIGHT, (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
+        for wdg in self.widgets:
+            wdg.draw(surface)
+
+
+class LinkScene(MenuScene):
+    """The connection's trouble over the table (``OnlineMatch.trouble``). Modal, except
+    while the player keeps waiting for the other side: then a strip at the top that
+    lets the table be played."""
+
+    opaque = False
+    intro_time = 0.15
+
+    def __init__(self, app, online: OnlineMatch):
+        match = online
+        self.match = match
+        self.mode = "reconnecting"
+        self.since = time.monotonic()
+        super().__init__(app)
+
+    @property
+    def strip(self) -> bool:
+        return self.mode == "waiting" and self.match.keep_waiting
+
+    @property
+    def pauses_below(self) -> bool:        # the table plays on under the strip
+        return not self.strip
+
+    def set_mode(self, mode: str) -> None:
+        key = (mode, self.strip, self._claimable())
+        if key != getattr(self, "_key", None):
+            self.mode = mode
+            self._key = key
+            self.layout()
+
+    def _claimable(self) -> bool:
+        w = self.match.session.waiting_for()
+        return w is not None and w[2] is not None and w[2] <= 0
+
+    # ---------------------------------------------------------- texts
+    def texts(self) -> tuple[str, str]:
+        """(title, sentence) for the mode."""
+        s = self.match.session
+        name = s.opponent_name
+        if self.mode == "reconnecting":
+            return (_("Reconnecting…"),
+                    _("The connection to the match dropped. Your seat is kept: the game takes it back as "
+                      "soon as the server answers."))
+        if self.mode == "lost":
+            return (_("The server is gone"),
+                    _("The match server stopped answering, so this match cannot go on from here."))
+        if self.mode == "forfeit":
+            over = s.over or {}
+            if over.get("winner") == s.seat:
+                return (_("You win: {name} forfeits").format(name=name),
+                        _("{name} was away too long, and the match was claimed for you.").format(name=name))
+            return (_("{name} claimed the match").format(name=name),
+                    _("You were away longer than the server waits, and {name} claimed the match.").format(
+                        name=name))
+        w = s.waiting_for() or (name, 0.0, None)
+        who, gone, claim_in = w
+        who = who or name
+        title = _("Waiting for {name} ({time})").format(name=who, time=clock(gone))
+        left = (s.latest.presence[1 - s.seat] or {}).get("state") == "left"
+        if claim_in is not None and claim_in <= 0:
+            text = (_("{name} left the match. You may claim it as won, or keep waiting for them to come back.")
+                    if left else
+                    _("{name} has been away for {time}. You may claim the match as won, or keep waiting."))
+        elif claim_in is not None:
+            text = _("{name}'s connection dropped. Their seat is kept for them; you may claim the match "
+                     "in {time}.")
+            return title, text.format(name=who, time=clock(claim_in))
+        else:
+            text = _("{name}'s connection dropped. The match goes on when they are back.")
+        return title, text.format(name=who, time=clock(gone))
+
+    # ---------------------------------------------------------- layout
+    def layout(self) -> None:
+        w, h = self.size
+        self.widgets = []
+        if self.strip:
+            bh = self.px(52)
+            self.panel = pygame.Rect(0, self.px(12), min(w - self.px(40), self.px(980)), bh + self.px(24))
+            self.panel.centerx = w // 2
+            if self._claimable():
+                b = self.button((0, 0, self.px(280), bh), _("Claim the match"), self.match.claim,
+                                style="danger", font_size=theme.font_px("small", self.s))
+                b.rect.midright = (self.panel.right - self.px(14), self.panel.centery)
+                self.widgets.append(b)
+            self.focus.set(self.widgets)
+            return
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(940)), self.px(400))
+        self.panel.center = (w // 2, h // 2)
+        bw, bh, gap = self.px(320), self.px(72), self.px(24)
+        by = self.panel.bottom - self.px(36) - bh
+        row = []
+        if self.mode == "reconnecting":
+            row.append(self.button((0, by, bw, bh), _("Leave the match"), self.to_title, style="secondary"))
+        elif self.mode == "lost":
+            row.append(self.button((0, by, bw, bh), _("Title screen"), self.to_title, style="primary",
+                                   hotkeys=(pygame.K_RETURN,)))
+        elif self.mode == "forfeit":
+            row.append(self.button((0, by, bw, bh), _("See the results"), self.results, style="primary",
+                                   hotkeys=(pygame.K_RETURN,)))
+        else:
+            row.append(self.button((0, by, bw, bh), _("Keep waiting"), self.keep_waiting, style="secondary",
+                                   hotkeys=(pygame.K_ESCAPE,)))
+            if self._claimable():
+                row.append(self.button((0, by, bw, bh), _("Claim the match"), self.match.claim, style="danger"))
+        total = sum(b.rect.w for b in row) + gap * (len(row) - 1)
+        x = w // 2 - total // 2
+        for b in row:
+            b.rect.x = x
+            x += b.rect.w + gap
+        self.widgets = row
+        self.focus.set(self.widgets)
+
+    # ---------------------------------------------------------- actions
+    def keep_waiting(self) -> None:
+        self.match.keep_waiting = True
+        self.set_mode(self.mode)
+
+    def to_title(self) -> None:
+        self.match.close()
+        self.app.open("title", mode="reset")
+
+    def results(self) -> None:
+        match = self.match
+        match.close(leave=False)
+        self.app.reset(OnlineResultsScene(self.app, match))
+
+    def back(self) -> None:
+        if self.mode == "waiting":
+            self.keep_waiting()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.set_mode(self.mode)     # the claim may have opened
+
+    @property
+    def animating(self) -> bool:
+        return True                   # the clock ticks
+
+    def handle(self, event) -> bool:
+        if self.strip:
+            for wdg in reversed(self.widgets):
+                if wdg.handle(event):
+                    return True
+            return False              # the table takes the rest
+        super().handle(event)
+        return True                   # modal
+
+    def draw(self, surface: pygame.Surface) -> None:
+        title, text = self.texts()
+        if self.strip:
+            W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=theme.GOLD, s=self.s)
+            right = self.widgets[0].rect.left - self.px(14) if self.widgets else self.panel.right - self.px(20)
+            font = self.font("body", True)
+            W.draw_text(surface, W.ellipsize(title, font, right - self.panel.x - self.px(24)), font,
+                        theme.GOLD_LIGHT, (self.panel.x + self.px(24), self.panel.centery), "midleft")
+            for wdg in self.widgets:
+                wdg.draw(surface)
+            return
+        W.draw_scrim(surface, (0, 0, 0, int(150 * self.intro)))
+        border = theme.LACQUER_LIGHT if self.mode in ("lost", "reconnecting") else theme.GOLD
+        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=border, s=self.s)
+        cx = self.panel.centerx
+        tf = W.fit_font(self.app.assets, title, self.panel.w - self.px(60), theme.font_px("h2", self.s), bold=True)
+        r = W.draw_text(surface, title, tf, theme.GOLD_LIGHT, (cx, self.panel.y + self.px(34)), "midtop")
+        font = self.font("body")
+        y = r.bottom + self.px(22)
+        for line in W.wrap_text(text, font, self.panel.w - self.px(100))[:4]:
+            W.draw_text(surface, line, font, theme.CREAM, (cx, y), "midtop")
+            y += font.get_linesize()
+        for wdg in self.widgets:
+            wdg.draw(surface)
