@@ -95,16 +95,16 @@ def test_the_pace_setting_and_hurrying_set_the_cpus_tempo(app, monkeypatch):
     monkeypatch.setattr(scene, "my_turn", lambda: False)
     for pace, factor in (("relaxed", 1.6), ("normal", 1.0), ("quick", 0.55)):
         app.settings["pace"] = pace
-        assert scene._cpu_tempo() == pytest.approx(1 / factor)
+        assert scene.driver.tempo() == pytest.approx(1 / factor)
     app.settings["pace"] = "normal"
     post(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0)
     step(app, DT)
-    assert scene.hurrying() and scene._cpu_tempo() == pytest.approx(3.0)
+    assert scene.driver.hurrying() and scene.driver.tempo() == pytest.approx(3.0)
     post(pygame.KEYUP, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0)
     step(app, DT)
-    assert not scene.hurrying()
+    assert not scene.driver.hurrying()
     app.settings["pace"] = "bogus"
-    assert scene.pace() == 1.0
+    assert scene.driver.pace() == 1.0
 
 
 def test_a_banner_fades_as_soon_as_cards_move(app):

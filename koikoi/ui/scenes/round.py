@@ -84,7 +84,6 @@ class RoundScene(Scene):
         self._lifts_moving = False
         self._pending_curtain: Optional[int] = None
         self.buttons: list = []          # Menu and Keys, placed with the layout
-        self._held: set = set()          # "space" / "mouse" held down: hurry the CPU
         self.size = tuple(app.size)
         self._metrics(self.size)
         self._start()
@@ -182,7 +181,7 @@ class RoundScene(Scene):
     def enter(self) -> None:
         """Uncovered (a pause menu or an overlay closed): no stale tooltip; a new card size applies."""
         self.tip.hide()
-        self._held.clear()
+        self.driver.held.clear()
         if self.lay is not None and getattr(self, "_scale_used", 1.0) != self._card_scale():
             self._metrics(self.size)
             self.relayout(None, instant=True)
@@ -211,26 +210,10 @@ class RoundScene(Scene):
         self._scale_used = self._card_scale()
         lay = self.stage.layout(self.size, pose or self.stage.pose, self._spread, self._scale_used)
         self.stage.show(lay, **kw)
-        self._place_buttons(lay)
+        self.buttons = self.hud.place_buttons(lay, self.buttons)
         if self.drag is None:
             self.controls.hover = lay.hand_at(self.controls.pointer.pos)
         return lay
-
-    def _place_buttons(self, lay: board.Layout) -> None:
-        """The table's own buttons, at the top left of the play area (left of the other
-        side's hand): the menu (pause, rules, how to play, settings, leave) and the keys."""
-        h = max(14, int(lay.back_h * 0.34))
-        w = max(40, int(lay.card_w * 1.25))
-        x, y = lay.opponent_zone.x, lay.opponent_zone.y
-        rects = (pygame.Rect(x, y, w, h), pygame.Rect(x, y + h + max(3, h // 4), w, h))
-        if self.buttons and [b.rect for b in self.buttons] == list(rects):
-            return
-        self.buttons = [
-            W.Button(rects[0], _("Menu"), self.pause, style="ghost", assets=self.assets,
-                     font_size=max(9, int(h * 0.5))),
-            W.Button(rects[1], _("Keys  ?"), self.open_keys, style="ghost", assets=self.assets,
-                     font_size=max(9, int(h * 0.5))),
-        ]
 
     def open_keys(self) -> None:
         """The keyboard help (F1 or ?), over the table."""
@@ -446,7 +429,7 @@ class RoundScene(Scene):
             seat, self._pending_curtain = self._pending_curtain, None
             self.curtain(seat)
             return
-        self.tl.speed = self.fx.speed = self._speed() * self._cpu_tempo()
+        self.tl.speed = self.fx.speed = self._speed() * self.driver.tempo()
         self.tl.update(dt)
         self.fx.update(dt)
         self.banners.speed = max(0.5, self.tl.speed) if self.tl.speed > 0 else 2.0
@@ -469,35 +452,6 @@ class RoundScene(Scene):
                 sp.still += dt
         self.animating = bool(self.tl.busy or self.fx.busy or self.banner or drag or self.cpu_thinking()
                               or self._lifts_moving)
-
-    def hurrying(self) -> bool:
-        """Space or the mouse button held while the CPU plays: its turn goes faster."""
-        if self.session.is_hotseat or self.my_turn() or self.overlay is not None:
-            return False
-        return bool(self._held)
-
-    def _track_held(self, event) -> None:
-        """Which of Space and the left button are down, from the events this scene got."""
-        t = event.type
-        if t in (pygame.KEYDOWN, pygame.KEYUP) and event.key == pygame.K_SPACE:
-            (self._held.add if t == pygame.KEYDOWN else self._held.discard)("space")
-        elif t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
-            (self._held.add if t == pygame.MOUSEBUTTONDOWN else self._held.discard)("mouse")
-        elif t == getattr(pygame, "WINDOWFOCUSLOST", -1):
-            self._held.clear()
-
-    def pace(self) -> float:
-        """The CPU pace setting as a factor on its pauses (relaxed > 1 > quick)."""
-        return hints.pace_factor(getattr(self.app, "settings", {}))
-
-    def _cpu_tempo(self) -> float:
-        """How much faster than the animation setting the table runs now: the CPU's turns
-        follow the pace setting, and run three times as fast while the player hurries them."""
-        t = self.table
-        seat = t.to_move
-        if seat is None or self.session.seats[seat].kind != SeatKind.CPU:
-            return 1.0
-        return (3.0 if self.hurrying() else 1.0) / self.pace()
 
     def _to_oyagime(self) -> None:
         """The draw for dealer has one screen of its own."""
@@ -563,7 +517,7 @@ class RoundScene(Scene):
 
     # ------------------------------------------------------------------ input
     def handle(self, event: pygame.event.Event) -> bool:
-        self._track_held(event)
+        self.driver.track_held(event)
         if self.drag is None:
             for b in self.buttons:
                 if b.handle(event):

@@ -14,8 +14,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Optional
 
+import pygame
+
 from ...engine import Phase, SeatKind
 from ...engine.events import Chose, Flipped, KoiKoiCalled, Played, YakuMade
+from .. import hints
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..scenes.round import RoundScene
@@ -90,6 +93,38 @@ class TurnDriver:
     def __init__(self, scene: "RoundScene"):
         self.scene = scene
         self.cpu = CpuPacer()
+        self.held: set = set()          # "space" / "mouse" held down: hurry the CPU
+
+    # -- the CPU's tempo
+    def hurrying(self) -> bool:
+        """Space or the mouse button held while the CPU plays: its turn goes faster."""
+        scene = self.scene
+        if scene.session.is_hotseat or scene.my_turn() or scene.overlay is not None:
+            return False
+        return bool(self.held)
+
+    def track_held(self, event) -> None:
+        """Which of Space and the left button are down, from the events the table got."""
+        t = event.type
+        if t in (pygame.KEYDOWN, pygame.KEYUP) and event.key == pygame.K_SPACE:
+            (self.held.add if t == pygame.KEYDOWN else self.held.discard)("space")
+        elif t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
+            (self.held.add if t == pygame.MOUSEBUTTONDOWN else self.held.discard)("mouse")
+        elif t == getattr(pygame, "WINDOWFOCUSLOST", -1):
+            self.held.clear()
+
+    def pace(self) -> float:
+        """The CPU pace setting as a factor on its pauses (relaxed > 1 > quick)."""
+        return hints.pace_factor(getattr(self.scene.app, "settings", {}))
+
+    def tempo(self) -> float:
+        """How much faster than the animation setting the table runs now: the CPU's turns
+        follow the pace setting, and run three times as fast while the player hurries them."""
+        scene = self.scene
+        seat = scene.table.to_move
+        if seat is None or scene.session.seats[seat].kind != SeatKind.CPU:
+            return 1.0
+        return (3.0 if self.hurrying() else 1.0) / self.pace()
 
     def thinking(self) -> bool:
         return self.scene.at_rest() and self.scene.session.is_cpu_turn()

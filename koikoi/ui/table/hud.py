@@ -384,6 +384,24 @@ class Hud:
                         theme.CREAM_DIM, (ix, iy))
             iy += lh
 
+    # ------------------------------------------------------------------ the table's buttons
+    def place_buttons(self, lay, buttons: list) -> list:
+        """The table's own buttons, at the top left of the play area (left of the other
+        side's hand): the menu (pause, rules, how to play, settings, leave) and the keys.
+        ``buttons`` (the ones placed before) are kept while the layout keeps their place."""
+        scene = self.scene
+        h = max(14, int(lay.back_h * 0.34))
+        w = max(40, int(lay.card_w * 1.25))
+        x, y = lay.opponent_zone.x, lay.opponent_zone.y
+        rects = (pygame.Rect(x, y, w, h), pygame.Rect(x, y + h + max(3, h // 4), w, h))
+        if buttons and [b.rect for b in buttons] == list(rects):
+            return buttons
+        size = max(9, int(h * 0.5))
+        return [W.Button(rects[0], _("Menu"), scene.pause, style="ghost", assets=scene.assets,
+                         font_size=size),
+                W.Button(rects[1], _("Keys  ?"), scene.open_keys, style="ghost", assets=scene.assets,
+                         font_size=size)]
+
     # ------------------------------------------------------------------ over the cards
     def draw_combo_hover(self, surface) -> None:
         """A gold outline on the combo preview under the pointer: it can be clicked."""
