@@ -364,7 +364,7 @@ class NewMatchScene(MenuScene):
         """(sentence, about a house rule) for "Scoring in these rules": the notes on the
         knobs the house rules changed first, then the rest (not the match length, which
         the Length row shows)."""
-        from .howto import rule_note_items
+        from .rule_notes import rule_note_items
         try:
             rules = self.chosen_rules()
         except ValueError:
