@@ -85,6 +85,24 @@ class MenuScene(Scene):
     def button(self, rect, label, on_click, **kw) -> W.Button:
         return W.Button(rect, label, on_click, assets=self.app.assets, **kw)
 
+    def place_row(self, row: list, gap: int) -> None:
+        """``row`` of buttons side by side, centred in the window; they become the widgets."""
+        x = self.size[0] // 2 - (sum(b.rect.w for b in row) + gap * (len(row) - 1)) // 2
+        for b in row:
+            b.rect.x = x
+            x += b.rect.w + gap
+        self.widgets = row
+        self.focus.set(self.widgets)
+
+    def draw_menu_panel(self, surface: pygame.Surface, title: str) -> None:
+        """A pause menu's look: the screen dimmed, a strong panel with ``title``, its buttons."""
+        W.draw_scrim(surface, (0, 0, 0, int(160 * self.intro)))
+        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, s=self.s)
+        W.draw_text(surface, title, self.font("h1", True), theme.GOLD_LIGHT,
+                    (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
+        for wdg in self.widgets:
+            wdg.draw(surface)
+
     def layout_button_column(self, labels, bw: int, bh: int, gap: int) -> None:
         """A menu panel (``self.panel``) of buttons one under another, centred in the window
         (the pause menus): ``labels`` are (label, on_click, style, hotkeys); a short window

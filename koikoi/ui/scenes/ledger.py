@@ -290,14 +290,7 @@ class MatchResultsScene(TableScreen, MenuScene):
                              hotkeys=(pygame.K_t,))
         rules_b = self.button((0, by, bw, bh), "Rules of this match", self.show_rules, style="ghost",
                               hotkeys=(pygame.K_r,))
-        row = [first, second, rules_b]
-        total = sum(b.rect.w for b in row) + gap * (len(row) - 1)
-        x = w // 2 - total // 2
-        for b in row:
-            b.rect.x = x
-            x += b.rect.w + gap
-        self.widgets = row
-        self.focus.set(self.widgets)
+        self.place_row([first, second, rules_b], gap)
         self.focus.vertical_keys = False   # Up/Down walk the rows
 
     def _cells(self, row) -> dict:

@@ -409,12 +409,7 @@ class OnlinePauseScene(MenuScene):
         return True   # modal
 
     def draw(self, surface: pygame.Surface) -> None:
-        W.draw_scrim(surface, (0, 0, 0, int(160 * self.intro)))
-        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, s=self.s)
-        W.draw_text(surface, _("Online match {code}").format(code=self.match.code or ""), self.font("h1", True),
-                    theme.GOLD_LIGHT, (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
-        for wdg in self.widgets:
-            wdg.draw(surface)
+        self.draw_menu_panel(surface, _("Online match {code}").format(code=self.match.code or ""))
 
 
 class LinkScene(MenuScene):
@@ -521,13 +516,7 @@ class LinkScene(MenuScene):
                                    hotkeys=(pygame.K_ESCAPE,)))
             if self._claimable():
                 row.append(self.button((0, by, bw, bh), _("Claim the match"), self.match.claim, style="danger"))
-        total = sum(b.rect.w for b in row) + gap * (len(row) - 1)
-        x = w // 2 - total // 2
-        for b in row:
-            b.rect.x = x
-            x += b.rect.w + gap
-        self.widgets = row
-        self.focus.set(self.widgets)
+        self.place_row(row, gap)
 
     # ---------------------------------------------------------- actions
     def keep_waiting(self) -> None:

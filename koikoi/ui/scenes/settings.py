@@ -449,12 +449,7 @@ class PauseMenuScene(MenuScene):
         return True   # modal
 
     def draw(self, surface: pygame.Surface) -> None:
-        W.draw_scrim(surface, (0, 0, 0, int(160 * self.intro)))
-        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, s=self.s)
-        W.draw_text(surface, "Paused", self.font("h1", True), theme.GOLD_LIGHT,
-                    (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
-        for wdg in self.widgets:
-            wdg.draw(surface)
+        self.draw_menu_panel(surface, "Paused")
 
 
 class ConfirmScene(MenuScene):
