@@ -93,6 +93,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "hints": "auto",            # practice hints and card tooltips: "auto" (CPU · Easy only), "on", "off"
     "pace": "normal",           # how long the CPU's turn takes to watch: "relaxed", "normal", "quick"
     "friend_names": ["Player 1", "Player 2"],   # the seats of a friend match, as last typed
+    # online play, as last typed: the player's name, the host's address, the room code, and
+    # whether a hosted match may be joined from the local network
+    "online": {"name": None, "address": "", "code": "", "lan": False},
 }
 
 CARD_SCALES = (0.85, 1.0, 1.15)
@@ -215,6 +218,29 @@ def valid_house_rules(preset_name: str, house: Any) -> dict:
     return out
 
 
+def valid_online(value: Any) -> Optional[dict]:
+    """The online-play fields, each checked (a name as a seat name, an address and a code of
+    printable text, bounded; "lan" a bool); a bad field falls back to its default. None if
+    ``value`` is not a dict."""
+    from .session import clean_name
+    if not isinstance(value, dict):
+        return None
+    out = dict(DEFAULT_SETTINGS["online"])
+    name = value.get("name")
+    if name is not None:
+        try:
+            out["name"] = clean_name(name)
+        except ValueError:
+            pass
+    for key, limit in (("address", 100), ("code", 16)):
+        text = value.get(key)
+        if isinstance(text, str) and len(text) <= limit and text.isprintable():
+            out[key] = text
+    if isinstance(value.get("lan"), bool):
+        out["lan"] = value["lan"]
+    return out
+
+
 def valid_friend_names(value: Any) -> Optional[list]:
     """The two names of a friend match, cleaned (``koikoi.session.clean_name``): a name
     that is not a valid seat name falls back to its default ("Player 1" / "Player 2").
@@ -259,6 +285,14 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
                 out[key] = value
             else:
                 reset.append(key)
+        elif key == "online":
+            online = valid_online(value)
+            if online is None:
+                reset.append(key)
+            else:
+                if online != value:
+                    reset.append(key)
+                out[key] = online
         elif key == "friend_names":
             names = valid_friend_names(value)
             if names is None:
@@ -799,6 +833,6 @@ class Storage:
 
 
 __all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES",
-           "HINT_MODES", "PACE_NAMES", "valid_friend_names", "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
+           "HINT_MODES", "PACE_NAMES", "valid_friend_names", "valid_online", "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
            "move_aside", "validate_settings", "level_available", "session_from_data",
            "config_dir", "data_dir", "log_dir", "path_problem", "ENV_HOME", "MAX_WINDOW", "MIN_WINDOW"]

@@ -374,3 +374,16 @@ def test_join_with_nobody_there_says_so(app):
     assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
     assert "Nobody answers" in join.error
     assert not app.tickers
+
+
+def test_the_join_screen_remembers_the_last_address_code_and_name(app, monkeypatch):
+    """Typed once, offered again in the next run (the "online" setting)."""
+    monkeypatch.setattr(OT, "PREFS", {"name": None, "address": "", "code": "", "lan": False})
+    monkeypatch.setattr(O, "PREFS", OT.PREFS)
+    app.settings["online"] = {"name": "Haru", "address": "10.0.0.7:9000", "code": "KOI-1234", "lan": False}
+    scene = O.JoinScene(app)
+    assert (scene.address, scene.code_text, scene.typed_name()) == ("10.0.0.7:9000", "KOI-1234", "Haru")
+    OT.PREFS.update(address="127.0.0.1:1", code="KOI-9999", name="Aki")
+    OT.save_prefs(app)
+    saved, _problem = app.storage.load_settings()
+    assert saved["online"] == {"name": "Aki", "address": "127.0.0.1:1", "code": "KOI-9999", "lan": False}

@@ -21,7 +21,7 @@ from ..table import _
 from . import MenuScene
 
 from .online_table import (  # noqa: F401  (the table's scenes, re-exported)
-    DEFAULT_PORT, clock, default_name, OnlineMatch, table_scene, OnlineRoundScene, OnlineOyagimeScene, OnlineResultsScene, OnlinePauseScene, LinkScene, PREFS)
+    DEFAULT_PORT, clock, default_name, OnlineMatch, table_scene, OnlineRoundScene, OnlineOyagimeScene, OnlineResultsScene, OnlinePauseScene, LinkScene, PREFS, load_prefs, save_prefs)
 
 
 # ------------------------------------------------------------------ the screens before the table
@@ -156,6 +156,7 @@ class HostScene(_NameMixin, MenuScene):
     then the room code and the addresses to share while waiting for the other player."""
 
     def __init__(self, app):
+        load_prefs(app)
         last = dict(app.settings.get("last_new_match") or {})
         self.rules_name = last.get("rules", "casual") if last.get("rules") in RULESETS else "casual"
         preset = RULESETS[self.rules_name]
@@ -251,6 +252,7 @@ class HostScene(_NameMixin, MenuScene):
         self.name_field.commit()
         name = self.typed_name()
         PREFS["name"] = name
+        save_prefs(self.app)
         self.error = None
         try:
             hosted = HostedServer(self._data_dir(), lan=self.lan).start()
@@ -332,6 +334,7 @@ class JoinScene(_NameMixin, MenuScene):
     """Join a match: the host's address (host:port) and the room code, and a name."""
 
     def __init__(self, app, join: Optional[tuple] = None, *, player: Optional[str] = None, auto: bool = False):
+        load_prefs(app)
         self.address = PREFS.get("address") or f"127.0.0.1:{DEFAULT_PORT}"
         self.code_text = PREFS.get("code") or ""
         if join is not None:
@@ -424,6 +427,7 @@ class JoinScene(_NameMixin, MenuScene):
         self.error = None
         name = self.typed_name()
         PREFS.update(name=name, address=address, code=code)
+        save_prefs(self.app)
         self.code_field.set_text(code)
         self.match = OnlineMatch(self.app, url_of(host, port), address=address).join(code, name)
         self._collect()

@@ -49,6 +49,25 @@ DEFAULT_PORT = 8765
 PREFS: dict = {"name": None, "address": "", "code": "", "lan": False}
 
 
+def load_prefs(app) -> None:
+    """What the player typed last time (the "online" setting), once per run."""
+    if PREFS.get("_loaded"):
+        return
+    saved = getattr(app, "settings", {}).get("online")
+    if isinstance(saved, dict):
+        PREFS.update({k: saved[k] for k in ("name", "address", "code", "lan") if k in saved})
+    PREFS["_loaded"] = True
+
+
+def save_prefs(app) -> None:
+    """Remember what the player typed for the next run (the settings file checks it)."""
+    try:
+        app.settings["online"] = {k: PREFS.get(k) for k in ("name", "address", "code", "lan")}
+        app.save_settings()
+    except Exception:   # remembering is a convenience: never in the way of a match
+        log.exception("could not remember the online fields")
+
+
 def clock(seconds: float) -> str:
     """0:42, 12:05."""
     s = max(0, int(seconds + 0.999))
