@@ -27,7 +27,7 @@ from koikoi.engine import RULESETS, apply, legal_actions, new_match, view
 from koikoi.engine.actions import ChooseMatch, KoiKoi, Play
 from koikoi.engine.cards import ID_TO_INDEX, IDS
 from koikoi.engine.match import CHOOSE, DECIDE, PLAY
-from test_sim import VARIANTS, _house_rules, _same, _step
+from test_sim import VARIANTS, _house_rules, _same, _step, walk_against_engine
 
 _PHASE = {PLAY: sim.PLAY, CHOOSE: sim.CHOOSE, DECIDE: sim.DECIDE}
 
@@ -190,42 +190,8 @@ def test_the_coachs_round_and_playouts_follow_the_engine(rules):
 @pytest.mark.parametrize("rules", RULE_MIXES[len(VARIANTS):], ids=lambda r: r.name)
 def test_sim_follows_engine_under_the_turn_knobs(rules):
     """test_sim's move-by-move check (random legal moves) on the house mixes with the turn
-    knobs. An exhausted round: the simulator says winner None, points 0 (oya-ken, paid to
-    the dealer, is left to its callers, as Hard's scoring does)."""
-    rng = random.Random(hash(rules.name) & 0xFFFF)
-    checked = rounds = 0
-    for seed in range(12):
-        if seed >= 3 and checked > 200 and rounds > 10:
-            break
-        s = new_match(rules, seed=seed, months=8)
-        while not s.is_over:
-            legal = legal_actions(s)
-            if s.phase == DECIDE:
-                a = legal[1] if rng.random() < 0.7 else legal[0]
-            else:
-                a = legal[rng.randrange(len(legal))]
-            if s.phase in _PHASE:
-                r = sim.from_state(s)
-                _same(r, s)
-                n = len(s.ledger)
-                _step(r, a)
-                s = apply(s, a)
-                checked += 1
-                if len(s.ledger) > n:
-                    row = s.ledger[n]
-                    rounds += 1
-                    assert r.phase == sim.DONE
-                    if row.reason == "exhausted":
-                        assert r.reason == "exhausted" and r.winner is None and r.points == 0
-                        assert row.winner == (s.ledger[n].dealer if rules.oya_ken else None)
-                    else:
-                        assert (r.winner, r.points, r.reason) == (row.winner, row.award, row.reason)
-                else:
-                    assert r.phase != sim.DONE
-                    _same(r, s)
-            else:
-                s = apply(s, a)
-    assert checked > 200 and rounds > 10
+    knobs."""
+    walk_against_engine(rules, matches=(3, 12), months=8, enough=(200, 10))
 
 
 def test_the_coach_uses_exactly_this_sampling_and_call():
