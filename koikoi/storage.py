@@ -285,22 +285,13 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
                 out[key] = value
             else:
                 reset.append(key)
-        elif key == "online":
-            online = valid_online(value)
-            if online is None:
+        elif key in ("online", "friend_names"):
+            # checked field by field: what could be kept is kept, and any change is reported
+            fixed = (valid_online if key == "online" else valid_friend_names)(value)
+            if fixed is None or fixed != value:
                 reset.append(key)
-            else:
-                if online != value:
-                    reset.append(key)
-                out[key] = online
-        elif key == "friend_names":
-            names = valid_friend_names(value)
-            if names is None:
-                reset.append(key)
-            else:
-                if names != value:
-                    reset.append(key)
-                out[key] = names
+            if fixed is not None:
+                out[key] = fixed
         elif key in ("muted", "month_numbers", "fullscreen"):
             if isinstance(value, bool):
                 out[key] = value
