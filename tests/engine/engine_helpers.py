@@ -9,6 +9,8 @@ hand, deck[16:24] on the field and deck[24:] in the stock, top first.
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from koikoi.engine import RULESETS, new_match
 from koikoi.engine.cards import IDS
 from koikoi.engine.events import OyagimeSpread
@@ -47,3 +49,17 @@ def seed_with_spread(wanted, tries=5000):
         if wanted(spread_of(seed)):
             return seed
     raise AssertionError(f"no seed below {tries} draws such a spread")
+
+
+# Hypothesis strategies for the house rules added with the KoiKoi Japan and Battle Hanafuda
+# presets (#16), shared by the property tests' knob mixes.
+HOUSE_KNOBS_OF_16 = {
+    "inoshikacho_grading": st.sampled_from(["set_yaku", "stack", "graded", "graded_tane_pays"]),
+    "akatan_aotan_on_top": st.booleans(),
+    "rain_break": st.sampled_from(["off", "rain_man", "rain_man_or_phoenix"]),
+    "tsuki_fuda": st.sampled_from([0, 4]),
+    "viewing_after_koikoi": st.sampled_from([None, 0, 3]),
+    "own_call_bonus": st.sampled_from([0, 1]),
+    "own_call_bonus_max_calls": st.sampled_from([None, 1, 3]),
+    "field_three_of_month": st.sampled_from(["play_on", "redeal"]),
+}

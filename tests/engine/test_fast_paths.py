@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_helpers import HOUSE_KNOBS_OF_16
 from koikoi.engine import (RULESETS, ChooseMatch, IllegalAction, KoiKoi, PickOyagime, Play, Stop,
                            apply, legal_actions, new_match)
 from koikoi.engine import match as M
@@ -30,14 +31,7 @@ knobs = st.fixed_dictionaries({}, optional={
     "last_turn_auto_stop": st.sampled_from(["both_hands_empty", "mover_hand_empty"]),
     "sake_cup_is_chaff": st.booleans(),
     "sake_cup_is_animal": st.booleans(),
-    "inoshikacho_grading": st.sampled_from(["set_yaku", "stack", "graded", "graded_tane_pays"]),
-    "akatan_aotan_on_top": st.booleans(),
-    "rain_break": st.sampled_from(["off", "rain_man", "rain_man_or_phoenix"]),
-    "tsuki_fuda": st.sampled_from([0, 4]),
-    "viewing_after_koikoi": st.sampled_from([None, 0, 3]),
-    "own_call_bonus": st.sampled_from([0, 1]),
-    "own_call_bonus_max_calls": st.sampled_from([None, 1, 3]),
-    "field_three_of_month": st.sampled_from(["play_on", "redeal"]),
+    **HOUSE_KNOBS_OF_16,
 })
 
 games = st.builds(lambda preset, k, seed, chooser: (replace(RULESETS[preset], **k), seed, chooser),

@@ -6,6 +6,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine_helpers import HOUSE_KNOBS_OF_16
 from koikoi.engine import (RULESETS, IllegalAction, Play, Stop, apply, events_from_json,
                            events_to_json, legal_actions, new_match, replay, view)
 from koikoi.engine.cards import ALL, IDS, to_mask
@@ -30,14 +31,7 @@ house_rules = st.fixed_dictionaries({}, optional={
     "sake_cup_is_chaff": st.booleans(),
     "sake_cup_is_animal": st.booleans(),
     "oyagime_tie": st.sampled_from(["redraw", "kind"]),
-    "inoshikacho_grading": st.sampled_from(["set_yaku", "stack", "graded", "graded_tane_pays"]),
-    "akatan_aotan_on_top": st.booleans(),
-    "rain_break": st.sampled_from(["off", "rain_man", "rain_man_or_phoenix"]),
-    "tsuki_fuda": st.sampled_from([0, 4]),
-    "viewing_after_koikoi": st.sampled_from([None, 0, 3]),
-    "own_call_bonus": st.sampled_from([0, 1]),
-    "own_call_bonus_max_calls": st.sampled_from([None, 1, 3]),
-    "field_three_of_month": st.sampled_from(["play_on", "redeal"]),
+    **HOUSE_KNOBS_OF_16,
 })
 
 matches = st.builds(

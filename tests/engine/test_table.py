@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import koikoi.engine as engine
+from engine_helpers import HOUSE_KNOBS_OF_16
 from koikoi.engine import (RULESETS, card, apply, events_from_json, events_to_json, legal_actions,
                            new_match, public_event, replay, view)
 from koikoi.engine import table as T
@@ -282,14 +283,7 @@ house_rules = st.fixed_dictionaries({}, optional={
     "last_turn_auto_stop": st.sampled_from(["both_hands_empty", "mover_hand_empty"]),
     "oyagime_tie": st.sampled_from(["redraw", "kind"]),
     "scoring_mode": st.sampled_from(["total", "zero_sum"]),
-    "inoshikacho_grading": st.sampled_from(["set_yaku", "stack", "graded", "graded_tane_pays"]),
-    "akatan_aotan_on_top": st.booleans(),
-    "rain_break": st.sampled_from(["off", "rain_man", "rain_man_or_phoenix"]),
-    "tsuki_fuda": st.sampled_from([0, 4]),
-    "viewing_after_koikoi": st.sampled_from([None, 0, 3]),
-    "own_call_bonus": st.sampled_from([0, 1]),
-    "own_call_bonus_max_calls": st.sampled_from([None, 1, 3]),
-    "field_three_of_month": st.sampled_from(["play_on", "redeal"]),
+    **HOUSE_KNOBS_OF_16,
 })
 
 
