@@ -793,34 +793,28 @@ class MatchServer:
 
 # ------------------------------------------------------------------ the command
 
-def _seconds(text: str) -> float:
+def _bounded(text: str, convert, lo, hi, expected: str, outside: str):
+    """``text`` as a number (``convert``) within ``lo``..``hi``, for argparse: ``expected``
+    says what was wanted, ``outside`` (formatted with ``v`` and ``text``) what was wrong."""
     try:
-        v = float(text)
+        v = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0 <= v <= 10 ** 7:
-        raise argparse.ArgumentTypeError(f"expected 0 to 10000000 seconds, not {text}")
+        raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}") from None
+    if not lo <= v <= hi:
+        raise argparse.ArgumentTypeError(outside.format(v=v, text=text))
     return v
+
+
+def _seconds(text: str) -> float:
+    return _bounded(text, float, 0, 10 ** 7, "seconds", "expected 0 to 10000000 seconds, not {text}")
 
 
 def _port(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
-    if not 0 <= v <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (0: any free one), not {v}")
-    return v
+    return _bounded(text, int, 0, 65535, "a port number", "a port is 0 to 65535 (0: any free one), not {v}")
 
 
 def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, not {v}")
-    return v
+    return _bounded(text, int, 1, float("inf"), "a whole number", "expected a number >= 1, not {v}")
 
 
 class _Parser(argparse.ArgumentParser):
