@@ -41,7 +41,7 @@ from . import narration
 from .ai import LEVELS, make_player
 from .engine import (IllegalAction, Rules, State, apply, events_from_json, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
-from .engine.phase import Phase, SeatKind
+from .engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.session")
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Optional
 
 from ..engine.cards import CARD_MONTH_MASK, DECK, ID_TO_INDEX, from_mask
-from ..engine.phase import Phase, SeatKind
+from ..engine.phase import SeatKind
 from ..engine.rules import Rules
 from ..engine.table import PublicTable, initial
 from ..engine.view import View

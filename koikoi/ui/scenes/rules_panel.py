@@ -23,7 +23,7 @@ import pygame
 
 from ...engine import PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Rules
 from ...engine.rules import (HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
-                             TARGET_POINTS_MAX, Knob, dependency_text, house_knobs, house_value, knob_info,
+                             TARGET_POINTS_MAX, Knob, dependency_text, house_knobs, knob_info,
                              matters)
 from .. import theme
 from .. import widgets as W
