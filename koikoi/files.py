@@ -294,5 +294,17 @@ def move_aside(path) -> Optional[Path]:
         return None
 
 
+def move_database_aside(path) -> Optional[Path]:
+    """``move_aside`` for an SQLite database that cannot be opened: its write-ahead log and
+    shared-memory files (``-wal``, ``-shm``) go aside with it, so a fresh database never
+    picks up the old one's log. Returns the database's new path (None if not moved)."""
+    path = Path(path)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if os.path.lexists(side):
+            move_aside(side)
+    return move_aside(path)
+
+
 __all__ = ["BadFile", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "fsync_dir",
-           "clean_stale_temps", "stamped_sibling", "move_aside", "MAX_DEPTH"]
+           "clean_stale_temps", "stamped_sibling", "move_aside", "move_database_aside", "MAX_DEPTH"]

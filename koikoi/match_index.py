@@ -39,7 +39,7 @@ from typing import Any, NamedTuple, Optional
 from urllib.parse import quote
 
 from . import stats as S
-from .files import BadFile, move_aside, read_json
+from .files import BadFile, move_aside, move_database_aside, read_json
 from .session import load_match
 from .engine.phase import SeatKind
 
@@ -244,11 +244,7 @@ class MatchIndex:
                     return None
                 log.warning("history index %s is unusable (%s); setting it aside and rebuilding",
                             self.db_path, exc)
-                for suffix in ("-wal", "-shm"):
-                    side = self.db_path.with_name(self.db_path.name + suffix)
-                    if os.path.lexists(side):
-                        move_aside(side)
-                if move_aside(self.db_path) is None:
+                if move_database_aside(self.db_path) is None:
                     return None
         return None
 

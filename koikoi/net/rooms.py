@@ -38,6 +38,7 @@ from typing import Any, Optional
 
 from ..engine import RULESETS, Rules, State, replay
 from ..engine.events import event_from_dict, event_to_dict
+from ..files import move_database_aside
 
 log = logging.getLogger("koikoi.net.rooms")
 
@@ -177,11 +178,14 @@ class RoomStore:
         self.path = self.folder / DB_NAME
         if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()):
             raise StoreError(f"{self.path} is not a regular file")
-        self.db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None,
-                                  check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        try:
+            self.db = self._connect(durable)
+        except sqlite3.DatabaseError as exc:
+            # not a database (or a damaged one): set aside, never deleted, and start afresh
+            log.warning("room store %s cannot be opened (%s); setting it aside", self.path, exc)
+            if move_database_aside(self.path) is None:
+                raise StoreError(f"{self.path} cannot be opened or set aside: {exc}") from None
+            self.db = self._connect(durable)
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION):
             raise StoreError(f"{self.path} has schema {version}; this server reads {SCHEMA_VERSION}")
@@ -190,6 +194,18 @@ class RoomStore:
             os.chmod(self.path, 0o600)       # it holds every hidden card of every match
         except OSError:
             pass
+
+    def _connect(self, durable: bool) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA user_version").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
 
     def close(self) -> None:
         try:

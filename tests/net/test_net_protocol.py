@@ -188,3 +188,16 @@ def test_store_round_trip_and_refuses_a_tampered_log(tmp_path):
     store.db.execute("UPDATE events SET event = ? WHERE idx = ?", (json.dumps(e), idx))
     assert store.load() == []          # a log that does not replay is not resumed
     store.close()
+
+
+def test_an_unreadable_room_store_is_set_aside_not_deleted(tmp_path):
+    (tmp_path / "rooms.sqlite3").write_bytes(b"this is no database" * 100)
+    store = RoomStore(tmp_path)
+    try:
+        aside = [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+        assert len(aside) == 1 and aside[0].startswith("rooms.sqlite3.corrupt-")
+        kept = next(p for p in tmp_path.iterdir() if p.name.startswith("rooms.sqlite3.corrupt-"))
+        assert kept.read_bytes() == b"this is no database" * 100
+        assert store.db.execute("PRAGMA user_version").fetchone() is not None   # a fresh store
+    finally:
+        store.close()
