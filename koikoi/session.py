@@ -110,7 +110,12 @@ class MatchSession:
                                                           SeatConfig(SeatKind.CPU, "CPU", "easy")),
                  state: Optional[State] = None, match_id: Optional[str] = None,
                  store: Optional[MatchStore] = None,
-                 on_change: Optional[Callable[["MatchSession"], None]] = None):
+                 on_change: Optional[Callable[["MatchSession"], None]] = None,
+                 players: Optional[dict] = None, record: bool = True):
+        """``players``: seat -> an object with ``choose(view, legal) -> action`` playing that
+        CPU seat instead of the level's player (a lesson's scripted CPU). ``record=False``:
+        the match is never written anywhere, whatever store it is given (a lesson: no
+        autosave, no history, no statistics)."""
         if len(seats) != 2:
             raise ValueError("a match needs exactly two seats")
         for s in seats:
@@ -123,6 +128,7 @@ class MatchSession:
         self.state = state if state is not None else new_match(rules, seed=seed, months=months)
         self.store = store
         self.on_change = on_change
+        self.record = bool(record)
         # what went wrong at the last save, for the UI to report: (what, message) or None
         self.save_problem: Optional[tuple[str, str]] = None
         self.filed_path = None           # the history file, once filed
@@ -134,6 +140,10 @@ class MatchSession:
                     log.warning("CPU level %r is not in this build; seat %d plays at 'random'", level, i)
                     level = "random"
                 self._players[i] = make_player(level, seed=self.state.seed * 2 + i)
+        for seat, player in (players or {}).items():
+            if seat not in self._players:
+                raise ValueError(f"seat {seat!r} is not a CPU seat")
+            self._players[seat] = player
         self._thinking: Optional[threading.Thread] = None
         self._cpu_result: Optional[tuple[int, object]] = None
         self._cpu_error: Optional[BaseException] = None
@@ -207,7 +217,7 @@ class MatchSession:
         failed, or None."""
         store = self.store
         self.save_problem = None
-        if store is None:
+        if store is None or not self.record:
             return None
         try:
             if self.state.is_over:

@@ -51,6 +51,7 @@ import json
 import logging
 import math
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +97,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     # online play, as last typed: the player's name, the host's address, the room code, and
     # whether a hosted match may be joined from the local network
     "online": {"name": None, "address": "", "code": "", "lan": False},
+    # the lessons (Title -> Learn) completed, by lesson id
+    "lessons": {"done": []},
 }
 
 CARD_SCALES = (0.85, 1.0, 1.15)
@@ -257,6 +260,22 @@ def valid_friend_names(value: Any) -> Optional[list]:
     return out
 
 
+LESSON_ID = re.compile(r"[0-9a-z][0-9a-z-]{0,39}")
+LESSONS_MAX = 200
+
+
+def valid_lessons(value: Any) -> Optional[dict]:
+    """The lesson progress, checked: {"done": [lesson ids]}, each id once, in the order
+    completed. What can be kept is kept (bad or repeated ids dropped); None if nothing can."""
+    if not isinstance(value, dict) or not isinstance(value.get("done"), list):
+        return None
+    done: list = []
+    for lid in value["done"][:LESSONS_MAX]:
+        if isinstance(lid, str) and LESSON_ID.fullmatch(lid) and lid not in done:
+            done.append(lid)
+    return {"done": done}
+
+
 def validate_settings(data: Any) -> tuple[dict, list[str]]:
     """(clean settings, names of values that were reset). Unknown keys are dropped
     (``Storage.load_settings`` keeps a copy of a file that had any)."""
@@ -285,9 +304,10 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
                 out[key] = value
             else:
                 reset.append(key)
-        elif key in ("online", "friend_names"):
+        elif key in ("online", "friend_names", "lessons"):
             # checked field by field: what could be kept is kept, and any change is reported
-            fixed = (valid_online if key == "online" else valid_friend_names)(value)
+            fixed = {"online": valid_online, "friend_names": valid_friend_names,
+                     "lessons": valid_lessons}[key](value)
             if fixed is None or fixed != value:
                 reset.append(key)
             if fixed is not None:

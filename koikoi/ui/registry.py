@@ -39,6 +39,8 @@ SCENES = {
     "results": ("results", "RoundResultsScene"),
     "match_results": ("ledger", "MatchResultsScene"),
     "replay": ("replay", "ReplayScene"),
+    "learn": ("learn", "LearnScene"),
+    "lesson": ("lesson", "LessonScene"),
     "online": ("online", "OnlineScene"),
     "online_host": ("online", "HostScene"),
     "online_join": ("online", "JoinScene"),

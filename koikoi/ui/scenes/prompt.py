@@ -97,8 +97,17 @@ class KoiKoiPromptScene(Scene):
     pauses_below = True
 
     def __init__(self, app, session, seat: int, on_choice: Callable[[object], None], *,
-                 practice: Optional[bool] = None):
+                 practice: Optional[bool] = None,
+                 gate: Optional[Callable[[object], Optional[str]]] = None,
+                 pick: Optional[str] = None, note: Optional[str] = None):
+        """``gate`` (lessons): asked about each choice before it is made; a string refuses
+        it, shown over the panel, and the question stays open. ``pick``: "stop" or "koikoi",
+        the button to ring with a pulse; ``note``: a line shown above the panel."""
         super().__init__(app)
+        self.gate = gate
+        self.pick = pick if pick in (STOP, KOIKOI) else None
+        self.note = note
+        self.refusal: Optional[str] = None
         self.session = session
         self.seat = seat
         self.on_choice = on_choice
@@ -402,10 +411,46 @@ class KoiKoiPromptScene(Scene):
                                        border_width=max(1, theme.px(2, s))), r.topleft)
         W.draw_text(surface, SUGGESTS.upper(), self.tag_font, theme.GOLD_LIGHT, r.center, "center", shadow=False)
 
+    def _draw_lesson(self, surface: pygame.Surface) -> None:
+        """A lesson's touches: a pulsing ring on the button it asks for, and its note (or
+        the refusal of the other choice) in a box above the panel."""
+        s = theme.scale(self.size)
+        b = self.stop_button if self.pick == STOP else self.koikoi_button if self.pick == KOIKOI else None
+        if b is not None:
+            k = 0.5 + 0.5 * math.sin(self.t * 5.0)
+            ring = b.rect.inflate(theme.px(12 + 8 * k, s), theme.px(12 + 8 * k, s))
+            img = W.rounded_surface(ring.size, theme.px(16, s), (0, 0, 0, 0), border=theme.GOLD_LIGHT,
+                                    border_width=max(2, theme.px(4, s)))
+            img.set_alpha(int(140 + 115 * k))
+            surface.blit(img, ring.topleft)
+        text = self.refusal or self.note
+        if not text:
+            return
+        f = self.app.assets.font(theme.font_px("body", s))
+        pad = theme.px(14, s)
+        width = min(self.size[0] - 2 * theme.px(24, s), max(self.panel.w, theme.px(700, s)))
+        lines = W.wrap_text(text, f, width - 2 * pad)[:3]
+        lh = f.get_linesize()
+        box = pygame.Rect(0, 0, width, lh * len(lines) + 2 * pad)
+        box.centerx = self.size[0] // 2
+        box.bottom = max(box.h + theme.px(6, s), self.panel.y - theme.px(10, s))
+        border = theme.LACQUER if self.refusal else theme.GOLD
+        surface.blit(W.rounded_surface(box.size, theme.px(14, s), (24, 18, 10, 240), border=border,
+                                       border_width=max(2, theme.px(3, s))), box.topleft)
+        y = box.y + pad
+        for line in lines:
+            W.draw_text(surface, line, f, theme.CREAM, (box.centerx, y), "midtop")
+            y += lh
+
     # ------------------------------------------------------------------ choosing
     def _choose(self, action) -> None:
         if self.chosen:
             return
+        if self.gate is not None:
+            refused = self.gate(action)
+            if refused:
+                self.refusal = refused
+                return
         self.chosen = True
         self.on_choice(action)
 
@@ -461,6 +506,7 @@ class KoiKoiPromptScene(Scene):
             for b in self.buttons:
                 b.draw(surface)
             self._draw_suggestion(surface)
+            self._draw_lesson(surface)
         if self.practice and getattr(self.app, "top", self) is self:
             draw_tooltip(surface, self.app.assets, self.tip, self.style)
 

@@ -387,6 +387,19 @@ class RoundScene(Scene):
             self.send(action)
         scene = self._push_overlay("prompt", self.session, self.me, choice)
 
+    # ------------------------------------------------------------------ hooks (lessons)
+    pulse_t = 0.0        # seconds, for the renderer's pulsing highlight
+    shows_turn_log = True   # the last turns in words above the field (a lesson has its own words there)
+
+    def highlighted(self) -> tuple:
+        """Card ids the renderer rings with a pulse (a lesson's "click this"): none here."""
+        return ()
+
+    def gate_pick(self, card: str) -> bool:
+        """Whether the player may select or pick up the hand card ``card`` now. Always here;
+        a lesson refuses cards its script does not ask for (and says why)."""
+        return True
+
     # ------------------------------------------------------------------ acting
     def send(self, action) -> bool:
         """Apply ``action`` if it is legal now; True if it was applied."""

@@ -2,7 +2,7 @@
 
 The title shows the logo over a fan of the five Bright cards, with the
 player's ways in: New match, Continue (when an unfinished match was saved),
-Play online, then Match history, Statistics, How to play, Settings, Quit.
+Learn (the lessons), Play online, then Match history, Statistics, How to play, Settings, Quit.
 """
 
 from __future__ import annotations
@@ -82,6 +82,12 @@ class TitleScene(MenuScene):
                                    sublabel=match_summary(self.saved), hotkeys=(pygame.K_c,)))
             new.style = "secondary"
         row.append(new)
+        # Learn sits beside New match, unless Continue and Saved matches fill that row too:
+        # five side by side crowd the window, so it joins the row below then.
+        learn_first = self.saved is None or not self.kept
+        if learn_first:
+            row.append(self.button((0, 0, bw, bh), _("Learn"), self.learn, style="secondary",
+                                   sublabel=_("Short lessons on the table"), hotkeys=(pygame.K_l,)))
         row.append(self.button((0, 0, bw, bh), _("Play online"), self.play_online, style="secondary",
                                sublabel=_("Host or join over the network"), hotkeys=(pygame.K_o,)))
         if self.kept:
@@ -102,8 +108,10 @@ class TitleScene(MenuScene):
         labels = (("Match history", self.history, pygame.K_h), ("Statistics", self.statistics, pygame.K_t),
                   ("How to play", self.how_to, pygame.K_F1), ("Settings", self.settings, pygame.K_s),
                   ("Quit", self.app.quit, None))
+        if not learn_first:
+            labels = ((_("Learn"), self.learn, pygame.K_l),) + labels
         n = len(labels)
-        sw = min(self.px(228), (w - (n + 1) * sgap) // n)
+        sw = min(self.px(228 if n <= 5 else 196), (w - (n + 1) * sgap) // n)
         total = n * sw + (n - 1) * sgap
         x = cx - total // 2
         row2 = row1 + bh + self.px(30)
@@ -118,6 +126,9 @@ class TitleScene(MenuScene):
     # ---------------------------------------------------------- actions
     def new_match(self) -> None:
         self.app.open("newmatch")
+
+    def learn(self) -> None:
+        self.app.open("learn")
 
     def play_online(self) -> None:
         self.app.open("online")

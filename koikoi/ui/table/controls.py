@@ -131,6 +131,9 @@ class Controls:
                 return self._pick_up(scene.table.pending, g, need_rect=True)
             cid = lay.hand_at(g.start)
             if cid is not None and scene.my_turn() and phase == Phase.PLAY:
+                if not scene.gate_pick(cid):
+                    self._shake(cid)
+                    return True
                 self.selected = cid
                 return self._pick_up(cid, g)
             return False
@@ -212,7 +215,7 @@ class Controls:
             return False
         hand_card = lay.hand_at(pos)
         if hand_card is not None:
-            if not scene.my_turn():
+            if not scene.my_turn() or (self.selected != hand_card and not scene.gate_pick(hand_card)):
                 self._shake(hand_card)
                 return True
             self.target_cursor = None
@@ -311,6 +314,9 @@ class Controls:
         if key in gestures.HAND_KEYS:
             i = gestures.HAND_KEYS[key]
             if i < len(hand):
+                if not scene.gate_pick(hand[i]):
+                    self._shake(hand[i])
+                    return True
                 self.selected = hand[i]
                 self.target_cursor = None
                 return True

@@ -158,7 +158,8 @@ class Hud:
             self.draw_panel(surface, lay, seat)
             self._yaku_line(surface, lay, seat)
             self._stack_labels(surface, lay, seat, t.captured[seat])
-        self.draw_log(surface, lay)
+        if self.scene.shows_turn_log:
+            self.draw_log(surface, lay)
         label = (_("Month {n} / {months}").format(n=t.round, months=t.months) if t.months else
                  _("Round {n}").format(n=t.round))
         target = self.scene.session.rules.target_points

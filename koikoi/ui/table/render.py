@@ -8,6 +8,7 @@ bed, panels) is redrawn only when what it shows changes.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Optional
 
 import pygame
@@ -117,6 +118,8 @@ class Renderer:
         if scene.drag is not None and easy:
             month = card_of(scene.drag).month
             glow.update(c for c in field if card_of(c).month == month and c != scene.drag)
+        if not scene.tl.busy:
+            glow.update(c for c in scene.highlighted() if c != scene.drag)   # a lesson's "click this"
         return glow, outline, strong
 
     # ------------------------------------------------------------------ the frame
@@ -182,6 +185,33 @@ class Renderer:
         for sp in dynamic:
             self.blit(surface, lay, sp, glow, outline, strong)
         self.draw_marks(surface, lay)
+        self.draw_highlights(surface, lay)
+
+    def draw_highlights(self, surface, lay) -> None:
+        """The cards ``scene.highlighted()`` names (a lesson's "look here" and "click this"):
+        a pulsing gold ring over each face-up one, once nothing moves. The round table
+        highlights none, so a normal match draws nothing here."""
+        scene = self.scene
+        ids = scene.highlighted()
+        if not ids or scene.tl.busy:
+            return
+        k = 0.5 + 0.5 * math.sin(scene.pulse_t * 5.0)
+        for cid in ids:
+            sp = scene.stage.sprites.get(cid)
+            if sp is None or not sp.visible or not sp.face or sp.move is not None:
+                continue
+            hq = self.quant_h(sp.pos[2])
+            key = ("highlight", hq)
+            ring = self.shadows.get(key)
+            if ring is None:
+                ring = scene.assets.select(hq).copy()
+                self.shadows[key] = ring
+            ring.set_alpha(int(120 + 135 * k))
+            grow = int(hq * 0.04 * k)
+            img = ring if not grow else pygame.transform.smoothscale(
+                ring, (ring.get_width() + 2 * grow, ring.get_height() + 2 * grow))
+            centre = (int(sp.pos[0]), int(sp.pos[1] - sp.lift))
+            surface.blit(img, img.get_rect(center=centre))
 
     def soft_ring(self, h: int) -> pygame.Surface:
         """The selection ring, faded: the mark of the other side's last move."""

@@ -1,0 +1,201 @@
+"""The lessons (koikoi.lessons): every built-in lesson loads, its script plays through the
+engine to its end with every move legal at its step, the engine's events say what the
+texts say, and a broken lesson file is refused with a clear reason (never a crash)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from koikoi import lessons as L
+from koikoi.engine import (RULESETS, KoiKoi, Play, Stop, legal_actions, replay as engine_replay,
+                           yaku_points)
+from koikoi.engine.cards import ids_of
+from koikoi.engine.events import KoiKoiCalled, MatchStarted
+from koikoi.session import MatchSession, SeatConfig
+from koikoi.storage import DEFAULT_SETTINGS, valid_lessons, validate_settings
+
+ENTRIES = L.load_all()
+BY_ID = {e.id: e.lesson for e in ENTRIES}
+
+# what each lesson's round really ends with: (winner, base, award), or None (ends mid-round)
+AWARDS = {
+    "01-matching": None, "02-two-choice": None, "03-three-of-a-month": None, "04-capture-piles": None,
+    "05-brights": (0, 7, 14), "06-animals-ribbons": (0, 6, 6), "07-when-to-stop": (0, 5, 5),
+    "08-when-to-play-on": (0, 10, 20), "09-doubling": (0, 10, 40),
+}
+
+
+def data_of(lesson_id: str) -> dict:
+    return json.loads((L.DATA / f"{lesson_id}.json").read_text("utf-8"))
+
+
+def test_every_lesson_loads():
+    assert len(ENTRIES) >= 8
+    problems = {e.id: e.problem for e in ENTRIES if e.lesson is None}
+    assert not problems
+    assert [e.id for e in ENTRIES] == sorted(AWARDS)
+    for e in ENTRIES:
+        assert e.lesson.summary and e.lesson.title and 3 <= len(e.lesson.steps) <= 16
+        assert e.path.stem == e.id
+
+
+@pytest.mark.parametrize("lesson_id", sorted(AWARDS))
+def test_script_replays_to_its_end(lesson_id):
+    lesson = BY_ID[lesson_id]
+    states = L.replay(lesson)
+    assert len(states) == len(lesson.steps) + 1
+    you_moves = 0
+    for step, before, after in zip(lesson.steps, states, states[1:]):
+        if step.seat is None:
+            assert after is before          # reading a step changes nothing
+            continue
+        assert before.to_move == step.seat
+        assert step.action in legal_actions(before)
+        assert len(after.events) > len(before.events)
+        you_moves += step.seat == L.YOU
+    assert you_moves >= 1
+    final = states[-1]
+    want = AWARDS[lesson_id]
+    if want is None:
+        assert not final.ledger
+    else:
+        row = final.ledger[-1]
+        assert (row.winner, row.base, row.award) == want
+        assert final.is_over
+    # the deal went in through the public API and the log replays by itself
+    started = final.events[0]
+    assert isinstance(started, MatchStarted) and started.first_dealer == lesson.dealer
+    assert list(started.decks[0]) == list(lesson.deck)
+    assert engine_replay(final.events) == final
+
+
+def test_texts_match_the_events():
+    """Key facts the lesson texts state, read off the engine's own events and piles."""
+    s = L.replay(BY_ID["03-three-of-a-month"])
+    assert {"03-B", "03-RP", "03-P1", "03-P2"} <= set(ids_of(s[2].captured[0]))
+    s = L.replay(BY_ID["05-brights"])
+    three = s[6]        # Rain Man, Crane and Curtain taken: three Brights, no yaku
+    assert {"11-B", "01-B", "03-B"} <= set(ids_of(three.captured[0])) and L.yaku_of(three, 0) == ()
+    assert L.yaku_of(s[9], 0) == ("ame_shiko",)
+    s = L.replay(BY_ID["06-animals-ribbons"])
+    pile = s[7].captured[0]
+    assert dict(yaku_points(pile, RULESETS["casual"])) == {"inoshikacho": 5, "tane": 1}
+    # what the text says graded rules (Nintendo's) would pay for the same pile
+    assert dict(yaku_points(pile, RULESETS["nintendo"])) == {"inoshikacho": 7}
+    s = L.replay(BY_ID["07-when-to-stop"])
+    assert "06-P1" in ids_of(s[-1].hands[1]) and "06-A" in ids_of(s[-1].field)
+    s = L.replay(BY_ID["09-doubling"])
+    assert any(isinstance(e, KoiKoiCalled) and e.seat == 1 for e in s[-1].events)
+    row = s[-1].ledger[-1]
+    assert [f for _, f in row.multipliers] == [2, 2]
+
+
+def test_prompt_steps_ask_the_question_the_round_asks():
+    for lesson in BY_ID.values():
+        states = L.replay(lesson)
+        for step, before in zip(lesson.steps, states):
+            if isinstance(step.action, (KoiKoi, Stop)):
+                assert L.phase_of(before) == "decide"
+
+
+def test_highlights_name_cards_on_the_table():
+    lesson = BY_ID["01-matching"]
+    states = L.replay(lesson)
+    assert L.highlights(lesson.steps[1], states[1]) == ("01-B", "01-P1")
+    lesson = BY_ID["02-two-choice"]
+    states = L.replay(lesson)
+    assert L.highlights(lesson.steps[1], states[1]) == ("08-A", "08-B")
+    assert L.highlights(lesson.steps[2], states[2]) == ("10-A",)
+
+
+def _write(tmp_path: Path, name: str, data) -> Path:
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else json.dumps(data), "utf-8")
+    return p
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["steps"][1].update(expect={"play": "10-A"}), "step 2"),                 # not in the hand
+    (lambda d: d["steps"][3].update(cpu={"play": "01-B"}), "step 4"),                    # not its card
+    (lambda d: d["steps"][2]["check"]["captured"].update(you=["12-B"]), "not captured"),  # a false fact
+    (lambda d: d["deal"]["you"].__setitem__(0, "13-X"), "not a card id"),
+    (lambda d: d["deal"]["cpu"].__setitem__(0, "01-P1"), "twice"),
+    (lambda d: d.update(rules="poker"), "rules must be"),
+    (lambda d: d.update(house={"no_such_rule": 1}), "unknown rules"),
+    (lambda d: d["steps"].append({"expect": {"koikoi": True}}), "step 7"),               # no question asked
+    (lambda d: d["steps"].append({"say": 5}), "say must be"),
+    (lambda d: d["steps"].insert(0, {"cpu": {"play": "10-A"}}), "step 1"),               # not its turn
+    (lambda d: d.pop("summary"), "summary"),
+])
+def test_a_broken_lesson_is_refused_with_the_reason(tmp_path, change, words):
+    data = data_of("01-matching")
+    change(data)
+    p = _write(tmp_path, "01-matching.json", data)
+    with pytest.raises(L.LessonError) as err:
+        L.load(p)
+    assert words in str(err.value)
+
+
+def test_load_all_lists_broken_files_as_unavailable(tmp_path):
+    _write(tmp_path, "01-good.json", dict(data_of("01-matching"), id="01-good"))
+    _write(tmp_path, "02-json.json", "{not json")
+    _write(tmp_path, "03-list.json", [1, 2])
+    _write(tmp_path, "04-twin.json", dict(data_of("01-matching"), id="01-good"))
+    (tmp_path / "05-binary.json").write_bytes(b"\xff\xfe\x00")
+    entries = L.load_all(tmp_path)
+    assert [e.id for e in entries] == ["01-good", "02-json", "03-list", "01-good", "05-binary"]
+    assert entries[0].lesson is not None
+    for e in entries[1:]:
+        assert e.lesson is None and e.problem
+    assert "not valid JSON" in entries[1].problem
+    assert "another lesson" in entries[3].problem
+    assert L.load_all(tmp_path / "missing") == []
+
+
+def test_a_lesson_session_is_never_saved_and_plays_the_script():
+    class Store:
+        calls = 0
+
+        def save_autosave(self, session):
+            Store.calls += 1
+            return True
+
+        def file_match(self, session, **kw):
+            Store.calls += 1
+            return "x"
+
+        def clear_autosave(self, match_id):
+            Store.calls += 1
+
+    lesson = BY_ID["05-brights"]
+
+    class Scripted:
+        def choose(self, view, legal):
+            return Play("05-P2")
+
+    s = MatchSession(lesson.rules, seed=1, state=lesson.start(), store=Store(), record=False,
+                     seats=(SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "random")),
+                     players={1: Scripted()})
+    s.apply(lesson.steps[1].action)
+    assert s.cpu_move_now() == Play("05-P2")
+    for step in lesson.steps[2:]:
+        if step.seat is not None:
+            s.apply(step.action)
+    assert s.state.is_over and Store.calls == 0
+    with pytest.raises(ValueError):
+        MatchSession(lesson.rules, seed=1, players={0: Scripted()})     # seat 0 is not a CPU
+
+
+def test_lesson_progress_setting_is_validated():
+    assert DEFAULT_SETTINGS["lessons"] == {"done": []}
+    clean, reset = validate_settings({"lessons": {"done": ["01-matching", "01-matching", "Bad Id", 7, "02-x"]}})
+    assert clean["lessons"] == {"done": ["01-matching", "02-x"]} and reset == ["lessons"]
+    clean, reset = validate_settings({"lessons": {"done": ["01-matching"]}})
+    assert clean["lessons"] == {"done": ["01-matching"]} and reset == []
+    for bad in ("x", None, [], {"done": "01"}, {}):
+        clean, reset = validate_settings({"lessons": bad})
+        assert clean["lessons"] == {"done": []} and reset == ["lessons"]
+    assert valid_lessons({"done": ["a"] * 500}) == {"done": ["a"]}
