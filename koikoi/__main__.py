@@ -78,6 +78,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen (F11 toggles)")
     p.add_argument("--seed", type=_nonneg, metavar="N", help="deal every new match from this seed")
     p.add_argument("--frames", type=_nonneg, metavar="N", help="run N frames, then exit (a smoke test)")
+    p.add_argument("--check", action="store_true",
+                   help="check that the game's data files (art, lessons, tables) are installed, then exit")
     p.add_argument("--reset-settings", action="store_true", help="forget saved settings before starting")
     sc = p.add_mutually_exclusive_group()
     sc.add_argument("--install-shortcut", action="store_true",
@@ -128,6 +130,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     if args.install_shortcut or args.uninstall_shortcut:
         return _shortcut(bool(args.install_shortcut))
+    if args.check:                     # no window, no writes
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        from .selfcheck import run
+        return run()
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from .crash import install_excepthook, run_guarded
     from .instance_lock import InstanceLock

@@ -290,3 +290,20 @@ def test_idle_loop_waits_for_events_and_keeps_their_order(koikoi_home):
         assert not app.minimised
     finally:
         pygame.display.quit()
+
+
+def test_check_reports_every_data_file_and_exits_0(capsys):
+    assert cli.main(["--check"]) == 0
+    out = capsys.readouterr().out
+    for item in ("art and sounds: ok", "Hard's match-win table: ok", "lessons: ok", "all data files present"):
+        assert item in out, out
+
+
+def test_check_names_a_broken_lesson_and_exits_1(tmp_path, monkeypatch, capsys):
+    from koikoi import lessons
+    bad = tmp_path / "01-broken.json"
+    bad.write_text('{"format": 1, "id": "01-broken", "title": "x"', encoding="utf-8")
+    monkeypatch.setattr(lessons, "DATA", tmp_path)
+    assert cli.main(["--check"]) == 1
+    out = capsys.readouterr().out
+    assert "lessons: MISSING OR BROKEN" in out and "01-broken" in out, out

@@ -257,15 +257,16 @@ def human(n: int) -> str:
     return f"{n} B"
 
 
-def smoke_run(exe: Path, frames: int, timeout: float) -> tuple[bool, str, float]:
-    """Run the built binary headless for `frames` frames. -> (ok, output tail, seconds)."""
+def smoke_run(exe: Path, frames: int, timeout: float, args: tuple = ()) -> tuple[bool, str, float]:
+    """Run the built binary headless for `frames` frames (or with ``args`` instead).
+    -> (ok, output tail, seconds)."""
     env = dict(os.environ)
     env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     with tempfile.TemporaryDirectory(prefix="koikoi-smoke-") as home:
         env["KOIKOI_HOME"] = home
         t0 = time.monotonic()
         try:
-            cp = subprocess.run([str(exe), "--frames", str(frames)], env=env, cwd=home,
+            cp = subprocess.run([str(exe), *(args or ("--frames", str(frames)))], env=env, cwd=home,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 timeout=timeout, text=True, errors="replace")
         except subprocess.TimeoutExpired as e:
@@ -307,7 +308,17 @@ def build(onefile: bool = False, entry_kind: str = "auto", smoke: bool = True,
         say(f"smoke run OK: `{exe.name} --frames {frames}` headless finished in {dt:.1f} s")
         for ln in out.splitlines()[1:][-8:]:
             say(f"  | {ln}")
-        return 0
+        if entry_kind == "smoke" or not (ROOT / "koikoi" / "__main__.py").is_file():
+            return 0           # the stand-in entry has no --check
+        # the data files the bundle must carry: art, Hard's table, every lesson played through
+        ok, out, dt = smoke_run(exe, frames, timeout, ("--check",))
+        if ok and "all data files present" in out:
+            say(f"data check OK: `{exe.name} --check` in {dt:.1f} s")
+            for ln in out.splitlines()[1:][-8:]:
+                say(f"  | {ln}")
+            return 0
+        say(f"data check FAILED: `{exe.name} --check` ({dt:.1f} s):\n{out}")
+        return 1
     say(f"smoke run FAILED: `{exe.name} --frames {frames}` ({dt:.1f} s):\n{out}")
     return 1
 
