@@ -32,7 +32,7 @@ import math
 import random
 import time
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 from ..engine.actions import ChooseMatch, KoiKoi, Play, Stop
 from ..engine.cards import ID_TO_INDEX
@@ -107,6 +107,14 @@ class _Outcome:
         return v
 
     def _value(self, winner, points, last_yaku_seat) -> float:
+        scores, lead, dealer = self._after(winner, points, last_yaku_seat)
+        me = self.me
+        # A small pull towards points, so that a decided match is still played well.
+        gained = (lead - (self.scores[me] - self.scores[1 - me])) * POINTS_TIEBREAK
+        return gained + self._wp_of(scores, lead, dealer)
+
+    def _after(self, winner, points, last_yaku_seat) -> tuple:
+        """(the match scores after the round, the deciding seat's lead, the next dealer)."""
         rules = self.rules
         me = self.me
         scores = self.scores
@@ -115,10 +123,23 @@ class _Outcome:
         if winner is not None:
             scores = paid(scores, winner, points, rules)
         dealer = next_dealer(rules, self.dealer, winner, winner is None, last_yaku_seat)
-        lead = scores[me] - scores[1 - me]
-        # A small pull towards points, so that a decided match is still played well.
-        gained = (lead - (self.scores[me] - self.scores[1 - me])) * POINTS_TIEBREAK
-        return gained + self._wp_of(scores, lead, dealer)
+        return scores, scores[me] - scores[1 - me], dealer
+
+    def points_and_win(self, winner, points: int, last_yaku_seat: int = -1) -> tuple:
+        """(the round's point difference for the deciding seat: its award, the opponent's
+        negated, 0 for no game; the chance of winning the match after the round, without
+        ``value``'s pull towards points). Cached like ``value``."""
+        key = (winner, points, last_yaku_seat, "pw")
+        v = self.cache.get(key)
+        if v is None:
+            rules = self.rules
+            w, p = winner, points
+            if w is None and rules.oya_ken:
+                w, p = self.dealer, rules.oya_ken
+            diff = 0 if w is None else p if w == self.me else -p
+            scores, lead, dealer = self._after(winner, points, last_yaku_seat)
+            v = self.cache[key] = (float(diff), self._wp_of(scores, lead, dealer))
+        return v
 
     def _wp_of(self, scores, lead, dealer) -> float:
         rules = self.rules
@@ -367,3 +388,123 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
         if d <= z * math.sqrt(var / k):
             best = anchor
     return best, sums[best] / cnt[best], total
+
+
+# ---------------------------------------------------------------- every option's value
+
+class Estimate(NamedTuple):
+    """One option's value for the deciding seat, from ``estimate``."""
+
+    points: float        # mean round point difference (its award minus the opponent's)
+    win: float           # mean chance of winning the match after the round
+    spread: float        # standard error of (best option's points - this one's), paired
+    win_spread: float    # the same for ``win`` (against the option best in points)
+    samples: int         # playouts behind the means (0: exact, as Stop's)
+
+
+_TABLE: list = []    # the shipped win-probability table, read once (never changed after)
+
+
+def _shipped_table() -> dict:
+    if not _TABLE:
+        _TABLE.append(load_winprob())
+    return _TABLE[0]
+
+
+def estimate_rng(view, seed: int = 0, samples: int = 0) -> random.Random:
+    """A generator keyed only by what ``view`` shows (and ``seed``, ``samples``): two views
+    that show the same give the same stream whatever the hidden cards are."""
+    key = (f"estimate|{seed}|{samples}|{view.rules.name}|{view.seat}|{view.round}|{view.months}|"
+           f"{view.phase}|{view.to_move}|{view.dealer}|{view.hand_mask}|{view.field_mask}|"
+           f"{view.captured_masks}|{view.calls}|{view.koikoi_refs}|{view.scores}|"
+           f"{view.field_brights}|{view.opponent_hand_count}|{view.stock_count}|"
+           f"{-1 if view.pending is None else view.pending.index}")
+    return random.Random(key)
+
+
+def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: float = 0.35,
+             policy_kk: str = "ev", table: Optional[dict] = None) -> list:
+    """Every one of ``actions`` (legal in ``view``) valued with Hard's machinery, no pruning.
+
+    The hidden cards (``view.unseen_mask``: the opponent's hand and the stock) are dealt
+    ``samples`` times at random; each option is played on every deal to the end of the round
+    in the lean simulator with the playout ``Policy`` for both seats and the same stream of
+    policy noise (common random numbers), so two options are compared deal by deal. Stop is
+    exact (its award). The generator is ``estimate_rng(view, seed, samples)``: the result
+    depends on the View alone. Returns one ``Estimate`` per action, in order; ``spread`` is
+    against the option with the best mean points (0 for that one)."""
+    if not actions:
+        return []
+    if samples < 1:
+        raise ValueError(f"samples must be >= 1, not {samples!r}")
+    rules = view.rules
+    know = KnowledgeCache().get(rules, view.month)
+    policy = Policy(know, noise=noise, kk=policy_kk)
+    outcome = _Outcome(view, WinProb(rules, _shipped_table() if table is None else table))
+    me = view.seat
+    n = len(actions)
+    exact = [None] * n
+    moves = []
+    for i, a in enumerate(actions):
+        if isinstance(a, Stop):
+            exact[i] = outcome.points_and_win(me, view.award(me).total, me)
+            moves.append(None)
+        else:
+            moves.append(HardPlayer._move_of(a))
+    live = [i for i in range(n) if moves[i] is not None]
+    pts = [[] for _ in range(n)]
+    wins = [[] for _ in range(n)]
+    if live:
+        rng = estimate_rng(view, seed, samples)
+        template = HardPlayer._template(view)
+        template.last_yaku_seat = me if view.phase == Phase.DECIDE else -1
+        unseen = view.unseen_mask
+        if view.pending is not None:
+            unseen &= ~(1 << view.pending.index)
+        pool = list(bits(unseen))
+        opp_n = view.opponent_hand_count
+        opp = 1 - me
+        bit = [1 << i for i in range(48)]
+        Rand = random.Random
+        run = policy.run
+        pw = outcome.points_and_win
+        for _ in range(samples):
+            rng.shuffle(pool)
+            base = template.copy()
+            base.hands[opp] = sum(bit[c] for c in pool[:opp_n])
+            base.stock = pool[opp_n:]
+            base.sp = 0
+            noise_seed = rng.getrandbits(48)
+            for i in live:
+                r = base.copy()
+                m = moves[i]
+                if m[0] == 0:
+                    r.play(m[1], m[2])
+                elif m[0] == 1:
+                    r.choose(m[1])
+                else:
+                    r.koikoi()
+                run(r, Rand(noise_seed).random)
+                p, w = pw(r.winner, r.points, r.last_yaku_seat)
+                pts[i].append(p)
+                wins[i].append(w)
+    for i in range(n):
+        if exact[i] is not None:
+            k = samples if live else 1
+            pts[i] = [exact[i][0]] * k
+            wins[i] = [exact[i][1]] * k
+    k = len(pts[0])
+    mean_p = [sum(v) / k for v in pts]
+    mean_w = [sum(v) / k for v in wins]
+    best = max(range(n), key=lambda i: (mean_p[i], mean_w[i], -i))
+
+    def paired_se(vals: list, i: int) -> float:
+        if i == best or k < 2:
+            return 0.0
+        d = [a - b for a, b in zip(vals[best], vals[i])]
+        m = sum(d) / k
+        var = sum((x - m) ** 2 for x in d) / (k - 1)
+        return math.sqrt(var / k)
+
+    return [Estimate(mean_p[i], mean_w[i], paired_se(pts, i), paired_se(wins, i),
+                     0 if moves[i] is None else k) for i in range(n)]

@@ -1,0 +1,323 @@
+"""Why a decision was good or not, in one or two short sentences with cards by name.
+
+``explain(view, decision)`` reads only the deciding seat's View (its hand, the
+field, both capture piles, which are public, the counts) and the decision's
+values; every fact it states is true of that position:
+
+* what the chosen move leaves on the field for the opponent: a card that would
+  make or raise one of the opponent's yaku ("feeds the opponent's Sankō: the
+  Moon would be its third bright");
+* what the best move takes: a card that makes or raises your yaku ("takes the
+  Moon, your third bright: Sankō"), one the opponent needs, or one that brings
+  a yaku within a card;
+* for Koi-Koi or Stop: the award now, how many cards would raise your yaku and
+  whether the opponent is one card from a yaku, with how many of the cards that
+  would make it are still unseen ("Stop: 10 points now; the opponent needed one
+  card for Inoshikachō, with 1 of 1 unseen").
+
+Every text is a whole template inside ``_()`` / ``_n()`` (koikoi.narration's
+markers), filled with ``.format``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..engine import ChooseMatch, KoiKoi, Play, Stop
+from ..engine import yaku as Y
+from ..engine.cards import ALL, BRIGHTS, CARD_MONTH_MASK, CHAFF, ID_TO_INDEX, IDS, ids_of
+from ..engine.scoring import yaku_points
+from ..narration import N_, _, _n, card_name, cards_text, join
+from .model import FORCED, GOOD
+
+_BRIGHT_YAKU = frozenset(("sanko", "shiko", "ame_shiko", "goko"))
+_NTH = (N_("first"), N_("second"), N_("third"), N_("fourth"), N_("fifth"))
+
+
+def _yaku(v, mask: int, seat: int) -> dict:
+    return dict(yaku_points(mask, v.rules, v.field_mask, v.calls[seat], v.month))
+
+
+def _raised(v, before: int, after: int, seat: int) -> list:
+    """The yaku names that ``after`` holds with more points than ``before``."""
+    a, b = _yaku(v, before, seat), _yaku(v, after, seat)
+    return [name for name, p in b.items() if p > a.get(name, 0)]
+
+
+def _yaku_names(names, style: str) -> str:
+    return join([Y.label(n, style) for n in names])
+
+
+def _takes(v, action) -> tuple:
+    """(cards the action captures, as a mask, with the card played; the card it puts on
+    the field, or -1; field cards of the month it leaves there)."""
+    field = v.field_mask
+    if isinstance(action, Play):
+        c = ID_TO_INDEX[action.card]
+        m = field & CARD_MONTH_MASK[c]
+        if not m:
+            return 0, c, 0
+        if action.target:
+            t = 1 << ID_TO_INDEX[action.target]
+            return (1 << c) | t, -1, m & ~t
+        return (1 << c) | m, -1, 0
+    if isinstance(action, ChooseMatch) and v.pending is not None:
+        p = v.pending.index
+        t = 1 << ID_TO_INDEX[action.target]
+        return (1 << p) | t, -1, (field & CARD_MONTH_MASK[p]) & ~t
+    return 0, -1, 0
+
+
+def _bright_phrase(v, pile_after: int, card_mask: int) -> Optional[tuple]:
+    """(the bright among ``card_mask``, its ordinal word in ``pile_after``), if one."""
+    b = card_mask & BRIGHTS
+    if not b:
+        return None
+    n = (pile_after & BRIGHTS).bit_count()
+    c = (b & -b).bit_length() - 1
+    return IDS[c], _(_NTH[max(1, min(5, n)) - 1])
+
+
+def _one_away(v, pile: int, seat: int, avail: int) -> dict:
+    """Yaku name -> the cards of ``avail`` that would each, added to ``pile``, make or raise it."""
+    out: dict = {}
+    m = avail
+    while m:
+        low = m & -m
+        m ^= low
+        for name in _raised(v, pile, pile | low, seat):
+            out[name] = out.get(name, 0) | low
+    return out
+
+
+def _feeds(v, action, opp: str, style: str) -> Optional[str]:
+    """What the move leaves on the field that would make or raise the opponent's yaku."""
+    me = v.seat
+    theirs = v.captured_masks[1 - me]
+    _taken, dumped, left = _takes(v, action)
+    cards = left | ((1 << dumped) if dumped >= 0 else 0)
+    m = cards
+    while m:
+        low = m & -m
+        m ^= low
+        names = _raised(v, theirs, theirs | low, 1 - me)
+        if not names:
+            continue
+        c = IDS[low.bit_length() - 1]
+        bright = _bright_phrase(v, theirs | low, low) if _BRIGHT_YAKU & set(names) else None
+        if bright:
+            return _("feeds {opponent}'s {yaku}: {card} would be its {nth} bright").format(
+                opponent=opp, yaku=_yaku_names(names, style), card=card_name(c, style), nth=bright[1])
+        return _("leaves {card} on the field, which would give {opponent} {yaku}").format(
+            card=card_name(c, style), opponent=opp, yaku=_yaku_names(names, style))
+    if dumped >= 0 and (1 << dumped) & ~CHAFF:
+        return _("puts {card} on the field, where {opponent} may take it").format(
+            card=card_name(IDS[dumped], style), opponent=opp)
+    return None
+
+
+def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[str]:
+    """What the move's capture does: makes or raises a yaku of yours, takes a card the
+    opponent needs, brings a yaku within a card. ``named``: the move's words already name
+    the card it takes ("take the Moon with Geese"), so the phrase does not repeat it (and
+    a plain take says nothing: None)."""
+    me = v.seat
+    mine, theirs = v.captured_masks[me], v.captured_masks[1 - me]
+    taken, _dumped, _left = _takes(v, action)
+    if not taken:
+        return None
+    names = _raised(v, mine, mine | taken, me)
+    field_cards = taken & v.field_mask
+    shown = ids_of(field_cards) or ids_of(taken)
+    cards = cards_text(shown, style)
+    if names:
+        bright = _bright_phrase(v, mine | taken, taken) if _BRIGHT_YAKU & set(names) else None
+        yaku = _yaku_names(names, style)
+        if bright:
+            if named:
+                return _("{card} being your {nth} bright: {yaku}").format(
+                    card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
+            return _("takes {card}, your {nth} bright: {yaku}").format(
+                card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
+        held = _yaku(v, mine, me)
+        made = [n for n in names if n not in held]
+        if made:
+            yaku = _yaku_names(made, style)
+            if named:
+                return _("completing {yaku}").format(yaku=yaku)
+            return _("takes {cards}, completing {yaku}").format(cards=cards, yaku=yaku)
+        if named:
+            return _("adding to your {yaku}").format(yaku=yaku)
+        return _("takes {cards}, adding to your {yaku}").format(cards=cards, yaku=yaku)
+    m = field_cards
+    while m:
+        low = m & -m
+        m ^= low
+        need = _raised(v, theirs, theirs | low, 1 - me)
+        if need:
+            card = card_name(IDS[low.bit_length() - 1], style)
+            yaku = _yaku_names(need, style)
+            if named:
+                return _("before {opponent} can: {card} would give them {yaku}").format(
+                    opponent=opp, card=card, yaku=yaku)
+            return _("takes {card} before {opponent} can: it would give them {yaku}").format(
+                card=card, opponent=opp, yaku=yaku)
+    avail = ALL & ~(mine | theirs | taken)
+    before = set(_one_away(v, mine, me, avail | taken))
+    after = _one_away(v, mine | taken, me, avail)
+    near = [n for n in after if n not in before]
+    if near:
+        yaku = _yaku_names(near, style)
+        if named:
+            return _("one card from {yaku} after it").format(yaku=yaku)
+        return _("takes {cards}: one card from {yaku}").format(cards=cards, yaku=yaku)
+    if named:
+        return None
+    return _("takes {cards}").format(cards=cards)
+
+
+def move_text(action, style: str = "both", v=None) -> str:
+    """The move in a few words: "play Geese, taking the Moon", "Koi-Koi"."""
+    if isinstance(action, Play):
+        if action.target:
+            return _("play {card}, taking {target}").format(card=card_name(action.card, style),
+                                                            target=card_name(action.target, style))
+        return _("play {card}").format(card=card_name(action.card, style))
+    if isinstance(action, ChooseMatch):
+        if v is not None and v.pending is not None:
+            return _("take {target} with {card}").format(target=card_name(action.target, style),
+                                                         card=card_name(v.pending.id, style))
+        return _("take {target}").format(target=card_name(action.target, style))
+    if isinstance(action, KoiKoi):
+        return _("Koi-Koi")
+    if isinstance(action, Stop):
+        return _("Stop")
+    return str(action)
+
+
+def _points(x: float) -> str:
+    return "{:.1f}".format(abs(x))
+
+
+# ---------------------------------------------------------------- Koi-Koi or Stop
+
+def _near(v, seat: int) -> dict:
+    """Yaku name -> the cards outside both piles that would each make or raise it for ``seat``."""
+    mine, theirs = v.captured_masks[seat], v.captured_masks[1 - seat]
+    avail = ALL & ~(mine | theirs)
+    if v.pending is not None:
+        avail &= ~(1 << v.pending.index)
+    return _one_away(v, mine, seat, avail)
+
+
+def _threat(v, opp: str, style: str, stop: bool) -> Optional[str]:
+    """"the opponent needed one card for Inoshikachō, with 2 of 3 unseen", if it is so."""
+    near = _near(v, 1 - v.seat)
+    if not near:
+        return None
+    # The yaku with the most ways to make it first; its cards still to come.
+    name = max(near, key=lambda n: (near[n].bit_count(), n))
+    outs = near[name]
+    k, n = (outs & v.unseen_mask).bit_count(), outs.bit_count()
+    if stop:
+        template = _n("{opponent} needed one card for {yaku}, with {k} of {n} unseen",
+                      "{opponent} needed one card for {yaku}, with {k} of {n} unseen", n)
+    else:
+        template = _n("{opponent} is one card from {yaku}, with {k} of {n} unseen",
+                      "{opponent} is one card from {yaku}, with {k} of {n} unseen", n)
+    return template.format(opponent=opp, yaku=Y.label(name, style), k=k, n=n)
+
+
+def _decide(v, d, opp: str, style: str) -> str:
+    me = v.seat
+    values = {type(o.action): o.points for o in d.options}
+    if isinstance(d.best, Stop):
+        stop_pts = v.award(me).total
+        threat = _threat(v, opp, style, True)
+        if threat:
+            return _n("Stop: {points} point now; {threat}.", "Stop: {points} points now; {threat}.",
+                      stop_pts).format(points=stop_pts, threat=threat)
+        return _n("Stop: {points} point now; playing on is worth about {kk} on average.",
+                  "Stop: {points} points now; playing on is worth about {kk} on average.",
+                  stop_pts).format(points=stop_pts, kk=_signed(values.get(KoiKoi, 0.0)))
+    near = _near(v, me)
+    hand = v.hand_mask
+    in_hand = {name: m & hand for name, m in near.items() if m & hand}
+    if in_hand:
+        cards = 0
+        for m in in_hand.values():
+            cards |= m
+        mine_text = _("your hand still holds {cards}, for {yaku}").format(
+            cards=cards_text(ids_of(cards), style), yaku=_yaku_names(sorted(in_hand), style))
+    else:
+        outs = 0
+        for m in near.values():
+            outs |= m
+        k = outs.bit_count()
+        held = _n("your hand still holds {n} card", "your hand still holds {n} cards",
+                  hand.bit_count()).format(n=hand.bit_count())
+        mine_text = _n("{held} and {k} card would raise your yaku",
+                       "{held} and {k} cards would raise your yaku", k).format(held=held, k=k)
+    threat = _threat(v, opp, style, False)
+    if threat:
+        return _("Koi-Koi: {mine}; {threat}.").format(mine=mine_text, threat=threat)
+    return _("Koi-Koi: {mine}; {opponent} has no yaku near.").format(mine=mine_text, opponent=opp)
+
+
+def _signed(x: float) -> str:
+    return ("{:+.1f}").format(x)
+
+
+# ---------------------------------------------------------------- any decision
+
+def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str:
+    """The reason shown with Decision ``d`` taken in View ``v``."""
+    opp = opponent or _("the opponent")
+    if d.verdict == FORCED:
+        return _("The only legal move.")
+    if d.kind == "decide":
+        text = _decide(v, d, opp, style)
+        if d.verdict != GOOD:
+            return _("Better: {text}").format(text=text)
+        return text
+    if d.verdict == GOOD:
+        why = _gains(v, d.chosen, opp, style)
+        if d.chosen != d.best and d.loss > 0:
+            from .analysis import NOISE_Z
+            spread = next((o.spread for o in d.options if o.action == d.chosen), 0.0)
+            if d.loss <= NOISE_Z * spread:
+                return _("Good: within the playouts' noise of the best choice ({move}).").format(
+                    move=move_text(d.best, style, v))
+            return _("Good: close to the best choice ({move}), about {loss} points less.").format(
+                move=move_text(d.best, style, v), loss=_points(d.loss))
+        if why:
+            return _("Good: it {why}.").format(why=why)
+        return _("The best choice in the playouts.")
+    problem = _feeds(v, d.chosen, opp, style)
+    if problem and _feeds(v, d.best, opp, style) == problem:
+        problem = None          # the best move leaves it there too: not the difference
+    targeted = isinstance(d.best, ChooseMatch) or (isinstance(d.best, Play) and d.best.target)
+    why = _gains(v, d.best, opp, style, named=bool(targeted))
+    if why is None and problem:
+        _taken, dumped, _left = _takes(v, d.best)
+        if dumped >= 0 and not _feeds(v, d.best, opp, style):
+            why = _("puts only {card} on the field").format(card=card_name(IDS[dumped], style))
+            targeted = False
+    move = move_text(d.best, style, v)
+    loss = _points(d.loss)
+    if problem and why:
+        if targeted:
+            return _("This {problem}. Better: {move}, {why}.").format(problem=problem, move=move,
+                                                                       why=why)
+        return _("This {problem}. Better: {move}, which {why}.").format(problem=problem, move=move,
+                                                                        why=why)
+    if problem:
+        return _("This {problem}. Better: {move} (about {loss} points more).").format(
+            problem=problem, move=move, loss=loss)
+    if why:
+        if targeted:
+            return _("Better: {move}, {why} (about {loss} points more).").format(
+                move=move, why=why, loss=loss)
+        return _("Better: {move}, which {why} (about {loss} points more).").format(
+            move=move, why=why, loss=loss)
+    return _("Better: {move}: about {loss} points more in the playouts.").format(move=move, loss=loss)
