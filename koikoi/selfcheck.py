@@ -2,7 +2,8 @@
 
 The standalone build's smoke run and the install check call it. It opens no window and
 writes nothing: it loads each data file the game ships (the art and sound folders, the
-CPU's match-win table, every lesson, replayed through the engine) and prints one line per
+CPU's match-win table, every lesson, replayed through the engine) and runs a short review
+in its background process and prints one line per
 item, "ok" or what is wrong. Exit status 0 if everything is there, 1 if not.
 """
 
@@ -47,10 +48,40 @@ def _lessons() -> str:
     return f"{len(entries)} lessons, each played through to its end"
 
 
+def _review() -> str:
+    """A one-round match analysed in the review's background process (the frozen build
+    must start that process from its own executable)."""
+    import time
+    from .ai.players import make_player
+    from .engine import RULESETS, apply, events_to_json, legal_actions, new_match, view
+    from .review import ReviewJob
+    state = new_match(RULESETS["nintendo"], seed=5, months=1, first_dealer=0)
+    players = [make_player("easy", seed=1), make_player("easy", seed=2)]
+    while not state.is_over:
+        seat = state.to_move
+        state = apply(state, players[seat].choose(view(state, seat), legal_actions(state)))
+    job = ReviewJob(events_to_json(state.events), (0,), match_id="check", cache_dir=None, budget=8)
+    t0 = time.monotonic()
+    job.start()
+    try:
+        while not job.done and time.monotonic() - t0 < 60:
+            job.poll()
+            time.sleep(0.02)
+    finally:
+        if not job.done:
+            job.cancel()
+        job.close()
+    if job.result is None:
+        raise RuntimeError(job.error or "no answer from the review process in 60 s")
+    n = sum(len(r.decisions) for r in job.result.rounds)
+    return f"a round analysed in a background process ({n} decisions, {time.monotonic() - t0:.1f} s)"
+
+
 CHECKS: tuple[tuple[str, Callable[[], str]], ...] = (
     ("art and sounds", _assets),
     ("Hard's match-win table", _winprob),
     ("lessons", _lessons),
+    ("review", _review),
 )
 
 
