@@ -5,7 +5,8 @@
 Scenes: title oyagime round koikoi results ledger (and newmatch settings
 history howto pause stats; unfinished: the question before a new match
 replaces a saved one; saved: matches kept for later; title-saved: the title
-with a saved match and kept ones). The match scenes are reached by really playing: both seats
+with a saved match and kept ones; review: the replay viewer with a finished review of the
+match marked, on a mistake; review-progress: the review running, its progress bar). The match scenes are reached by really playing: both seats
 are driven with the engine's legal actions (random / easy CPU moves) through
 ``session.apply``, so every picture shows a state the rules can produce.
 Nothing is written to the player's settings: the tool runs with a throwaway
@@ -28,7 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 SCENES = ("title", "oyagime", "round", "koikoi", "results", "ledger",
-          "newmatch", "settings", "history", "howto", "pause", "unfinished", "saved", "title-saved", "stats")
+          "newmatch", "settings", "history", "howto", "pause", "unfinished", "saved", "title-saved", "stats",
+          "review", "review-progress")
+REVIEW_BUDGET = 120       # playouts per option of the "review" scene's analysis (a few seconds)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -210,9 +213,63 @@ def build(app, name: str, seed: int):
         session = _session(seed, months=3)
         play_until(session, _drivers(seed), lambda s: s.state.is_over)
         app.reset(MatchResultsScene(app, session))
+    elif name in ("review", "review-progress"):
+        warning = _review(app, seed, running=name == "review-progress")
     else:
         raise ValueError(f"unknown scene {name!r}")
     return warning
+
+
+def _review(app, seed: int, *, running: bool):
+    """The replay viewer of a finished 3-month match with its review: analysed here (and
+    cached with the match, so the viewer loads it as it would a review made before) and
+    shown on the round with the most mistakes, at its first mistake; or running in its background
+    process, caught once its progress bar has moved."""
+    import time
+    from koikoi.review import analyse_match, save_cached
+    from koikoi.ui.scenes import review_panel as RP
+    from koikoi.ui.scenes.ledger import MatchResultsScene
+    from koikoi.ui.scenes.replay import ReplayScene
+    session = _session(seed, months=3)
+    play_until(session, _drivers(seed), lambda s: s.state.is_over)
+    app.reset(MatchResultsScene(app, session, from_history=True))
+    if running:
+        scene = ReplayScene(app, session, 1)           # the analysis' own budget: long enough to catch
+        app.push(scene)
+        scene.start_review()
+        state = scene.review
+        t0 = time.monotonic()
+        while state.running and state.progress < 0.12 and time.monotonic() - t0 < 60:
+            app.step(1 / 60)
+            time.sleep(0.02)
+        if not state.running:
+            return f"the review was not running any more: {state.error or 'finished already'}"
+        return None
+    seats = RP.review_seats(session)
+    review = analyse_match(session.state.events, seats, match_id=session.id, budget=REVIEW_BUDGET,
+                           opponent=RP.opponent_words(session, seats), style=RP.style_of(app.settings))
+    save_cached(app.storage.history_dir, review)
+    best = max(review.rounds, key=lambda r: (r.mistakes, r.inaccuracies, r.points_lost))
+    scene = ReplayScene(app, session, best.round)
+    app.push(scene)
+    scene.review.budget = REVIEW_BUDGET               # the cache's: the viewer loads it
+    scene.start_review()
+    if not scene.reviewed:
+        return f"the review did not load: {scene.review.error}"
+    for _ in range(40):                               # on to its first mistake (past the inaccuracies)
+        scene.jump_error(1)
+        d = scene.decision()
+        if d is None or d.verdict == "mistake" or scene.round_no != best.round:
+            break
+    return None
+
+
+def _stop_reviews(app) -> None:
+    """End a review's background process the picture caught running."""
+    from koikoi.ui.scenes.replay import ReplayScene
+    for scene in app.scenes:
+        if isinstance(scene, ReplayScene) and scene.review is not None:
+            scene.review.cancel()
 
 
 def main(argv=None) -> int:
@@ -236,6 +293,7 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(app.screen, str(out))
+    _stop_reviews(app)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"wrote {out} ({args.size[0]}x{args.size[1]}, scene {args.scene}, seed {args.seed})")

@@ -5,7 +5,9 @@ live session of a finished match it makes sure the match is filed in the
 history and the autosave cleared (``app.finish_match``). Click a row (or
 select it with the arrow keys and press Enter) to see that round's score in
 detail, or on its "Replay" to step through it (``replay.ReplayScene``); "Rules"
-shows the rules the match was played with (``rules_panel.RulesPanelScene``).
+shows the rules the match was played with (``rules_panel.RulesPanelScene``);
+"Review match" (V) opens the first round's replay with the match's review
+started (``review_panel``: a review already made, or running, is the same one).
 A match from the history that was conceded, or abandoned unfinished, says so.
 """
 
@@ -22,7 +24,9 @@ from ...engine import yaku as Y
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
+from ..table import _
 from . import MenuScene, TableScreen
+from . import review_panel as RP
 from .results import RoundResultsScene
 from ...engine.phase import SeatKind
 
@@ -290,7 +294,11 @@ class MatchResultsScene(TableScreen, MenuScene):
                              hotkeys=(pygame.K_t,))
         rules_b = self.button((0, by, bw, bh), "Rules of this match", self.show_rules, style="ghost",
                               hotkeys=(pygame.K_r,))
-        self.place_row([first, second, rules_b], gap)
+        row = [first, second, rules_b]
+        if self.can_review:
+            row.append(self.button((0, by, bw, bh), _("Review match"), self.review_match, style="secondary",
+                                   hotkeys=(pygame.K_v,)))
+        self.place_row(row, gap)
         self.focus.vertical_keys = False   # Up/Down walk the rows
 
     def _cells(self, row) -> dict:
@@ -374,6 +382,19 @@ class MatchResultsScene(TableScreen, MenuScene):
         except ValueError as exc:
             self.app.toast(f"That round cannot be replayed: {exc}", 5.0, "warning")
 
+    @property
+    def can_review(self) -> bool:
+        """A match whose rounds can be replayed (not an online one) and that has one."""
+        return (bool(self.state.ledger) and any(c.key == "replay" for c in self.columns)
+                and RP.reviewable(self.session))
+
+    def review_match(self) -> None:
+        """The replay of the first round, with the review of the match started."""
+        try:
+            self.app.open("replay", self.session, self.state.ledger[0].round, review=True)
+        except ValueError as exc:
+            self.app.toast(_("The match cannot be reviewed: {problem}").format(problem=exc), 5.0, "warning")
+
     def open_row(self, i: int) -> None:
         row = self.state.ledger[i]
         overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop)
@@ -391,6 +412,7 @@ class MatchResultsScene(TableScreen, MenuScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        RP.poll_all(self.app)            # a review started in the replay goes on meanwhile
         if self.petals is not None:
             self.petals.update(dt)
             if not self.petals.alive:
@@ -399,6 +421,10 @@ class MatchResultsScene(TableScreen, MenuScene):
     @property
     def animating(self) -> bool:
         return super().animating or self.petals is not None
+
+    def exit(self) -> None:
+        super().exit()
+        RP.release(self.app, self.session)         # the match's last screen: its review stops
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)

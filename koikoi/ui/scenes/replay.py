@@ -14,6 +14,16 @@ begins (a test checks it). The step's words are ``koikoi.narration``'s
 sentences of the viewing seat's public events, cards by name in the player's
 name style. Keys: Right/Left (or Space/Backspace) step, Home/End jump, a click
 on a turn marker jumps there.
+
+The review (``ReplayScene(..., review=True)``, the Review button or R) analyses
+the match in the background (``review_panel.ReviewState``: one per match, kept
+while viewers open and close), or loads it from the cache at once. While it
+runs a progress bar shows under the capture piles, with Cancel (Esc cancels
+too); the viewer keeps working. Then every decision of the reviewed seat(s) gets
+a mark over its turn marker (? a mistake, ?! an inaccuracy, a tick a good move),
+the step's box says the verdict, the points given away, the best choice in words
+and the reason, under the round's summary; N / Shift+N jump to the next /
+previous mistake or inaccuracy, on into the other rounds.
 """
 
 from __future__ import annotations
@@ -32,7 +42,10 @@ from ...engine.table import PublicTable, fold_all, tables
 from .. import theme
 from .. import widgets as W
 from ..hints import style_of
+from ..table import _
 from . import MenuScene
+from . import review_panel as RP
+from .review_panel import _n
 from ...engine.phase import SeatKind
 
 KIND_ORDER = (Kind.BRIGHT, Kind.ANIMAL, Kind.RIBBON, Kind.CHAFF)
@@ -198,7 +211,7 @@ def _sorted_ids(ids) -> list:
 class ReplayScene(MenuScene):
     intro_time = 0.25
 
-    def __init__(self, app, session_or_state, round_no: int):
+    def __init__(self, app, session_or_state, round_no: int, *, review: bool = False):
         from .ledger import _as_session
         self.session = _as_session(session_or_state)
         self.state = self.session.state
@@ -211,7 +224,16 @@ class ReplayScene(MenuScene):
         self.steps = round_steps(self.state.events, round_no, self.names, you=self.you, style=self.style)
         self.index = 0
         self.hover_marker: Optional[int] = None
+        # the review: the match's shared state, and this round's decisions by their event index
+        self.review: Optional[RP.ReviewState] = RP.review_for(app, self.session) if RP.reviewable(self.session) \
+            else None
+        self.decisions: dict = {}
+        self._review_key = None
+        self._laid_active = False
+        self._refresh_review(layout=False)
         super().__init__(app)
+        if review:
+            self.start_review()
 
     # ---------------------------------------------------------- navigation
     @property
@@ -241,6 +263,145 @@ class ReplayScene(MenuScene):
         if hasattr(self, "prev_b"):
             self.prev_b.enabled = self.home_b.enabled = self.index > 0
             self.next_b.enabled = self.end_b.enabled = self.index < len(self.steps) - 1
+        self._sync_review_button()
+
+    def set_round(self, round_no: int) -> None:
+        """Show round ``round_no`` of the same match, from its first step."""
+        self.steps = round_steps(self.state.events, round_no, self.names, you=self.you, style=self.style)
+        self.round_no = round_no
+        self.index = 0
+        self.hover_marker = None
+        self._review_key = None
+        self._refresh_review(layout=False)
+        self.layout()
+
+    # ---------------------------------------------------------- the review
+    @property
+    def reviewed(self) -> bool:
+        """The review of this round is done and shown."""
+        return self.review is not None and self.review.covers(self.round_no)
+
+    @property
+    def review_active(self) -> bool:
+        """The review box shows: a review runs, failed, or this round is reviewed."""
+        r = self.review
+        return r is not None and (r.running or r.error is not None or r.covers(self.round_no))
+
+    def decision(self, i: Optional[int] = None):
+        """The reviewed decision made at step ``i`` (default: the current step), or None."""
+        step = self.steps[self.index if i is None else i]
+        return self.decisions.get(step.start)
+
+    def start_review(self) -> None:
+        """The Review button, R: start the analysis (or take it from the cache)."""
+        r = self.review
+        if r is None:
+            self.app.toast(_("This match cannot be reviewed on this computer."), 5.0, "info")
+            return
+        if r.running or self.reviewed:
+            return
+        RP.keep(self.app, r)
+        r.start()
+        self._refresh_review()
+
+    def cancel_review(self) -> None:
+        if self.review is not None and self.review.running:
+            self.review.cancel()
+            self.app.toast(_("The review was cancelled."), 3.0, "info")
+            self._refresh_review()
+
+    def _review_button(self) -> None:
+        r = self.review
+        if r is None:
+            return
+        if r.running:
+            self.cancel_review()
+        elif self.reviewed:
+            self.jump_error(1)
+        else:
+            self.start_review()
+
+    def _sync_review_button(self) -> None:
+        b = getattr(self, "review_b", None)
+        r = self.review
+        if b is None or r is None:
+            return
+        if r.running:
+            b.label, b.enabled = _("Cancel"), True
+        elif self.reviewed:
+            b.label, b.enabled = _("Next mistake"), self._has_errors()
+        else:
+            b.label, b.enabled = _("Review"), True
+
+    def _has_errors(self) -> bool:
+        res = self.review.result if self.review is not None else None
+        if res is None:
+            return False
+        seats = set(self.review.seats)
+        return any(d.is_error for rr in res.rounds if rr.seat in seats for d in rr.decisions)
+
+    def marks(self) -> dict:
+        """Step index -> the verdict of the reviewed decision made there (what the turn
+        markers show)."""
+        return {i: d.verdict for i, st in enumerate(self.steps) if (d := self.decisions.get(st.start)) is not None}
+
+    def _error_steps(self) -> list[int]:
+        return [i for i, st in enumerate(self.steps)
+                if (d := self.decisions.get(st.start)) is not None and d.is_error]
+
+    def jump_error(self, direction: int) -> None:
+        """N / Shift+N: the next (1) or previous (-1) mistake or inaccuracy, on into the
+        next or previous reviewed round that has one."""
+        if not self.reviewed:
+            return
+        here = self._error_steps()
+        ahead = [i for i in here if i > self.index] if direction > 0 else [i for i in reversed(here) if i < self.index]
+        if ahead:
+            self.go(ahead[0])
+            return
+        r = self.review
+        seats = set(r.seats)
+        rounds = sorted({rr.round for rr in r.result.rounds if rr.seat in seats and r.covers(rr.round)
+                         and any(d.is_error for d in rr.decisions)})
+        others = [n for n in rounds if n > self.round_no] if direction > 0 else \
+            [n for n in reversed(rounds) if n < self.round_no]
+        for n in others:
+            try:
+                self.set_round(n)
+            except ValueError:
+                continue
+            found = self._error_steps()
+            if found:
+                self.go(found[0] if direction > 0 else found[-1])
+                return
+        if not self._has_errors():
+            self.app.toast(_("No mistakes or inaccuracies in this match."), 2.5, "info")
+        else:
+            self.app.toast(_("No more mistakes after this one.") if direction > 0 else
+                           _("No mistakes before this one."), 2.5, "info")
+
+    def _refresh_review(self, layout: bool = True) -> None:
+        """Take in a change of the review (started, finished, failed, cancelled)."""
+        r = self.review
+        if r is None:
+            return
+        key = (id(r.result) if r.result is not None else None, r.running, r.error, self.round_no, r.rounds_done)
+        if key == self._review_key:
+            return
+        old_error = self._review_key[2] if self._review_key else None
+        self._review_key = key
+        self.decisions = {}
+        if r.covers(self.round_no):
+            seats = set(r.seats)
+            for rr in r.result.rounds:
+                if rr.round == self.round_no and rr.seat in seats:
+                    for d in rr.decisions:
+                        self.decisions[d.index] = d
+        if r.error is not None and r.error != old_error and layout:
+            self.app.toast(r.error, 6.0, "warning")
+        if layout and self.review_active != self._laid_active:
+            self.layout()
+        self._sync_review_button()
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
@@ -249,11 +410,18 @@ class ReplayScene(MenuScene):
         self.header_h = self.px(150)
         bh = self.px(64)
         self.controls_y = h - pad // 2 - bh
-        self.markers_rect = pygame.Rect(0, 0, 0, self.px(40))
-        self.desc_rect = pygame.Rect(pad, 0, w - 2 * pad, self.px(118))
+        active = self._laid_active = self.review_active
+        # with a review: a taller box (its words beside the step's) and room for the marks
+        self.badge_h = self.px(24) if active else 0
+        self.desc_rect = pygame.Rect(pad, 0, w - 2 * pad, self.px(186 if active else 118))
         self.desc_rect.bottom = self.controls_y - self.px(16)
-        self.markers_rect = pygame.Rect(pad + self.px(20), self.desc_rect.y - self.px(48),
-                                        w - 2 * pad - self.px(40), self.px(36))
+        self.markers_rect = pygame.Rect(pad + self.px(20), self.desc_rect.y - self.px(48) - self.badge_h,
+                                        w - 2 * pad - self.px(40), self.px(36) + self.badge_h)
+        d = self.desc_rect
+        rw = int(d.w * 0.5) if active else 0      # the review's box: the right half
+        self.review_rect = pygame.Rect(d.right - rw, d.y, rw, d.h)
+        if active:
+            d.w -= rw + self.px(16)
         top = self.header_h
         bottom = self.markers_rect.y - self.px(14)
         side_w = int((w - 2 * pad) * 0.31)
@@ -273,13 +441,13 @@ class ReplayScene(MenuScene):
         gap = self.px(14)
         self.home_b = self.button((0, self.controls_y, self.px(110), bh), "|◀", self.first, style="secondary",
                                   hotkeys=(pygame.K_HOME,), font_size=theme.font_px("body", self.s))
-        self.prev_b = self.button((0, self.controls_y, bw, bh), "◀  Back", self.backward, style="secondary",
+        self.prev_b = self.button((0, self.controls_y, bw, bh), _("◀  Back"), self.backward, style="secondary",
                                   hotkeys=(pygame.K_LEFT, pygame.K_BACKSPACE))
-        self.next_b = self.button((0, self.controls_y, bw, bh), "Next  ▶", self.forward, style="primary",
+        self.next_b = self.button((0, self.controls_y, bw, bh), _("Next  ▶"), self.forward, style="primary",
                                   hotkeys=(pygame.K_RIGHT, pygame.K_SPACE))
         self.end_b = self.button((0, self.controls_y, self.px(110), bh), "▶|", self.last, style="secondary",
                                  hotkeys=(pygame.K_END,), font_size=theme.font_px("body", self.s))
-        self.close_b = self.button((0, self.controls_y, self.px(220), bh), "Close", self.back, style="ghost")
+        self.close_b = self.button((0, self.controls_y, self.px(220), bh), _("Close"), self.back, style="ghost")
         row = [self.home_b, self.prev_b, self.next_b, self.end_b]
         total = sum(b.rect.w for b in row) + gap * (len(row) - 1)
         x = w // 2 - total // 2
@@ -288,6 +456,15 @@ class ReplayScene(MenuScene):
             x += b.rect.w + gap
         self.close_b.rect.right = w - pad
         self.widgets = row + [self.close_b]
+        if self.review is not None:
+            # beside Close, under the review box (its Cancel is next to the progress bar)
+            self.review_b = self.button((0, self.controls_y, self.px(250), bh), _("Review"), self._review_button,
+                                        style="secondary")
+            self.review_b.rect.right = self.close_b.rect.x - gap
+            if self.review_b.rect.x < row[-1].rect.right + gap:      # a narrow window: shorter
+                self.review_b.rect.w = max(self.px(120), self.review_b.rect.right - row[-1].rect.right - gap)
+                self.review_b.rect.right = self.close_b.rect.x - gap
+            self.widgets.insert(len(row), self.review_b)
         self.focus.set(self.widgets)
         self.focus.vertical_keys = False
         self._sync_buttons()
@@ -299,8 +476,10 @@ class ReplayScene(MenuScene):
         step = min(self.px(40), r.w / max(1, n))
         total = step * n
         x0 = r.centerx - total / 2
-        size = max(self.px(10), int(min(step * 0.7, r.h * 0.7)))
-        return [pygame.Rect(int(x0 + i * step + (step - size) / 2), r.centery - size // 2, size, size)
+        dots_h = r.h - self.badge_h           # the marks of a review go above the dots
+        cy = r.bottom - dots_h // 2
+        size = max(self.px(10), int(min(step * 0.7, dots_h * 0.7)))
+        return [pygame.Rect(int(x0 + i * step + (step - size) / 2), cy - size // 2, size, size)
                 for i in range(n)]
 
     def _marker_at(self, pos) -> Optional[int]:
@@ -324,7 +503,33 @@ class ReplayScene(MenuScene):
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):
             self.go(self.index + (5 if event.key == pygame.K_PAGEDOWN else -5))
             return True
+        elif event.type == pygame.KEYDOWN and self.review is not None:
+            plain = not (event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META))
+            if event.key == pygame.K_ESCAPE and self.review.running:
+                self.cancel_review()
+                return True
+            if event.key == pygame.K_r and plain:
+                self.start_review()
+                return True
+            if event.key == pygame.K_n and plain:
+                self.jump_error(-1 if event.mod & pygame.KMOD_SHIFT else 1)
+                return True
         return super().handle(event)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.review is not None:
+            self.review.poll()
+            self._refresh_review()
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or (self.review is not None and self.review.running)
+
+    def exit(self) -> None:
+        super().exit()
+        if self.review is not None:
+            RP.release(self.app, self.session)     # a review runs on while the match's screens stay
 
     # ---------------------------------------------------------- drawing
     def _card(self, surface, cid, h, pos, *, touched=False) -> pygame.Rect:
@@ -354,11 +559,12 @@ class ReplayScene(MenuScene):
         st = self.state
         # header
         cx = w // 2
-        W.draw_text(surface, "REPLAY", self.font("small", True), theme.GOLD, (cx, self.px(18)), "midtop")
-        title = f"Round {self.round_no}  ·  {MONTH_NAMES[(self.round_no - 1) % 12]}"
+        W.draw_text(surface, _("REPLAY"), self.font("small", True), theme.GOLD, (cx, self.px(18)), "midtop")
+        title = _("Round {n}  ·  {month}").format(n=self.round_no, month=MONTH_NAMES[(self.round_no - 1) % 12])
         r = W.draw_text(surface, title, self.font("h2", True), theme.GOLD_LIGHT, (cx, self.px(44)), "midtop")
         rules = PRESET_LABELS.get(st.rules.name, st.rules.name).split(" (")[0]
-        sub = f"{self.names[0]} vs {self.names[1]}  ·  {rules}  ·  step {self.index + 1} of {len(self.steps)}"
+        sub = _("{first} vs {second}  ·  {rules}  ·  step {n} of {total}").format(
+            first=self.names[0], second=self.names[1], rules=rules, n=self.index + 1, total=len(self.steps))
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (cx, r.bottom + self.px(4)), "midtop")
         # the table
         t = self.table
@@ -376,8 +582,11 @@ class ReplayScene(MenuScene):
             color = theme.SEAT_COLORS[seat]
             name = W.ellipsize(self.names[seat], small, label_w - self.px(30))
             W.draw_text(surface, name, small, color, (t.x + self.px(24), y + ch // 2 - self.px(10)), "midleft")
-            dealer = "dealer" if getattr(st.ledger[self.round_no - 1], "dealer", None) == seat else ""
-            info = "  ".join(x for x in (dealer, f"{len(p.hands[seat])} in hand") if x)
+            in_hand = _("{n} in hand").format(n=len(p.hands[seat]))
+            if getattr(st.ledger[self.round_no - 1], "dealer", None) == seat:
+                info = _("dealer  {in_hand}").format(in_hand=in_hand)
+            else:
+                info = in_hand
             W.draw_text(surface, info, tiny, theme.CREAM_DIM, (t.x + self.px(24), y + ch // 2 + self.px(14)),
                         "midleft", shadow=False)
             self._row_of_cards(surface, _sorted_ids(p.hands[seat]), y, inner_x, inner_w, p.touched)
@@ -387,7 +596,7 @@ class ReplayScene(MenuScene):
         if p.stock_count:
             for k in range(min(3, p.stock_count)):
                 surface.blit(back, (sx + k * 2, sy - k * 2))
-        W.draw_text(surface, f"Stock {p.stock_count}", tiny, theme.CREAM,
+        W.draw_text(surface, _("Stock {n}").format(n=p.stock_count), tiny, theme.CREAM,
                     (sx + cw // 2, sy + ch + self.px(6)), "midtop", shadow=False)
         if p.pending:
             self._card(surface, p.pending, ch, (sx + cw + self.px(16), sy), touched=True)
@@ -399,7 +608,7 @@ class ReplayScene(MenuScene):
         self._row_of_cards(surface, fld[:half], ys[1], field_x, field_w, p.touched)
         self._row_of_cards(surface, fld[half:], ys[2], field_x, field_w, p.touched)
         if not fld:
-            W.draw_text(surface, "The field is empty", self.font("small"), theme.CREAM_DIM,
+            W.draw_text(surface, _("The field is empty"), self.font("small"), theme.CREAM_DIM,
                         (field_x + field_w // 2, (ys[1] + ys[2] + ch) // 2), "center")
         # the result over the field on the last step
         if p.kind == "end" and p.row is not None:
@@ -414,7 +623,10 @@ class ReplayScene(MenuScene):
         font = self.font("body")
         bold = self.font("body", True)
         y = d.y + self.px(14)
-        room = max(1, (d.h - self.px(20)) // font.get_linesize())
+        hint = self._keys_hint()
+        tiny = self.font("tiny")
+        free = d.h - self.px(20) - (tiny.get_linesize() if hint and self.review_active else 0)
+        room = max(1, free // font.get_linesize())
         width = d.w - self.px(60)
         lines = description_lines(p, lambda text: W.wrap_text(text, font, width), room,
                                   lambda text: W.text_width(text, font) <= width)
@@ -428,22 +640,120 @@ class ReplayScene(MenuScene):
                 color, f = theme.LACQUER_LIGHT, bold
             W.draw_text(surface, text, f, color, (d.x + self.px(30), y), shadow=False)
             y += font.get_linesize()
+        if self.review_active:
+            self._draw_review_box(surface)
+        if hint:
+            right = d.right - self.px(20)
+            W.draw_text(surface, W.ellipsize(hint, tiny, right - d.x - self.px(30)), tiny, theme.MUTED,
+                        (right, d.bottom - self.px(10)), "bottomright", shadow=False)
+
+    def _keys_hint(self) -> str:
+        r = self.review
+        if r is not None and r.running:
+            return _("← → to step  ·  Esc cancels the review")
+        if self.reviewed:
+            return _("← → to step  ·  N / Shift+N next / previous mistake")
         if self.index < len(self.steps) - 1:
-            W.draw_text(surface, "← → to step  ·  Home / End  ·  click a marker", self.font("tiny"), theme.MUTED,
-                        (d.right - self.px(20), d.bottom - self.px(10)), "bottomright", shadow=False)
+            if r is not None:
+                return _("← → to step  ·  Home / End  ·  click a marker  ·  R to review")
+            return _("← → to step  ·  Home / End  ·  click a marker")
+        return ""
+
+    def _draw_review_box(self, surface) -> None:
+        """The review's box beside the step's words: the progress, the failure, or the
+        round's summary and the current decision's verdict, best choice and reason."""
+        box = self.review_rect
+        W.draw_panel(surface, box, fill=theme.PANEL_STRONG, border=theme.GOLD_DARK, s=self.s)
+        r = self.review
+        x = box.x + self.px(22)
+        width = box.w - self.px(44)
+        bottom = box.bottom - self.px(10)
+        y = box.y + self.px(12)
+        tiny, tiny_b = self.font("tiny"), self.font("tiny", True)
+        small_b = self.font("small", True)
+
+        def line(text, font, color, y):
+            W.draw_text(surface, W.ellipsize(text, font, width), font, color, (x, y), shadow=False)
+            return y + font.get_linesize()
+
+        def para(text, font, color, y, most: int = 3):
+            rows = W.wrap_text(text, font, width) or [""]
+            fit = max(0, min(most, (bottom - y) // font.get_linesize()))
+            if len(rows) > fit and fit:
+                rest = " ".join(rows[fit - 1:])
+                rows = rows[:fit - 1] + [W.ellipsize(rest, font, width)]
+            for row in rows[:fit]:
+                y = line(row, font, color, y)
+            return y
+
+        if r.running:
+            y = line(r.progress_text(), small_b, theme.CREAM, y) + self.px(6)
+            bar = pygame.Rect(x, y, width, self.px(16))
+            surface.blit(W.rounded_surface(bar.size, bar.h // 2, (255, 255, 255, 36)), bar.topleft)
+            done = bar.copy()
+            done.w = int(bar.w * r.progress)
+            if done.w >= bar.h // 2:
+                pygame.draw.rect(surface, theme.GOLD, done, border_radius=bar.h // 2)
+            pygame.draw.rect(surface, theme.GOLD_DARK, bar, width=max(1, self.px(2)), border_radius=bar.h // 2)
+            y = bar.bottom + self.px(8)
+            pct = _("{percent}% done  ·  you can keep stepping meanwhile").format(percent=int(r.progress * 100))
+            para(pct, tiny, theme.CREAM_DIM, y, 2)
+            return
+        if not self.reviewed:
+            y = line(_("The review could not be made"), small_b, theme.BAD, y)
+            para((r.error or "") + " " + _("Press R to try again."), tiny, theme.CREAM_DIM, y)
+            return
+        res = r.result
+        seats = [s for s in r.seats if s in (0, 1)]
+        if len(seats) == 1:
+            summary = _("Your play this round: {summary}").format(summary=RP.summary_text(res.round(self.round_no, seats[0]))) \
+                if self.you == seats[0] else _("{name} this round: {summary}").format(
+                    name=self.names[seats[0]], summary=RP.summary_text(res.round(self.round_no, seats[0])))
+        else:
+            summary = "  ·  ".join(_("{name}: {summary}").format(name=self.names[s],
+                                                                summary=RP.summary_text(res.round(self.round_no, s)))
+                                   for s in seats)
+        y = line(summary, tiny_b, theme.GOLD_LIGHT, y) + self.px(4)
+        d = self.decision()
+        step = self.position
+        if d is None:
+            if step.seat is not None and step.seat not in seats:
+                text = _("{name}'s choices are not reviewed.").format(name=self.names[step.seat])
+            elif step.seat is not None and step.kind in ("play", "choose", "koikoi", "stop"):
+                text = _("There was nothing to choose here.")
+            elif self._error_steps():
+                text = _("The marked turns are worth a look: N jumps to the next one.")
+            else:
+                text = _("No turn of this round needs a second look.")
+            para(text, tiny, theme.CREAM_DIM, y)
+            return
+        color = RP.VERDICT_COLORS.get(d.verdict, theme.CREAM)
+        mark = RP.VERDICT_MARKS.get(d.verdict)
+        head = RP.verdict_line(d)
+        if mark:
+            head = _("{mark}  {verdict}").format(mark=mark, verdict=head)
+        y = line(head, small_b, color, y)
+        if d.is_error or d.chosen != d.best:            # a good or forced one: its reason says it
+            y = para(RP.best_text(d, self.style), tiny_b, theme.CREAM, y, 2)
+        if d.reason:
+            para(d.reason, tiny, theme.CREAM_DIM, y)
 
     def _draw_result_banner(self, surface, p: Position, area: pygame.Rect) -> None:
         row = p.row
         big = self.font("h2", True)
         if row.winner is None:
-            head = "Draw" if row.reason == "lucky_draw" else "No game"
+            head = _("Draw") if row.reason == "lucky_draw" else _("No game")
             color = theme.CREAM
         else:
             who = self.names[row.winner]
-            head = f"{who} win{'' if who.lower() == 'you' else 's'} {row.award} point{'s' if row.award != 1 else ''}"
+            if who.lower() == "you":
+                head = _n("{who} win {n} point", "{who} win {n} points", row.award)
+            else:
+                head = _n("{who} wins {n} point", "{who} wins {n} points", row.award)
+            head = head.format(who=who, n=row.award)
             color = theme.SEAT_COLORS[row.winner]
         style = self.style
-        sub = ", ".join(f"{Y.label(n, style, short=True)} {pts}" for n, pts, _ in row.yaku) or "Both hands are empty"
+        sub = ", ".join(f"{Y.label(n, style, short=True)} {pts}" for n, pts, _k in row.yaku) or _("Both hands are empty")
         small = self.font("small")
         w = max(W.text_width(head, big), W.text_width(sub, small)) + self.px(80)
         box = pygame.Rect(0, 0, min(area.w, w), big.get_linesize() + small.get_linesize() + self.px(44))
@@ -466,12 +776,12 @@ class ReplayScene(MenuScene):
             r = W.draw_text(surface, W.ellipsize(self.names[seat], head, box.w // 2), head, theme.SEAT_COLORS[seat],
                             (x, box.y + self.px(12)))
             if p.calls[seat]:
-                tag = f"Koi-Koi ×{p.calls[seat]}" if p.calls[seat] > 1 else "Koi-Koi"
+                tag = _("Koi-Koi ×{n}").format(n=p.calls[seat]) if p.calls[seat] > 1 else _("Koi-Koi")
                 W.draw_text(surface, tag, self.font("tiny", True), theme.LACQUER_LIGHT,
                             (box.right - self.px(20), r.centery), "midright")
             yk = p.yaku[seat]
             style = self.style
-            ytext = ", ".join(f"{Y.label(n, style, short=True)} {pt}" for n, pt in yk) if yk else "No yaku yet"
+            ytext = ", ".join(f"{Y.label(n, style, short=True)} {pt}" for n, pt in yk) if yk else _("No yaku yet")
             ty = r.bottom + self.px(4)
             W.draw_text(surface, W.ellipsize(ytext, tiny, box.w - self.px(40)), tiny,
                         theme.GOLD_LIGHT if yk else theme.CREAM_DIM, (x, ty), shadow=False)
@@ -500,11 +810,12 @@ class ReplayScene(MenuScene):
                     if grp:
                         cx += gap
             if not p.captured[seat]:
-                W.draw_text(surface, "Nothing captured yet", tiny, theme.CREAM_DIM, area.center, "center",
+                W.draw_text(surface, _("Nothing captured yet"), tiny, theme.CREAM_DIM, area.center, "center",
                             shadow=False)
 
     def _draw_markers(self, surface) -> None:
         rects = self._marker_rects()
+        self.mark_rects: dict = {}       # step index -> its mark's rect (as drawn)
         r = self.markers_rect
         if rects:
             W.draw_divider(surface, rects[0].centerx, rects[-1].centerx, r.centery, theme.GOLD_DARK,
@@ -526,9 +837,40 @@ class ReplayScene(MenuScene):
             surface.blit(W.rounded_surface(size.size, size.w // 2, fill,
                                            border=theme.CREAM if cur else theme.darken(color, 0.2),
                                            border_width=max(1, self.px(2))), size.topleft)
+            d = self.decisions.get(step.start)
+            top = size.y
+            if d is not None:
+                top = self._draw_mark(surface, d, rr, cur, i)
             if step.kind == "koikoi" and (cur or i == self.hover_marker):
-                W.draw_text(surface, "Koi-Koi", self.font("tiny", True), theme.LACQUER_LIGHT,
-                            (size.centerx, size.y - self.px(4)), "midbottom")
+                W.draw_text(surface, _("Koi-Koi"), self.font("tiny", True), theme.LACQUER_LIGHT,
+                            (size.centerx, top - self.px(4)), "midbottom")
+
+    def _draw_mark(self, surface, d, dot: pygame.Rect, current: bool, i: int) -> int:
+        """A decision's mark above its turn marker: a pill with ? (a mistake) or ?! (an
+        inaccuracy), a tick (a good move), nothing (no choice worth the name). Returns
+        the mark's top."""
+        color = RP.VERDICT_COLORS.get(d.verdict, theme.CREAM)
+        h = max(self.px(10), self.badge_h - self.px(4))
+        bottom = dot.y - self.px(6 if current else 3)
+        mark = RP.VERDICT_MARKS.get(d.verdict)
+        if mark:
+            font = self.app.assets.font(max(9, int(h * 0.95)), True)
+            pill = pygame.Rect(0, 0, max(h, W.text_width(mark, font) + self.px(10)), h)
+            pill.midbottom = (dot.centerx, bottom)
+            pygame.draw.rect(surface, color, pill, border_radius=h // 2)
+            if current:
+                pygame.draw.rect(surface, theme.CREAM, pill, width=max(1, self.px(2)), border_radius=h // 2)
+            W.draw_text(surface, mark, font, theme.INK, pill.center, "center", shadow=False)
+            self.mark_rects[i] = pill
+            return pill.top
+        if d.verdict == "good":
+            k = h * 0.7
+            cx, cy = dot.centerx, bottom - h / 2
+            pts = [(cx - k * 0.5, cy), (cx - k * 0.12, cy + k * 0.38), (cx + k * 0.55, cy - k * 0.42)]
+            pygame.draw.lines(surface, color, False, pts, max(2, self.px(3)))
+            self.mark_rects[i] = pygame.Rect(int(cx - k * 0.5), int(cy - k * 0.5), int(k * 1.05) + 1, int(k) + 1)
+            return int(cy - k * 0.5)
+        return dot.y
 
 
 __all__ = ["ReplayScene", "Position", "round_steps", "round_bounds", "position_key", "position_of_state",

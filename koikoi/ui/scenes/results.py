@@ -6,6 +6,9 @@ each multiplier with its reason, the award (or "No game", or the lucky hand),
 then both match totals. Continue (Enter, Space, or a click on the button)
 calls ``on_close()``; the overlay does not pop itself, the caller decides
 what comes next. A first key press during the reveal shows everything at once.
+Beside Continue, "Review" (R) opens this round's replay with the match's review
+started (only for a local match's round that is in its log); closing the replay
+comes back here.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
 from ..assets import card_size
+from ..table import _
 from . import MenuScene
+from . import review_panel as RP
 from ...engine.phase import SeatKind
 
 REVEAL_STEP = 0.22       # seconds between the rows of the breakdown
@@ -123,7 +128,7 @@ class RoundResultsScene(MenuScene):
         pw = min(w - self.px(60), self.px(1220))
         pad = self.px(56)
         # the fixed parts, measured as draw_content lays them out
-        _, why = headline(row, self.names, self.session.is_hotseat)
+        _big, why = headline(row, self.names, self.session.is_hotseat)
         why_lines = len(W.wrap_text(why, self.font("small"), pw - 2 * pad)[:2]) if why else 0
         header_h = (self.px(30 + 40 + 8 + 14 + 16) + self.font("h1", True).get_linesize()
                     + why_lines * self.font("small").get_linesize())
@@ -158,6 +163,35 @@ class RoundResultsScene(MenuScene):
                               hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE))
         self.ok.rect.midbottom = (w // 2, self.panel.bottom - self.px(30))
         self.widgets = [self.ok]
+        self.review_b = None
+        if self._can_review():
+            rw = min(self.px(220), (self.panel.right - self.px(56)) - (self.ok.rect.right + self.px(24)))
+            if rw >= self.px(120):
+                self.review_b = self.button((0, 0, rw, bh), _("Review"), self.review_round, style="ghost",
+                                            hotkeys=(pygame.K_r,))
+                self.review_b.rect.midleft = (self.ok.rect.right + self.px(24), self.ok.rect.centery)
+                self.widgets.append(self.review_b)
+
+    def _can_review(self) -> bool:
+        """A local match's round whose events are in the log (the replay needs them)."""
+        if not RP.reviewable(self.session):
+            return False
+        from .replay import round_bounds
+        try:
+            round_bounds(self.session.state.events, self.row.round)
+        except (ValueError, AttributeError):
+            return False
+        return True
+
+    def review_round(self) -> None:
+        """This round's replay, with the review started; closing it comes back here."""
+        if not self.done_revealing:
+            self.revealed = float(self._lines())
+            return
+        try:
+            self.app.open("replay", self.session, self.row.round, review=True)
+        except ValueError as exc:
+            self.app.toast(_("This round cannot be reviewed: {problem}").format(problem=exc), 5.0, "warning")
 
     # ---------------------------------------------------------- behaviour
     @property
