@@ -77,11 +77,20 @@ def _review() -> str:
     return f"a round analysed in a background process ({n} decisions, {time.monotonic() - t0:.1f} s)"
 
 
+def _online() -> str:
+    """The online play's libraries are importable (no socket is opened)."""
+    import websockets
+    import zeroconf
+    from .net import discovery, server  # noqa: F401
+    return f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}"
+
+
 CHECKS: tuple[tuple[str, Callable[[], str]], ...] = (
     ("art and sounds", _assets),
     ("Hard's match-win table", _winprob),
     ("lessons", _lessons),
     ("review", _review),
+    ("online play", _online),
 )
 
 

@@ -48,10 +48,12 @@ HIDDEN_IMPORTS = [
     # online play: `koikoi serve` and the client (websockets imports its parts lazily)
     "koikoi.net", "koikoi.net.protocol", "koikoi.net.rooms", "koikoi.net.server", "koikoi.net.client",
     "websockets", "websockets.asyncio.server", "websockets.asyncio.client", "sqlite3",
+    # finding and announcing games on the local network (zeroconf's parts are compiled modules)
+    "koikoi.net.discovery", "zeroconf", "zeroconf.asyncio", "ifaddr",
 ]
 # Whole packages whose submodules are imported by name at run time (scenes,
 # AI levels, platformdirs' per-OS backend).
-COLLECT_SUBMODULES = ["koikoi", "platformdirs"]
+COLLECT_SUBMODULES = ["koikoi", "platformdirs", "zeroconf"]
 # Installed next to the game on a developer's machine but never used by it:
 # leaving them out keeps the bundle small (numpy alone is ~45 MB; pygame only
 # imports it for surfarray/sndarray, which the game does not use).

@@ -387,3 +387,207 @@ def test_the_join_screen_remembers_the_last_address_code_and_name(app, monkeypat
     OT.save_prefs(app)
     saved, _problem = app.storage.load_settings()
     assert saved["online"] == {"name": "Aki", "address": "127.0.0.1:1", "code": "KOI-9999", "lan": False}
+
+
+# ---------------------------------------------------------------- games on the local network
+# zeroconf bound to the loopback interface only (KOIKOI_DISCOVERY=loopback: every socket it
+# sends from is bound to 127.0.0.1); off unless a test turns it on.
+
+from koikoi.net import discovery as D  # noqa: E402
+
+
+def discovery_threads():
+    import threading
+    return [t.name for t in threading.enumerate()
+            if t.name.startswith(("koikoi-announce", "koikoi-browse")) or "zeroconf" in t.name.lower()]
+
+
+def no_discovery_left():
+    deadline = time.monotonic() + LIMIT
+    while discovery_threads() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not discovery_threads()
+
+
+@pytest.fixture
+def loopback(monkeypatch):
+    """Discovery on loopback, under a service type of this test process's own (another test
+    run on this machine at the same time shares the loopback multicast group)."""
+    import os
+    monkeypatch.setenv(D.ENV, "loopback")
+    monkeypatch.setattr(D, "SERVICE_TYPE", f"_koikoi-u{os.getpid() % 1000000:06d}._tcp.local.")
+    made = []
+    yield made.append                       # workers the test made itself, stopped after it
+    assert D.close_all(made + D.live_workers(), LIMIT)   # and any a failed test left running
+    assert no_discovery_left(), discovery_threads()
+
+
+def test_the_host_announces_while_it_waits_and_stops_when_the_match_starts(app, clients, loopback):
+    app.open("online")
+    click(app, button(app.top, "Host a match"))
+    host = app.top
+    type_into(app, host.name_field, "Aki")
+    click(app, button(host, "Host the match"))
+    assert wait_for(app, lambda: host.announcer is not None and host.announcer.state == "announcing")
+    announcer, m = host.announcer, host.match
+    assert host.announce_text() == "Announced on this computer: it shows in the Join list of a game here."
+    assert announcer.interfaces == ["127.0.0.1"] and not announcer.lan
+    assert all(t.sock.getsockname()[0] == "127.0.0.1" for t in announcer.zeroconf.engine.senders)
+    step(app, 2 * DT)                                   # drawn with the line under the address
+    browser = D.Browser(mode="loopback").start()
+    loopback(browser)
+    assert wait_for(app, lambda: len(browser.games()) == 1)
+    g = browser.games()[0]
+    assert (g.name, g.code, g.rules, g.host, g.port) == ("Aki", m.code, host.rules_name, "127.0.0.1",
+                                                         m.hosted.port)
+    guest = clients(f"ws://{g.host}:{g.port}")           # joins with what was found
+    guest.connect().result(10)
+    guest.join(g.code, "Haru").result(10)
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert host.announcer is None                        # the match started: no longer announced
+    assert announcer.join(LIMIT) and announcer.state == "stopped"
+    assert wait_for(app, lambda: browser.games() == ())   # its goodbye reached the browser
+    finish(app)
+
+
+def test_the_host_stops_announcing_when_it_cancels(app, loopback):
+    app.open("online_host")
+    host = app.top
+    host.start()
+    assert wait_for(app, lambda: host.announcer is not None and host.announcer.state == "announcing")
+    announcer = host.announcer
+    click(app, button(host, "Cancel"))
+    assert host.announcer is None and announcer.join(LIMIT) and announcer.state == "stopped"
+    app.pop()
+    assert no_discovery_left()
+
+
+def test_join_lists_the_games_found_live_and_a_click_joins_one(app, server, clients, loopback):
+    owner = clients(server.url)
+    owner.connect().result(10)
+    code = owner.create_room({"preset": "nintendo"}, months=3, name="Aki").result(10)["room"]
+    loopback(D.Announcer(D.RoomAd(code, "Aki", "nintendo", server.port), mode="loopback").start())
+    other = D.Announcer(D.RoomAd("KOI-9999", "Fuyu", "casual", 9), mode="loopback").start()
+    loopback(other)
+    app.open("title")
+    click(app, button(app.top, "Play online"))
+    click(app, button(app.top, "Join a match"))
+    join = app.top
+    assert isinstance(join, O.JoinScene) and join.browser.state in ("starting", "searching")
+    assert join.search_text()[0] in ("Searching for games on your local network…",)
+    assert wait_for(app, lambda: len(join.game_buttons) == 2), join.browser.dropped
+    labels = [b.label for b in join.game_buttons]
+    assert labels == [f"Aki  ·  {code}", "Fuyu  ·  KOI-9999"]          # sorted by name
+    assert join.game_buttons[0].sublabel == f"Nintendo  ·  127.0.0.1:{server.port}"
+    assert join.search_text()[0] == "Click a game to join it."
+    other.stop()                                                       # a host leaves: its row goes
+    assert wait_for(app, lambda: [b.label for b in join.game_buttons] == [f"Aki  ·  {code}"])
+    browser = join.browser
+    type_into(app, join.name_field, "Haru")
+    click(app, button(join, f"Aki  ·  {code}"))
+    assert join.address_field.text == f"127.0.0.1:{server.port}" and join.code_field.text == code
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert owner.state.names == ("Aki", "Haru")
+    assert browser.join(LIMIT) and browser.state == "stopped"         # the screen left: no more search
+    finish(app)
+
+
+def test_discovery_is_off_in_tests_unless_one_turns_it_on(app, monkeypatch):
+    monkeypatch.delenv(D.ENV, raising=False)
+
+    def refuse():
+        raise AssertionError("zeroconf imported while discovery is off")
+    monkeypatch.setattr(D, "_import_zeroconf", refuse)
+    app.open("online_join")
+    join = app.top
+    step(app, 3 * DT)
+    assert join.browser.state == "off" and not join.browser.running and join.game_buttons == []
+    assert join.search_text()[0] == "Local network search is off: type the address and the code."
+    click(app, button(join, "Back"))
+    app.open("online_host")
+    host = app.top
+    host.start()
+    assert wait_for(app, lambda: host.match is not None and host.match.code is not None)
+    step(app, 2 * DT)
+    assert host.announcer.state == "off"
+    assert host.announce_text() == "Not announced on the local network (discovery is turned off)."
+    click(app, button(host, "Cancel"))
+    assert not discovery_threads()
+
+
+def test_without_zeroconf_joining_by_address_still_works(app, server, clients, loopback, monkeypatch):
+    def missing():
+        raise ImportError("No module named 'zeroconf'")
+    monkeypatch.setattr(D, "_import_zeroconf", missing)
+    app.open("online_host")
+    host = app.top
+    host.start()
+    assert wait_for(app, lambda: host.announcer is not None and host.announcer.state == "unavailable")
+    assert host.announce_text() == "Local network search unavailable: zeroconf is not installed."
+    step(app, 2 * DT)
+    assert host.match.stage == "open"                   # the room waits all the same
+    click(app, button(host, "Cancel"))
+    app.pop()
+    owner = clients(server.url)
+    owner.connect().result(10)
+    code = owner.create_room({"preset": "casual"}, months=1, name="Aki").result(10)["room"]
+    app.open("online_join")
+    join = app.top
+    assert wait_for(app, lambda: join.browser.state == "unavailable")
+    text, _color = join.search_text()
+    assert text == ("Local network search unavailable: zeroconf is not installed. "
+                    "Type the address and the code instead.")
+    step(app, 2 * DT)
+    type_into(app, join.address_field, f"127.0.0.1:{server.port}")
+    type_into(app, join.code_field, code)
+    click(app, button(join, "Join"))
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    finish(app)
+
+
+def fill(browser, games):
+    """Games as if found (a browser that never ran: no network at all)."""
+    with browser._lock:
+        browser._found = {g.key: g for g in games}
+        browser.version += 1
+
+
+def fake_games(n, version=None):
+    names = ["Aki", "Haru Tanaka-Yamamoto no Ōkami", "Fuyu", "Natsu", "Sora", "Umi", "Kaze", "Yuki"]
+    return [D.FoundGame(key=f"g{i}.{D.SERVICE_TYPE}", name=names[i % len(names)], code=f"KOI-{100000 + i}",
+                        rules=list(RULESETS)[i % len(RULESETS)], host=f"192.168.1.{20 + i}", port=8765 + i,
+                        version=version or D.PROTOCOL_VERSION) for i in range(n)]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_join_list_is_tidy_at_both_sizes(size, koikoi_home):
+    from harness import close_app, make_app
+    app = make_app(size=size, home=koikoi_home)
+    try:
+        app.open("online_join")
+        join = app.top
+        fill(join.browser, fake_games(8))
+        step(app, 2 * DT)
+        shown = join.game_buttons
+        assert 3 <= len(shown) == join.lan_rows < 8 and join.more_games == 8 - len(shown)
+        assert join.search_text()[0] == f"{8 - len(shown)} more games were found than fit here."
+        fields = [join.address_field.rect, join.code_field.rect, join.name_field.rect]
+        for i, b in enumerate(shown):
+            assert join.panel.contains(b.rect) and join.lan_rect.contains(b.rect)
+            assert not any(b.rect.colliderect(f) for f in fields)
+            assert all(not b.rect.colliderect(o.rect) for o in shown[i + 1:])
+        assert all(join.panel.contains(f) and f.right < join.lan_rect.x for f in fields)
+        assert join.panel.bottom < join.join_b.rect.top and join.panel.right <= size[0]
+        assert shown[-1].rect.bottom < join.lan_rect.bottom - join.font("small").get_linesize()
+        # live: a game gone, one of another version (shown, not joinable)
+        fill(join.browser, fake_games(1) + fake_games(2, version=D.PROTOCOL_VERSION + 1)[1:])
+        step(app, 2 * DT)
+        assert [b.enabled for b in join.game_buttons] == [True, False]
+        assert join.game_buttons[1].sublabel == "Another version of the game: it cannot join this one"
+        join.join_found(fake_games(2, version=D.PROTOCOL_VERSION + 1)[1])
+        assert join.match is None and "another version" in join.error
+        step(app, 2 * DT)
+        click(app, button(join, "Back"))
+        assert join.browser._stop.is_set()
+    finally:
+        close_app(app)

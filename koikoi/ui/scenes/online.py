@@ -2,8 +2,11 @@
 
     Title -> "Play online" (OnlineScene) -> Host a match (HostScene) / Join a match (JoinScene)
 
-Local-network discovery (zeroconf) is not built: a player joins with the address and
-the code the host shows.
+Games on the local network (``koikoi.net.discovery``, zeroconf): the Host screen
+announces its room while it waits for the guest (it stops when the match starts or the
+host leaves); the Join screen lists the games it finds while it is open (a click joins
+one), beside the address and code fields that work without it. Discovery is off under
+tests, CI and a headless video driver unless KOIKOI_DISCOVERY turns it on.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Optional
 import pygame
 
 from ...engine import RULESETS
+from ...net.discovery import NOT_INSTALLED, Announcer, Browser, FoundGame, RoomAd
 from ...net.netsession import AddressError, HostedServer, parse_address, parse_code, url_of
 from ...session import MAX_NAME_LEN, clean_name
 from .. import theme
@@ -26,6 +30,14 @@ from .online_table import (  # noqa: F401  (the table's scenes, re-exported)
 
 # ------------------------------------------------------------------ the screens before the table
 
+def unavailable_text(worker) -> str:
+    """Why the local network cannot be searched or announced on, as the screens say it."""
+    reason = worker.reason or "?"
+    if reason == NOT_INSTALLED:
+        reason = _("zeroconf is not installed")
+    return _("Local network search unavailable: {reason}.").format(reason=reason)
+
+
 class OnlineScene(MenuScene):
     """Play online: Host a match, or Join one."""
 
@@ -37,7 +49,7 @@ class OnlineScene(MenuScene):
                                   sublabel=_("Your game runs the match; a friend joins with its code"),
                                   hotkeys=(pygame.K_h,))
         self.join_b = self.button((0, y + bh + gap, bw, bh), _("Join a match"), self.join, style="primary",
-                                  sublabel=_("With the address and the code the host shows"),
+                                  sublabel=_("A game on your local network, or the address and code the host shows"),
                                   hotkeys=(pygame.K_j,))
         self.back_b = self.button((0, y + 2 * (bh + gap) + self.px(20), self.px(300), self.px(72)), _("Back"),
                                   self.back, style="secondary", hotkeys=(pygame.K_BACKSPACE,))
@@ -170,6 +182,9 @@ class HostScene(_NameMixin, MenuScene):
         self.match: Optional[OnlineMatch] = None
         self.error: Optional[str] = None
         self.months_row = None
+        self.host_name = ""
+        self.announcer: Optional[Announcer] = None
+        self._announced: Optional[OnlineMatch] = None     # the match the announcer is for
         super().__init__(app)
 
     # ---------------------------------------------------------- layout
@@ -254,6 +269,7 @@ class HostScene(_NameMixin, MenuScene):
         PREFS["name"] = name
         save_prefs(self.app)
         self.error = None
+        self.host_name = name
         try:
             hosted = HostedServer(self._data_dir(), lan=self.lan).start()
         except OSError as exc:
@@ -263,6 +279,65 @@ class HostScene(_NameMixin, MenuScene):
         self.match = OnlineMatch(self.app, hosted.url, hosted=hosted, address=hosted.url).host(
             {"preset": self.rules_name, "house": dict(self.house)}, months, name)
         self._collect()
+
+    # ---------------------------------------------------------- announcing on the local network
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.tend_announcer()
+
+    def tend_announcer(self) -> None:
+        """Announce the room while it waits for the guest; stop once it does not."""
+        m = self.match
+        waiting = m is not None and m.stage == "open" and m.code is not None and m.hosted is not None
+        if waiting and self._announced is not m:
+            self.stop_announcing()
+            hosted = m.hosted
+            addresses = tuple(a.rpartition(":")[0] for a in hosted.addresses())
+            ad = RoomAd(code=m.code, name=self.host_name or self.typed_name(), rules=self.rules_name,
+                        port=hosted.port, addresses=addresses)
+            self.announcer = Announcer(ad, lan=self.lan).start()
+            self._announced = m
+        elif not waiting and self.announcer is not None:
+            self.stop_announcing()
+
+    def stop_announcing(self) -> None:
+        """Stop announcing (at once: the goodbye is sent on the announcer's thread)."""
+        if self.announcer is not None:
+            self.announcer.stop()
+        self.announcer = None
+        self._announced = None
+
+    def cancel(self) -> None:
+        self.stop_announcing()
+        super().cancel()
+
+    def exit(self) -> None:
+        self.stop_announcing()
+        super().exit()
+
+    def on_quit(self) -> None:
+        a = self.announcer
+        self.stop_announcing()
+        if a is not None:
+            a.join(3.0)
+        super().on_quit()
+
+    def announce_text(self) -> Optional[str]:
+        """What the waiting screen says of the local network (None: nothing to say)."""
+        a = self.announcer
+        if a is None:
+            return None
+        if a.state == "off":
+            return _("Not announced on the local network (discovery is turned off).")
+        if a.state == "unavailable":
+            return unavailable_text(a)
+        if a.state == "stopped":
+            return _("No longer announced on the local network: share the address and the code.")
+        if a.state == "announcing":
+            if a.lan:
+                return _("Announced on your local network: it shows in the Join list of a game there.")
+            return _("Announced on this computer: it shows in the Join list of a game here.")
+        return _("Announcing on the local network…")
 
     def _data_dir(self):
         import tempfile
@@ -324,6 +399,13 @@ class HostScene(_NameMixin, MenuScene):
         for line in W.wrap_text(note, self.font("small"), self.panel.w - self.px(100))[:2]:
             W.draw_text(surface, line, self.font("small"), theme.CREAM_DIM, (cx, y), "midtop")
             y += self.font("small").get_linesize()
+        said = self.announce_text()
+        if said:
+            a = self.announcer
+            color = theme.BAD if a is not None and a.state == "unavailable" else theme.GOLD_LIGHT
+            y += self.px(8)
+            W.draw_text(surface, W.ellipsize(said, self.font("small"), self.panel.w - self.px(100)),
+                        self.font("small"), color, (cx, y), "midtop")
         dots = "…"
         text = _("Waiting for a player to join {code}{dots}").format(code=m.code, dots=dots)
         W.draw_text(surface, text, self.font("h3", True), theme.GOLD_LIGHT,
@@ -331,7 +413,11 @@ class HostScene(_NameMixin, MenuScene):
 
 
 class JoinScene(_NameMixin, MenuScene):
-    """Join a match: the host's address (host:port) and the room code, and a name."""
+    """Join a match: a game found on the local network (a click joins it), or the host's
+    address (host:port) and the room code; and a name.
+
+    The search (``koikoi.net.discovery.Browser``) runs while this screen is on the stack:
+    it starts when the screen is first shown and stops when it leaves."""
 
     def __init__(self, app, join: Optional[tuple] = None, *, player: Optional[str] = None, auto: bool = False):
         load_prefs(app)
@@ -348,54 +434,163 @@ class JoinScene(_NameMixin, MenuScene):
                 pass
         self.match: Optional[OnlineMatch] = None
         self.error: Optional[str] = None
+        self.browser: Optional[Browser] = None
+        self.game_buttons: list = []
+        self._rows: dict = {}                   # (game, row) -> its button, kept while it is shown
+        self._games_seen = None                 # (browser version, state) last shown
+        self.more_games = 0
         super().__init__(app)
         if auto:
             self.start()
 
+    # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
         a = self.app.assets
         fs = theme.font_px("body", self.s)
-        self.panel = pygame.Rect(0, self.px(175), min(w - self.px(80), self.px(980)), 0)
+        self.panel = pygame.Rect(0, self.px(175), min(w - self.px(80), self.px(1560)), 0)
         self.panel.centerx = w // 2
         bw, bh = self.px(340), self.px(78)
         by = h - self.px(30) - bh
-        self.panel.h = min(by - self.px(24) - self.panel.y, self.px(560))
-        x = self.panel.x + self.px(56)
-        inner = self.panel.w - 2 * self.px(56)
+        self.panel.h = max(self.px(200), min(by - self.px(24) - self.panel.y, self.px(700)))
+        pad, gap = self.px(48), self.px(56)
+        inner = self.panel.w - 2 * pad
+        left = min(self.px(600), (inner - gap) * 9 // 20)
+        x = self.panel.x + pad
         y = self.panel.y + self.px(30)
+        self.left_w = left
         self.labels = []
         old = {k: getattr(self, k, None) for k in ("address_field", "code_field", "name_field")}
-        self.labels.append((_("Address of the host"), y))
+        self.labels.append((_("Address of the host"), x, y))
         self.address_field = old["address_field"] or W.TextField(
             (0, 0, 1, 1), self.address, self._set_address, max_len=80, placeholder="192.168.1.20:8765",
             assets=a, font_size=fs)
-        self.address_field.rect = pygame.Rect(x, y + self.px(36), inner, self.px(56))
+        self.address_field.rect = pygame.Rect(x, y + self.px(36), left, self.px(56))
         y += self.px(36 + 56 + 26)
-        self.labels.append((_("Room code"), y))
+        self.labels.append((_("Room code"), x, y))
         self.code_field = old["code_field"] or W.TextField(
             (0, 0, 1, 1), self.code_text, self._set_code, max_len=16, placeholder="KOI-4821", assets=a,
             font_size=fs)
-        self.code_field.rect = pygame.Rect(x, y + self.px(36), min(inner, self.px(320)), self.px(56))
+        self.code_field.rect = pygame.Rect(x, y + self.px(36), min(left, self.px(320)), self.px(56))
         y += self.px(36 + 56 + 26)
-        self.labels.append((_("Your name"), y))
+        self.labels.append((_("Your name"), x, y))
         self.name_field = old["name_field"] or self._name_field((0, 0, 1, 1))
-        self.name_field.rect = pygame.Rect(x, y + self.px(36), min(inner, self.px(520)), self.px(56))
+        self.name_field.rect = pygame.Rect(x, y + self.px(36), left, self.px(56))
         y += self.px(36 + 56 + 30)
         self.message_y = y
+        # the games found on the local network, right of the fields
+        rx = x + left + gap
+        self.divider_x = x + left + gap // 2
+        self.lan_rect = pygame.Rect(rx, self.panel.y + self.px(30), self.panel.right - pad - rx,
+                                    self.panel.h - self.px(30 + 26))
+        self.labels.append((_("Games on your local network"), rx, self.lan_rect.y))
+        self.row_h, self.row_gap = self.px(88), self.px(12)
+        self.rows_y = self.lan_rect.y + self.px(40)
+        room = self.lan_rect.bottom - self.px(40) - self.rows_y + self.row_gap
+        self.lan_rows = max(1, room // (self.row_h + self.row_gap))
         self.join_b = self._bottom_buttons(_("Join"), by, bw, bh)
-        self._collect()
+        self._rows = {}
+        self._games_seen = None
+        self._sync_games()
 
     def _collect(self) -> None:
         if self.joining:
             self.widgets = [self.cancel_b]
         else:
-            self.widgets = [self.address_field, self.code_field, self.name_field, self.back_b, self.join_b]
+            self.widgets = [*self.game_buttons, self.address_field, self.code_field, self.name_field,
+                            self.back_b, self.join_b]
         self.focus.set(self.widgets)
 
     joining = _NameMixin.busy
     leave_on_failure = False      # nothing to leave: no seat was taken
 
+    # ---------------------------------------------------------- the search
+    def enter(self) -> None:
+        super().enter()
+        if self.browser is None:
+            self.browser = Browser().start()
+            self._games_seen = None
+
+    def exit(self) -> None:
+        self.stop_searching()
+        super().exit()
+
+    def on_quit(self) -> None:
+        b = self.browser
+        self.stop_searching()
+        if b is not None:
+            b.join(3.0)
+        super().on_quit()
+
+    def stop_searching(self) -> None:
+        """Stop the search (at once: the browser's thread closes zeroconf by itself)."""
+        if self.browser is not None:
+            self.browser.stop()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self._sync_games()
+
+    def games(self) -> tuple:
+        return self.browser.games() if self.browser is not None else ()
+
+    def _sync_games(self) -> None:
+        """The list follows the browser's snapshot (rebuilt only when it changed)."""
+        b = self.browser
+        seen = (b.version, b.state) if b is not None else None
+        if seen == self._games_seen and self._games_seen is not None:
+            return
+        self._games_seen = seen
+        games = self.games()
+        shown = games[:self.lan_rows]
+        self.more_games = len(games) - len(shown)
+        rows = {}
+        from .newmatch import short_label
+        for i, g in enumerate(shown):
+            btn = self._rows.get((g, i))
+            if btn is None:
+                r = (self.lan_rect.x, self.rows_y + i * (self.row_h + self.row_gap), self.lan_rect.w, self.row_h)
+                label = _("{name}  ·  {code}").format(name=g.name, code=g.code)
+                sub = (_("{rules}  ·  {address}").format(rules=short_label(g.rules), address=g.address)
+                       if g.compatible else _("Another version of the game: it cannot join this one"))
+                btn = self.button(r, label, lambda g=g: self.join_found(g), style="secondary", sublabel=sub,
+                                  enabled=g.compatible)
+            rows[(g, i)] = btn
+        self._rows = rows
+        self.game_buttons = list(rows.values())
+        self._collect()
+
+    def search_text(self) -> tuple[str, tuple]:
+        """What the list says of the search: (text, colour)."""
+        b = self.browser
+        state = b.state if b is not None else "off"
+        if state == "unavailable":
+            return (unavailable_text(b) + " "
+                    + _("Type the address and the code instead."), theme.BAD)
+        if state == "stopped":
+            return _("The search has stopped: go back and open Join again to search again."), theme.CREAM_DIM
+        if self.more_games:
+            return _("{n} more games were found than fit here.").format(n=self.more_games), theme.CREAM_DIM
+        if self.game_buttons:
+            return _("Click a game to join it."), theme.CREAM_DIM
+        if state == "off":
+            return _("Local network search is off: type the address and the code."), theme.CREAM_DIM
+        return _("Searching for games on your local network…"), theme.CREAM_DIM
+
+    def join_found(self, game: FoundGame) -> None:
+        """Join a game from the list: its address and its code, then Join."""
+        if self.joining:
+            return
+        if not game.compatible:
+            self.error = _("That game is another version of Koi-Koi: it cannot be joined from this one.")
+            return
+        self.address_field.set_text(game.address)
+        self.code_field.set_text(game.code)
+        self._set_address(game.address)
+        self._set_code(game.code)
+        self.start()
+
+    # ---------------------------------------------------------- fields
     def _set_address(self, text: str) -> None:
         self.address = PREFS["address"] = text
 
@@ -429,12 +624,15 @@ class JoinScene(_NameMixin, MenuScene):
         PREFS.update(name=name, address=address, code=code)
         save_prefs(self.app)
         self.code_field.set_text(code)
+        self.code_text = code
         self.match = OnlineMatch(self.app, url_of(host, port), address=address).join(code, name)
         self._collect()
 
+    # ---------------------------------------------------------- drawing
     def draw_content(self, surface: pygame.Surface) -> None:
         self.draw_title(surface, _("Join a match"), self.px(34),
-                        subtitle=_("Type the address and the room code the host's screen shows."))
+                        subtitle=_("Click a game found on your local network, or type the address and the "
+                                   "room code the host's screen shows."))
         W.draw_panel(surface, self.panel, s=self.s)
         cx = self.panel.centerx
         if self.joining:
@@ -445,12 +643,24 @@ class JoinScene(_NameMixin, MenuScene):
                         self.font("h3", True), theme.GOLD_LIGHT, (cx, self.panel.centery), "center")
             return
         head = self.font("small", True)
-        for text, y in self.labels:
-            W.draw_text(surface, text.upper(), head, theme.GOLD, (self.address_field.rect.x, y))
+        for text, x, y in self.labels:
+            W.draw_text(surface, text.upper(), head, theme.GOLD, (x, y))
+        pygame.draw.line(surface, theme.darken(theme.GOLD, 0.55), (self.divider_x, self.panel.y + self.px(30)),
+                         (self.divider_x, self.panel.bottom - self.px(30)), max(1, self.px(2)))
+        font = self.font("small")
+        said, color = self.search_text()
+        if self.game_buttons:
+            y = self.lan_rect.bottom - font.get_linesize()
+            W.draw_text(surface, W.ellipsize(said, font, self.lan_rect.w), font, color, (self.lan_rect.x, y))
+        else:
+            y = self.rows_y + self.px(10)
+            for line in W.wrap_text(said, font, self.lan_rect.w)[:4]:
+                W.draw_text(surface, line, font, color, (self.lan_rect.x, y))
+                y += font.get_linesize()
         if self.error:
             font = self.font("small", True)
             y = self.message_y
-            for line in W.wrap_text(self.error, font, self.panel.w - self.px(112))[:2]:
+            for line in W.wrap_text(self.error, font, self.left_w)[:3]:
                 W.draw_text(surface, line, font, theme.BAD, (self.address_field.rect.x, y))
                 y += font.get_linesize()
 
