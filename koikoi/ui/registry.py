@@ -41,6 +41,7 @@ SCENES = {
     "replay": ("replay", "ReplayScene"),
     "learn": ("learn", "LearnScene"),
     "lesson": ("lesson", "LessonScene"),
+    "puzzle": ("puzzle", "PuzzleScene"),
     "online": ("online", "OnlineScene"),
     "online_host": ("online", "HostScene"),
     "online_join": ("online", "JoinScene"),

@@ -4,6 +4,10 @@ Each lesson is a button (two columns of them): completed ones carry a tick, the 
 one to take is the highlighted (primary) button, and a lesson file that cannot be used
 is shown disabled with the reason. Clicking one opens it (``LessonScene``). The list is
 read again each time the screen is shown, so a lesson just completed gets its tick.
+
+Under the lessons, "Puzzles from your matches (N)" opens the puzzles made from the clear
+mistakes of the player's reviewed matches (``koikoi.review.puzzles``, read from the history
+folder each time the screen is shown); with none it is disabled and says how to get some.
 """
 
 from __future__ import annotations
@@ -34,7 +38,23 @@ class LearnScene(MenuScene):
     def __init__(self, app):
         self.entries = self._load()
         self.lesson_buttons: list = []      # (button, entry), in order
+        self.puzzles = self._load_puzzles(app)
+        self.puzzles_b = None
+        self._fresh = True                  # the first enter() follows at once: no second read
         super().__init__(app)
+
+    @staticmethod
+    def _load_puzzles(app) -> list:
+        """The puzzles of the player's reviewed matches (none if the history cannot be read)."""
+        storage = getattr(app, "storage", None)
+        if storage is None:
+            return []
+        try:
+            from ...review.puzzles import from_history
+            return from_history(storage)
+        except Exception:   # puzzles are extra: the lessons still open without them
+            log.exception("could not make the puzzles")
+            return []
 
     @staticmethod
     def _load() -> list:
@@ -46,6 +66,9 @@ class LearnScene(MenuScene):
 
     def enter(self) -> None:
         self.entries = self._load()
+        if not self._fresh:
+            self.puzzles = self._load_puzzles(self.app)
+        self._fresh = False
         self.layout()
         super().enter()
 
@@ -70,7 +93,8 @@ class LearnScene(MenuScene):
                + self.font("small").get_linesize() + self.px(22))
         back_h = self.px(70)
         room = h - top - back_h - self.px(70)
-        bh = max(self.px(56), min(self.px(92), (room - (rows - 1) * gap) // rows))
+        # one row more for the puzzles' button under the lessons
+        bh = max(self.px(56), min(self.px(92), (room - rows * gap - self.px(10)) // (rows + 1)))
         bw = min(self.px(820), (w - self.px(80) - (cols - 1) * gap) // cols)
         x0 = w // 2 - (cols * bw + (cols - 1) * gap) // 2
         self.widgets = []
@@ -98,7 +122,19 @@ class LearnScene(MenuScene):
                             enabled=e.lesson is not None)
             self.widgets.append(b)
             self.lesson_buttons.append((b, e))
-        by = min(h - back_h - self.px(24), top + rows * (bh + gap) + self.px(14))
+        py = top + rows * (bh + gap) + self.px(10)
+        pw = min(self.px(820), w - self.px(80))
+        n_puzzles = len(self.puzzles)
+        self.puzzles_b = self.button(
+            (w // 2 - pw // 2, py, pw, bh), _("Puzzles from your matches ({n})").format(n=n_puzzles),
+            self.open_puzzles, font_size=theme.font_px("body", self.s),
+            style="primary" if n_puzzles and nxt is None else "secondary",
+            sublabel=W.ellipsize(_("Find the best move where one of your matches went wrong") if n_puzzles
+                                 else _("Review a finished match to make puzzles from its mistakes"),
+                                 small, pw - self.px(40)),
+            enabled=bool(n_puzzles))
+        self.widgets.append(self.puzzles_b)
+        by = min(h - back_h - self.px(24), py + bh + gap + self.px(14))
         self.back_b = self.button((0, by, self.px(300), back_h), _("Back"), self.back, style="secondary",
                                   hotkeys=(pygame.K_BACKSPACE,))
         self.back_b.rect.centerx = w // 2
@@ -117,6 +153,12 @@ class LearnScene(MenuScene):
                            "warning")
             return
         self.app.open("lesson", entry.lesson, entries=self.entries)
+
+    def open_puzzles(self) -> None:
+        if not self.puzzles:
+            self.app.toast(_("Review a finished match to make puzzles from its mistakes"), 5.0, "info")
+            return
+        self.app.open("puzzle", self.puzzles)
 
     def draw_content(self, surface: pygame.Surface) -> None:
         done = done_ids(getattr(self.app, "settings", {}))
