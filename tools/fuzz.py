@@ -338,6 +338,20 @@ class Builder:
             return scene
         if name == "UnavailableScene":
             return oy.UnavailableScene(app, "The fuzzer opened this.", "detail")
+        if name == "LessonScene":
+            from koikoi.lessons import load_all
+            entries = [e for e in load_all() if e.lesson is not None]
+            if not entries:
+                raise LookupError("no lesson could be loaded")
+            return cls(app, self.rng.choice(entries).lesson, entries=entries)
+        if name == "PuzzleScene":
+            from koikoi.review import analyse_match
+            from koikoi.review.puzzles import puzzles_from
+            s = self.session("finished")
+            found = puzzles_from([(s.state.events, analyse_match(s.state.events, (0,), budget=24))])
+            if not found:
+                raise LookupError("the finished match made no puzzle")
+            return cls(app, found, self.rng.randrange(len(found)))
         # anything else (today's menus and any scene added later): fill the arguments in
         sig = inspect.signature(cls.__init__)
         args, holder = [], {}
