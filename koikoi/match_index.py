@@ -29,11 +29,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import sys
 import threading
 import time
 from datetime import datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple, Optional
 from urllib.parse import quote
@@ -46,13 +48,13 @@ from .engine.phase import SeatKind
 log = logging.getLogger("koikoi.index")
 
 INDEX_NAME = "history-index.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2               # 2: the online columns (an index of another version is rebuilt)
 MATCH_MAX_BYTES = 8 << 20        # a 12-month log is ~40 KB; an endless house-rules match stays far below
 BATCH = 64                       # rows written per transaction while building
 
 _COLUMNS = ("name", "size", "mtime_ns", "match_id", "finished_at", "player0", "player1", "opponent",
             "rules", "months", "rounds", "score0", "score1", "winner", "conceded", "unfinished",
-            "stats_opponent", "record")
+            "stats_opponent", "record", "online_seat", "room")
 
 
 class FinishedMatch(NamedTuple):
@@ -73,10 +75,21 @@ class FinishedMatch(NamedTuple):
     match_id: str = ""
     stats_opponent: str = ""    # koikoi.stats' opponent label ("hard", "friend"...)
     record: Optional[str] = None  # koikoi.stats.Record as JSON
+    online_seat: Optional[int] = None   # played over the network: this player's seat, else None
+    room: str = ""              # ... and the server's room code
 
     @property
     def finished(self) -> bool:
         return self.conceded is None and not self.unfinished
+
+    @property
+    def online(self) -> bool:
+        return self.online_seat is not None
+
+    @property
+    def me(self) -> int:
+        """The seat of this computer's player (seat 0 but online)."""
+        return self.online_seat if self.online_seat is not None else 0
 
 
 # ------------------------------------------------------------------ one file
@@ -101,10 +114,27 @@ def summarize(path: Path, *, data_root=None, mtime: Optional[float] = None) -> F
     return row_of(path, match_id, seats, state, summary if isinstance(summary, dict) else {}, mtime)
 
 
+def _online(summary: dict, seats) -> tuple[Optional[int], str]:
+    """(this player's seat, room code) of a match filed as played online, else (None, "").
+    Only the shape is checked: the log cannot tell where a match was played."""
+    o = summary.get("online")
+    if not isinstance(o, dict) or type(o.get("seat")) is not int or o["seat"] not in (0, 1):
+        return None, ""
+    if any(s.kind != SeatKind.HUMAN for s in seats):
+        return None, ""
+    room = o.get("room")
+    room = room if isinstance(room, str) and _ROOM_RE.fullmatch(room) else ""
+    return o["seat"], room
+
+
+_ROOM_RE = re.compile(r"KOI-[0-9]{4,8}")
+
+
 def row_of(path: Path, match_id: str, seats, state, summary: dict, mtime: Optional[float] = None) -> FinishedMatch:
     """The history row of a match already replayed (``state``), filed at ``path``
-    with ``summary``. Only the filing time and a concession are read from the
-    summary (checked); everything else comes from the state."""
+    with ``summary``. Only the filing time, a concession and where it was played
+    (online: this player's seat and the room) are read from the summary (checked);
+    everything else comes from the state."""
     when = _valid_time(summary.get("finished_at"))
     if when is None:
         stamp = mtime if mtime is not None else os.stat(path).st_mtime
@@ -117,29 +147,38 @@ def row_of(path: Path, match_id: str, seats, state, summary: dict, mtime: Option
         else:
             unfinished = True      # abandoned, or a match filed unfinished by a crash of an old version
     winner = state.winner if state.is_over else (1 - conceded if conceded is not None else None)
-    rec = S.fold_match(seats, state)
-    me = S.tracked_seat(seats)
+    online_seat, room = _online(summary, seats)
+    if online_seat is not None:
+        # the statistics of this computer's player: the other seat counted as the opponent
+        counted = tuple(s if i == online_seat else replace(s, kind=SeatKind.CPU) for i, s in enumerate(seats))
+        rec = S.fold_match(counted, state)
+        label, opponent = "friend", seats[1 - online_seat].name
+    else:
+        rec = S.fold_match(seats, state)
+        label = S.opponent_label(seats, S.tracked_seat(seats))
+        opponent = seats[1].name if seats[1].kind == SeatKind.CPU else "Friend"
     return FinishedMatch(
         path=Path(path), finished_at=when, players=(seats[0].name, seats[1].name),
-        opponent=seats[1].name if seats[1].kind == SeatKind.CPU else "Friend",
+        opponent=opponent,
         rules=state.rules.name, months=state.months, rounds=len(state.ledger),
         scores=tuple(int(x) for x in state.scores), winner=winner, conceded=conceded,
-        unfinished=bool(unfinished), match_id=match_id,
-        stats_opponent=S.opponent_label(seats, me),
-        record=json.dumps(S.record_to_dict(rec)) if rec is not None else None)
+        unfinished=bool(unfinished), match_id=match_id, stats_opponent=label,
+        record=json.dumps(S.record_to_dict(rec)) if rec is not None else None,
+        online_seat=online_seat, room=room)
 
 
 def _row(m: FinishedMatch, size: int, mtime_ns: int) -> tuple:
     return (m.path.name, size, mtime_ns, m.match_id, m.finished_at, m.players[0], m.players[1], m.opponent,
             m.rules, m.months, m.rounds, m.scores[0], m.scores[1], m.winner, m.conceded,
-            1 if m.unfinished else 0, m.stats_opponent, m.record)
+            1 if m.unfinished else 0, m.stats_opponent, m.record, m.online_seat, m.room)
 
 
 def _entry(folder: Path, r: tuple) -> FinishedMatch:
     (name, _size, _mtime, match_id, when, p0, p1, opponent, rules, months, rounds, s0, s1, winner,
-     conceded, unfinished, stats_opponent, record) = r
+     conceded, unfinished, stats_opponent, record, online_seat, room) = r
     return FinishedMatch(folder / name, when, (p0, p1), opponent, rules, months, rounds, (s0, s1), winner,
-                         conceded, unfinished == 1, match_id, stats_opponent, record)
+                         conceded, unfinished == 1, match_id, stats_opponent, record,
+                         online_seat if online_seat in (0, 1) else None, room or "")
 
 
 def history_files(folder: Path) -> dict[str, tuple[int, int]]:
@@ -271,7 +310,8 @@ class MatchIndex:
                 name TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, match_id TEXT,
                 finished_at TEXT, player0 TEXT, player1 TEXT, opponent TEXT, rules TEXT,
                 months INTEGER, rounds INTEGER, score0 INTEGER, score1 INTEGER, winner INTEGER,
-                conceded INTEGER, unfinished INTEGER, stats_opponent TEXT, record TEXT);
+                conceded INTEGER, unfinished INTEGER, stats_opponent TEXT, record TEXT,
+                online_seat INTEGER, room TEXT);
             CREATE INDEX IF NOT EXISTS matches_by_id ON matches(match_id);
             PRAGMA user_version = {SCHEMA_VERSION};
         """)

@@ -768,10 +768,12 @@ class Storage:
 
     # ---------------------------------------------------------- history
     def file_match(self, session: "MatchSession", *, conceded: Optional[int] = None,
-                   abandoned: bool = False) -> Optional[Path]:
+                   abandoned: bool = False, online: Optional[dict] = None) -> Optional[Path]:
         """File ``session`` in the history (one JSON per match, named by its id).
         Idempotent: a match already filed is not written again. An unfinished
-        match is filed only ``conceded`` (by that seat) or ``abandoned``."""
+        match is filed only ``conceded`` (by that seat) or ``abandoned``.
+        ``online``: a match played over the network, {"room": code, "seat": this
+        player's seat} (the summary keeps it; ``match_index.row_of`` checks it)."""
         if self.read_only:
             log.info("read-only: match %s not filed", session.id)
             return None
@@ -782,6 +784,11 @@ class Storage:
             raise ValueError("an unfinished match is filed only when conceded or abandoned")
         data = session.to_data()
         data["summary"] = _summary(session)
+        if online is not None:
+            seat = online.get("seat")
+            data["summary"]["online"] = {"room": str(online.get("room", ""))[:16], "seat": seat}
+            if seat in (0, 1):
+                data["summary"]["opponent"] = session.seats[1 - seat].name
         if not session.state.is_over:
             if conceded is not None:
                 data["summary"]["conceded"] = conceded

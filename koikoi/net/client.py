@@ -100,6 +100,8 @@ class ClientState:
     presence: tuple = (None, None)          # the last presence message per seat
     over: Optional[dict] = None             # {"winner", "reason", "scores", "conceded"}
     error: Optional[dict] = None            # the last error message
+    record: Optional["MatchRecord"] = None  # the whole match, checked, once it has ended
+    record_problem: Optional[str] = None    # why the server's record was refused
 
     @property
     def total(self) -> int:
@@ -148,7 +150,7 @@ class ClientState:
                 house=dict(m.get("house") or {}), rules=rules, months=m.get("months"),
                 spectators=bool(m.get("spectators")), claim_after=m.get("claim_after"),
                 status=m.get("status"), events=(), table=initial(seat if seat is not None else 0),
-                legal=(), over=None, presence=(None, None))
+                legal=(), over=None, presence=(None, None), record=None, record_problem=None)
         if kind == "events":
             return self._with_events(m)
         if kind == "room":
@@ -168,6 +170,12 @@ class ClientState:
                            status="over", legal=())
         if kind == "error":
             return replace(self, error=dict(m))
+        if kind == "record":
+            try:
+                return replace(self, record=check_record(self, m), record_problem=None)
+            except RecordRefused as exc:
+                log.error("the server's match record was refused: %s", exc)
+                return replace(self, record=None, record_problem=str(exc))
         return self
 
     def _with_events(self, m: dict) -> "ClientState":
@@ -191,6 +199,97 @@ class ClientState:
         legal = tuple(action_from_json(a) for a in m.get("legal") or ())
         return replace(self, events=have + tuple(new), table=table, to_move=m.get("to_move"),
                        legal=legal)
+
+
+class RecordRefused(ValueError):
+    """The server's record of a match does not agree with what this client was sent."""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """An ended online match as the server recorded it, checked by ``check_record``."""
+
+    room: str
+    match_id: str
+    seat: int                   # this client's seat
+    names: tuple                # (seat 0's name, seat 1's name)
+    reason: str                 # "played" or "forfeit"
+    winner: Optional[int]
+    conceded: Optional[int]     # the seat that forfeited (a claimed match), else None
+    state: Any                  # the engine State replayed from the whole log
+    log: dict                   # the log, as ``events_to_json`` writes it (filed as it is)
+
+    @property
+    def opponent(self) -> str:
+        return self.names[1 - self.seat]
+
+
+def check_record(state: "ClientState", m: dict) -> MatchRecord:
+    """The ``record`` message ``m`` checked against what ``state`` (this connection) was
+    sent, or RecordRefused naming the first disagreement. The whole log must replay by the
+    rules; every event of it, as this seat may see it, must be the event received; the
+    match must have ended as the ``over`` message said, with the scores and ledger of the
+    table folded here; the id must be the log's. A server that disagrees with itself is
+    not believed: nothing it sent is filed (the public events alone cannot be replayed)."""
+    import json
+    from ..engine import replay
+    from ..engine.events import event_to_dict, events_from_json
+    from ..session import clean_name
+    from .protocol import record_id, wire_event
+
+    def no(why: str) -> RecordRefused:
+        return RecordRefused(why)
+    if state.role != "player" or state.seat not in (0, 1):
+        raise no("a match record came to a connection that holds no seat")
+    if m.get("room") != state.room or m.get("seat") != state.seat:
+        raise no("the record is of another room or seat")
+    if state.over is None:
+        raise no("a match record came before the match ended")
+    log_data = m.get("log")
+    if type(log_data) is not dict:
+        raise no("the record has no log")
+    try:
+        events = events_from_json(json.dumps(log_data))
+        full = replay(events)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise no(f"the record's log does not replay: {str(exc)[:160]}") from None
+    if full.events != events:
+        raise no("the record's log does not replay to itself")
+    if len(events) != len(state.events):
+        raise no(f"the record has {len(events)} events, this side received {len(state.events)}")
+    seat = state.seat
+    for i, (e, got) in enumerate(zip(events, state.events)):
+        if wire_event(e, seat) != event_to_dict(got):
+            raise no(f"event {i} of the record ({e.type}) is not the one this side was sent")
+    if m.get("match_id") != record_id(log_data):
+        raise no("the record's match id is not its log's")
+    names = m.get("names")
+    try:
+        names = tuple(clean_name(n) for n in names) if type(names) is list and len(names) == 2 else None
+    except ValueError:
+        names = None
+    if names is None:
+        raise no("the record does not name both players")
+    over = state.over
+    reason = m.get("reason")
+    if reason != over.get("reason") or m.get("winner") != over.get("winner") \
+            or m.get("conceded") != over.get("conceded"):
+        raise no("the record's result is not the one announced")
+    table = state.table
+    if reason == "played":
+        if not full.is_over or full.winner != over.get("winner"):
+            raise no("the record's match did not end as announced")
+    elif reason == "forfeit":
+        conceded = over.get("conceded")
+        if conceded not in (0, 1) or over.get("winner") != 1 - conceded or full.is_over:
+            raise no("the record's forfeit is not a forfeit of a match in play")
+    else:
+        raise no(f"the record gives an unknown end {str(reason)[:20]!r}")
+    if table is None or tuple(full.scores) != tuple(table.scores) or tuple(full.ledger) != tuple(table.ledger):
+        raise no("the record's scores or ledger are not the ones of the table played here")
+    return MatchRecord(room=state.room, match_id=m["match_id"], seat=seat, names=names, reason=reason,
+                       winner=over.get("winner"), conceded=over.get("conceded") if reason == "forfeit" else None,
+                       state=full, log=log_data)
 
 
 def _has_proxy_option(connect) -> bool:
@@ -365,6 +464,12 @@ class Connection:
     async def ping(self, *, timeout: float = 10.0) -> dict:
         return await self.request("ping", timeout=timeout)
 
+    async def fetch_record(self, *, timeout: float = 10.0) -> Optional[MatchRecord]:
+        """Ask for the record of the ended match again; the checked record (or None, with
+        ``state.record_problem`` saying why)."""
+        await self.request("record", timeout=timeout)
+        return self.state.record
+
     # -------------------------------------------------------------- receiving
 
     async def recv(self, timeout: Optional[float] = 10.0) -> dict:
@@ -483,6 +588,9 @@ class ThreadedClient:
 
     def claim(self) -> concurrent.futures.Future:
         return self._call("claim")
+
+    def fetch_record(self) -> concurrent.futures.Future:
+        return self._call("fetch_record")
 
     def leave(self) -> concurrent.futures.Future:
         self._left = True

@@ -184,6 +184,8 @@ class NetSession:
         self._pending: Optional[concurrent.futures.Future] = None
         self._pending_action = None
         self._snap = client.state   # the client state the table shows
+        self.filed = None           # the history file of the ended match, once filed
+        self._filing = False        # filing was tried (once: a failed write is not retried each frame)
         self.latest = client.state  # the newest client state (presence, status, result)
         self.state = self._make_state()
 
@@ -276,6 +278,29 @@ class NetSession:
         return self.latest.over
 
     @property
+    def record(self):
+        """The whole ended match as the server recorded it (checked), or None."""
+        return self.latest.record
+
+    @property
+    def record_problem(self) -> Optional[str]:
+        return self.latest.record_problem
+
+    @property
+    def filing_tried(self) -> bool:
+        return self._filing
+
+    def file(self, storage) -> Optional[Path]:
+        """File the ended match (once) if its record has come; the path or None."""
+        if not self._filing and self.latest.record is not None and storage is not None:
+            self._filing = True
+            try:
+                self.filed = file_record(storage, self.latest.record)
+            except ValueError as exc:          # a record that checked out but cannot be a session
+                log.error("the online match could not be filed: %s", exc)
+        return self.filed
+
+    @property
     def pending(self) -> bool:
         return self._pending is not None
 
@@ -326,6 +351,28 @@ class NetSession:
 
     def leave(self):
         return self.client.leave()
+
+
+# ------------------------------------------------------------------ filing an ended match
+
+def record_session(record):
+    """The ``MatchSession`` of a checked ``client.MatchRecord``: both seats human, named as
+    the server named them, the whole log replayed, the id both players file it under."""
+    from ..engine.phase import SeatKind as _K
+    from ..session import MatchSession, SeatConfig
+    st = record.state
+    seats = (SeatConfig(_K.HUMAN, record.names[0]), SeatConfig(_K.HUMAN, record.names[1]))
+    return MatchSession(st.rules, seed=st.seed, months=st.months, seats=seats, state=st,
+                        match_id=record.match_id)
+
+
+def file_record(storage, record) -> Optional[Path]:
+    """File an ended online match in ``storage``'s history (flagged online, with the room
+    and this player's seat): a claimed match as conceded by the seat that forfeited.
+    Idempotent (by the match id). The path, or None if it could not be written."""
+    session = record_session(record)
+    return storage.file_match(session, conceded=record.conceded,
+                              online={"room": record.room, "seat": record.seat})
 
 
 # ------------------------------------------------------------------ the in-game host
@@ -397,4 +444,5 @@ class HostedServer:
 
 
 __all__ = ["NetSession", "NetSeat", "NetState", "HostedServer", "REMOTE", "AddressError",
+           "file_record", "record_session",
            "parse_address", "parse_code", "parse_join", "url_of", "local_addresses", "table_view"]

@@ -22,6 +22,8 @@ Client -> server (``parse_client``, strict: unknown fields or types are refused)
                                    ``claim_after`` seconds, or left
     leave      {}                  leave the room (the token still works)
     sync       {}                  send me the whole event list again
+    record     {}                  send me the match record again (a seated player of an
+                                   ended match)
     ping       {}
 
     action: {"kind": "play", "card": id, "target": id|null}
@@ -47,6 +49,13 @@ Server -> client
                                    (0: now; null: no claim possible). Sent on every change,
                                    and again when a claim becomes possible.
     over       {winner, reason: "played"|"forfeit", scores, conceded}
+    record     {re?, room, match_id, seat, names, reason, winner, conceded, scores, log}
+               the whole match, hidden cards and seed included, once it has ended (played
+               out or claimed), to each seated player: right after ``over``, again on
+               ``reconnect`` to an ended room and on ``record``; never while it is live,
+               never to a spectator. ``log`` is ``events_to_json``'s object; ``match_id``
+               is ``record_id(log)`` (both players file it under the same id). The client
+               checks it against what it was sent (``koikoi.net.client.check_record``).
     left       {re}                the answer to ``leave`` (the server then closes)
     pong       {re}
     error      {re?, code, message}   nothing changed
@@ -71,7 +80,7 @@ from typing import Any, NamedTuple, Optional
 from ..engine import (ChooseMatch, KoiKoi, PickOyagime, Play, Stop)
 from ..engine.cards import IDS
 from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from_dict,
-                             event_to_dict, public_event)
+                             event_to_dict, events_to_json, public_event)
 from ..files import BadFile, parse_json
 
 PROTOCOL_VERSION = 1
@@ -240,6 +249,30 @@ def event_from_wire(data: Any) -> NamedTuple:
     return event
 
 
+# ------------------------------------------------------------------ the record of an ended match
+
+def record_log(events) -> dict:
+    """The whole log as ``events_to_json`` writes it, as a JSON object (the ``log`` of a
+    ``record`` message and of a filed match)."""
+    return json.loads(events_to_json(events))
+
+
+def record_id(log: dict) -> str:
+    """The match id both players file an online match under: 16 hex digits of the
+    SHA-256 of the canonical log (``session.legacy_id``), so each side can check it."""
+    from ..session import legacy_id
+    return legacy_id(log)
+
+
+def record_message(code: str, seat: int, names, events, result: Optional[dict]) -> dict:
+    """The ``record`` message of an ended match for ``seat``."""
+    log = record_log(events)
+    r = result or {}
+    return {"type": "record", "room": code, "match_id": record_id(log), "seat": seat,
+            "names": list(names), "reason": r.get("reason", "played"), "winner": r.get("winner"),
+            "conceded": r.get("conceded"), "scores": r.get("scores"), "log": log}
+
+
 # ------------------------------------------------------------------ frames
 
 def encode(message: dict) -> str:
@@ -331,7 +364,7 @@ _CLIENT: dict = {
     "reconnect": {"room": (_code, True), "token": (_token, True)},
     "watch": {"room": (_code, True), "name": (_name, False)},
     "act": {"action": (action_from_json, True), "at": (_count, False)},
-    "claim": {}, "leave": {}, "sync": {}, "ping": {},
+    "claim": {}, "leave": {}, "sync": {}, "record": {}, "ping": {},
 }
 CLIENT_TYPES = tuple(_CLIENT)
 

@@ -6,6 +6,9 @@
     store.create(room)                    # the room, seat 0, its opening events
     store.add_seat(room, 1)               # seat 1 taken
     store.append(room, start, events)     # new events (written before anyone hears of them)
+    store.append_later(room, start, events, status, result)   # the same on the writer thread:
+                                          # a Future, done once committed (group commits);
+                                          # create_later, add_seat_later likewise
     rooms = store.load_live()             # after a restart: every room, replayed
 
 Tables (``SCHEMA_VERSION`` in ``PRAGMA user_version``):
@@ -147,6 +150,9 @@ class Room:
     watchers: set = field(default_factory=set)
     id: Optional[int] = None        # the row id in the store
     updated: float = 0.0
+    record: Optional[tuple] = None  # (events, the record message) once over (server.py builds it)
+    writing: bool = False           # an action of this room is being written (server.py)
+    deferred: list = field(default_factory=list)   # what came for the room meanwhile, in order
 
     @property
     def events(self) -> tuple:
@@ -168,11 +174,137 @@ class StoreError(RuntimeError):
     """The store could not write: the change was not made."""
 
 
+class Writer:
+    """A thread of its own that writes the actions of every room: ``submit(work)``
+    queues ``work(db)`` and returns a ``concurrent.futures.Future``, done once the
+    work is committed (or failed: StoreError, and nothing of it was written). The
+    work queued while a commit runs goes into the next transaction together (group
+    commit): under load one commit (one fsync) carries the actions of many rooms,
+    and the server's event loop never waits for the disk. Each work has a savepoint of
+    its own, so one bad work fails alone."""
+
+    BATCH = 256
+
+    def __init__(self, connect):
+        import queue
+        import threading
+        self._connect = connect
+        self._queue: "queue.SimpleQueue" = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="koikoi-room-writer", daemon=True)
+        self._db: Optional[sqlite3.Connection] = None
+        self._ready = threading.Event()
+        self._error: Optional[BaseException] = None
+        self.commits = 0              # transactions committed (tools read them)
+        self.works = 0                # works written
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise StoreError(f"the room writer cannot open the store: {self._error}")
+
+    def submit(self, work):
+        import concurrent.futures
+        fut: concurrent.futures.Future = concurrent.futures.Future()
+        if not self._thread.is_alive():
+            fut.set_exception(StoreError("the room writer has stopped"))
+            return fut
+        self._queue.put((work, fut))
+        return fut
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Write what is queued, then stop."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        import queue
+        try:
+            self._db = self._connect()
+        except BaseException as exc:      # reported by __init__
+            self._error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        stop = False
+        try:
+            while not stop:
+                item = self._queue.get()
+                if item is None:
+                    break
+                batch = [item]
+                while len(batch) < self.BATCH:
+                    try:
+                        nxt = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is None:
+                        stop = True
+                        break
+                    batch.append(nxt)
+                self._write(batch)
+        finally:
+            while True:                   # never leave a caller waiting
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None and not item[1].done():
+                    item[1].set_exception(StoreError("the room store was closed"))
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+
+    def _write(self, batch) -> None:
+        """One transaction for the batch; each work in a savepoint of its own, so a work
+        that fails is undone alone and fails alone. If the commit fails, every work does
+        (nothing of the batch is written)."""
+        db = self._db
+        done: list = []             # (future, result) of the works that went in
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for work, fut in batch:
+                    db.execute("SAVEPOINT work")
+                    try:
+                        out = work(db)
+                    except Exception as exc:
+                        db.execute("ROLLBACK TO work")
+                        db.execute("RELEASE work")
+                        log.error("room store: %s", exc)
+                        fut.set_exception(StoreError(str(exc)))
+                        continue
+                    db.execute("RELEASE work")
+                    done.append((fut, out))
+                db.execute("COMMIT")
+            except BaseException:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise
+        except Exception as exc:
+            log.error("room store: the commit failed: %s", exc)
+            for fut, _out in done:
+                fut.set_exception(StoreError(str(exc)))
+            for _work, fut in batch:
+                if not fut.done():
+                    fut.set_exception(StoreError(str(exc)))
+            return
+        self.commits += 1
+        self.works += len(done)
+        for fut, out in done:
+            fut.set_result(out)
+
+
 class RoomStore:
     """The rooms in ``folder/rooms.sqlite3``. Every write is one committed transaction
     (``durable``: synchronous=FULL, the commit is on disk before it returns)."""
 
     def __init__(self, folder, *, durable: bool = True):
+        self.durable = durable
+        self._writer: Optional[Writer] = None
+        self._closed = False
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DB_NAME
@@ -208,10 +340,23 @@ class RoomStore:
         return db
 
     def close(self) -> None:
+        self._closed = True
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         try:
             self.db.close()
         except sqlite3.Error:
             pass
+
+    @property
+    def writer(self) -> Writer:
+        """The writer thread (started on first use), with a connection of its own."""
+        if self._writer is None:
+            if self._closed:
+                raise StoreError("the room store is closed")
+            self._writer = Writer(lambda: self._connect(self.durable))
+        return self._writer
 
     def _tx(self, work) -> Any:
         try:
@@ -231,21 +376,30 @@ class RoomStore:
 
     def create(self, room: Room) -> None:
         now = time.time()
+        room.id = self._tx(self._create_work(room, now))
+        room.updated = now
+
+    def create_later(self, room: Room):
+        """``create`` on the writer thread: a Future of the room's row id, done once
+        committed (StoreError if not)."""
+        return self.writer.submit(self._create_work(room, time.time()))
+
+    def _create_work(self, room: Room, now: float):
+        rows = [(i, json.dumps(event_to_dict(e))) for i, e in enumerate(room.events)]
+        s = room.seats[0]
+        head = (room.code, room.created, now, room.preset, json.dumps(room.house),
+                json.dumps(room.rules.to_dict()), room.months, int(room.spectators), room.status)
+        seat0 = (s.name, s.token_hash, s.joined)
 
         def work(db):
             cur = db.execute(
                 "INSERT INTO rooms (code, created, updated, preset, house, rules, months, spectators,"
-                " status, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-                (room.code, room.created, now, room.preset, json.dumps(room.house),
-                 json.dumps(room.rules.to_dict()), room.months, int(room.spectators), room.status))
+                " status, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", head)
             rid = cur.lastrowid
-            s = room.seats[0]
-            db.execute("INSERT INTO seats VALUES (?, 0, ?, ?, ?)", (rid, s.name, s.token_hash, s.joined))
-            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
-                           [(rid, i, json.dumps(event_to_dict(e))) for i, e in enumerate(room.events)])
+            db.execute("INSERT INTO seats VALUES (?, 0, ?, ?, ?)", (rid,) + seat0)
+            db.executemany("INSERT INTO events VALUES (?, ?, ?)", [(rid, i, text) for i, text in rows])
             return rid
-        room.id = self._tx(work)
-        room.updated = now
+        return work
 
     def code_taken(self, code: str) -> bool:
         try:
@@ -255,14 +409,25 @@ class RoomStore:
             return True
 
     def add_seat(self, room: Room, seat: int, status: str) -> None:
-        s = room.seats[seat]
         now = time.time()
+        self._tx(self._seat_work(room, seat, status, now))
+        room.updated = now
+
+    def add_seat_later(self, room: Room, seat: int, status: str):
+        """``add_seat`` on the writer thread: a Future, done once committed."""
+        return self.writer.submit(self._seat_work(room, seat, status, time.time()))
+
+    @staticmethod
+    def _seat_work(room: Room, seat: int, status: str, now: float):
+        s = room.seats[seat]
+        row = (room.id, seat, s.name, s.token_hash, s.joined)
+        rid = room.id
 
         def work(db):
-            db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", (room.id, seat, s.name, s.token_hash, s.joined))
-            db.execute("UPDATE rooms SET status = ?, updated = ? WHERE id = ?", (status, now, room.id))
-        self._tx(work)
-        room.updated = now
+            db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", row)
+            db.execute("UPDATE rooms SET status = ?, updated = ? WHERE id = ?", (status, now, rid))
+            return now
+        return work
 
     def append(self, room: Room, start: int, events, status: str, result: Optional[dict]) -> None:
         """Events ``start``.. of the room's log (and its status/result after them)."""
@@ -275,6 +440,22 @@ class RoomStore:
                        (status, json.dumps(result) if result is not None else None, now, room.id))
         self._tx(work)
         room.updated = now
+
+    def append_later(self, room: Room, start: int, events, status: str, result: Optional[dict]):
+        """``append`` on the writer thread: a ``concurrent.futures.Future``, done once the
+        events are committed (StoreError if not: then nothing of them was written). The
+        events are encoded here, before this returns."""
+        rows = [(room.id, start + i, json.dumps(event_to_dict(e))) for i, e in enumerate(events)]
+        result_json = json.dumps(result) if result is not None else None
+        rid = room.id
+
+        def work(db):
+            now = time.time()
+            db.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
+            db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
+                       (status, result_json, now, rid))
+            return now
+        return self.writer.submit(work)
 
     def set_status(self, room: Room, status: str, result: Optional[dict] = None) -> None:
         now = time.time()

@@ -15,6 +15,15 @@ hand, no stock, no seed) and the actions now open to it; a spectator gets
 ``protocol.spectator_event(e)`` (no hand at all). Error messages never name a card the
 seat cannot see (an engine explanation that would is replaced by a generic one).
 
+The write runs on the store's writer thread (``rooms.Writer``: the actions of many
+rooms in one commit; creating a room and taking its second seat too, answered once
+committed), so the event loop never waits for the disk; the room keeps
+showing its last committed state until the commit returns, and what else comes for
+that room meanwhile (an action, a claim) waits for it, in order. Once a match is over
+(played out or claimed) each seated player is sent its ``record``: the whole log,
+hidden cards and seed included (nothing is hidden any more), again on reconnecting
+to the ended room and on ``record``; never before the end, never to a spectator.
+
 Abuse: frames over ``max_frame`` bytes close the connection (websockets ``max_size``,
 no compression); text only, JSON depth-capped, schema-checked
 (``protocol.parse_client``); a token bucket per connection (``rate``/``burst``; a
@@ -45,12 +54,14 @@ from ..engine import IllegalAction, apply, legal_actions, new_match
 from ..engine.match import OVER
 from ..engine.view import view
 from .protocol import (MAX_DEPTH, MAX_FRAME, PROTOCOL_VERSION, ProtocolError, action_to_json,
-                       encode, new_room_code, new_token, parse_client, spectator_event, wire_event)
+                       encode, new_room_code, new_token, parse_client, record_message,
+                       spectator_event, wire_event)
 from .rooms import Room, RoomStore, Seat, StoreError, room_rules, token_hash
 
 log = logging.getLogger("koikoi.net.server")
 
 DEFAULT_PORT = 8765
+MAX_DEFERRED = 64           # messages waiting for a room's write, at most
 
 
 @dataclass
@@ -81,6 +92,14 @@ class ServerConfig:
     sweep_every: float = 60.0
     durable: bool = True                # synchronous=FULL: every acknowledged action is on disk
     code_digits: int = 4
+    # The cyclic garbage collector: a full collection walks every object of every room (a
+    # pause of 100+ ms with 500 rooms). ``gc_freeze``: what survives a full collection is
+    # frozen (never walked again; plain garbage is still freed at once by reference counts),
+    # and every ``gc_thaw_every`` seconds it is thawed, so that one full collection takes
+    # what became cyclic garbage meanwhile. Process-wide: ``koikoi serve`` turns it on, a
+    # server inside the game does not.
+    gc_freeze: bool = False
+    gc_thaw_every: float = 900.0
 
 
 def default_data_dir() -> Path:
@@ -141,6 +160,7 @@ class Client:
         self.seat: Optional[int] = None       # a player's seat
         self.role: Optional[str] = None       # "player" or "spectator"
         self.name: Optional[str] = None
+        self.entering = False                 # a create or join of this connection is being written
         self.strikes = 0                      # frames refused for the rate, in a row
         self.bad = 0                          # malformed frames, in a row
         self.closing = False
@@ -210,6 +230,7 @@ class MatchServer:
         self.requested_port = port
         self.config = config or ServerConfig()
         self.rooms: dict[str, Room] = {}
+        self._creating: dict[str, Room] = {}     # rooms being written, not yet known to anyone
         self.clients: set[Client] = set()
         self.store: Optional[RoomStore] = None
         self.port: Optional[int] = None
@@ -251,13 +272,45 @@ class MatchServer:
             raise
         self.port = self._ws.sockets[0].getsockname()[1]
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        if cfg.gc_freeze:
+            self._gc_on(asyncio.get_running_loop())
 
     @property
     def url(self) -> str:
         host = self.host if ":" not in self.host else f"[{self.host}]"
         return f"ws://{host}:{self.port}"
 
+    # -------------------------------------------------------------- the garbage collector
+
+    def _gc_on(self, loop) -> None:
+        import gc
+
+        def after(phase: str, info: dict) -> None:      # any thread: freeze on the loop
+            if phase == "stop" and info.get("generation") == 2 and not loop.is_closed():
+                try:
+                    loop.call_soon_threadsafe(gc.freeze)
+                except RuntimeError:
+                    pass
+        self._gc_callback = after
+        self._gc_thawed = time.monotonic()
+        gc.freeze()                 # what the server holds once started (modules, resumed rooms)
+        gc.callbacks.append(after)
+
+    def _gc_thaw(self, force: bool = False) -> None:
+        import gc
+        cb = getattr(self, "_gc_callback", None)
+        if cb is None:
+            return
+        if force or time.monotonic() - self._gc_thawed >= self.config.gc_thaw_every:
+            self._gc_thawed = time.monotonic()
+            gc.unfreeze()
+            if force:
+                if cb in gc.callbacks:
+                    gc.callbacks.remove(cb)
+                self._gc_callback = None
+
     async def stop(self) -> None:
+        self._gc_thaw(force=True)
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
@@ -343,7 +396,7 @@ class MatchServer:
         cfg = self.config
         ws = c.ws
         while True:
-            waiting = c.room is None
+            waiting = c.room is None and not c.entering
             try:
                 raw = await asyncio.wait_for(ws.recv(), cfg.join_timeout if waiting else cfg.idle_timeout)
             except asyncio.TimeoutError:
@@ -388,7 +441,10 @@ class MatchServer:
                 c.close(1008, "malformed frames")
             return
         c.bad = 0
-        rid = msg["id"]
+        self._handle(c, msg, msg["id"])
+
+    def _handle(self, c: Client, msg: dict, rid: Any) -> None:
+        """One checked message; nothing here raises."""
         try:
             getattr(self, "_on_" + msg["type"])(c, msg, rid)
         except StoreError:
@@ -410,14 +466,14 @@ class MatchServer:
     def _new_code(self) -> Optional[str]:
         for _ in range(50):
             code = new_room_code(self.config.code_digits)
-            if code not in self.rooms and not self.store.code_taken(code):
+            if code not in self.rooms and code not in self._creating and not self.store.code_taken(code):
                 return code
         return None
 
     def _on_create(self, c: Client, m: dict, rid: Any) -> None:
-        if c.room is not None:
+        if c.room is not None or c.entering:
             return self._no(c, rid, "create", "in_room", "this connection is in a room already")
-        if self._live_rooms() >= self.config.max_rooms:
+        if self._live_rooms() + len(self._creating) >= self.config.max_rooms:
             return self._no(c, rid, "create", "server_full", "the server holds all the rooms it can")
         choice = m["rules"]
         try:
@@ -432,9 +488,30 @@ class MatchServer:
         token = new_token()
         room = Room(code, choice["preset"], house, rules, months, bool(m.get("spectators", False)), state, now)
         room.seats[0] = Seat(m["name"], token_hash(token), now)
-        self.store.create(room)
-        self.rooms[code] = room
-        log.info("room %s created by %s (%s, %s months)", code, c.peer, room.preset, months)
+        # written on the writer thread; nobody knows the code until it is committed
+        self._creating[code] = room
+        c.entering = True
+        try:
+            done = asyncio.wrap_future(self.store.create_later(room))
+        except BaseException:
+            self._creating.pop(code, None)
+            c.entering = False
+            raise
+        done.add_done_callback(lambda f: self._created(f, c, rid, room, token))
+
+    def _created(self, f, c: Client, rid: Any, room: Room, token: str) -> None:
+        self._creating.pop(room.code, None)
+        c.entering = False
+        exc = f.exception() if not f.cancelled() else StoreError("cancelled")
+        if exc is not None:
+            self._refuse(c, "create", "the room store could not write")
+            return c.error(rid, "storage", "the server could not save that; nothing changed")
+        room.id, room.updated = f.result(), time.time()
+        self.rooms[room.code] = room
+        log.info("room %s created by %s (%s, %s months)", room.code, c.peer, room.preset, room.months)
+        if c.closing:           # gone before it heard: the room waits (and expires) like any
+            room.seats[0].presence, room.seats[0].since = "dropped", time.time()
+            return
         self._attach(c, room, 0)
         c.send(self._joined(room, c, rid, token))
         self._welcome(c, room)
@@ -454,7 +531,7 @@ class MatchServer:
 
     def _lookup(self, c: Client, m: dict, rid: Any) -> Optional[Room]:
         what = m["type"]
-        if c.room is not None:
+        if c.room is not None or c.entering:
             self._no(c, rid, what, "in_room", "this connection is in a room already")
             return None
         if self._guess_blocked(c, rid, what):
@@ -474,14 +551,41 @@ class MatchServer:
             return self._no(c, rid, "join", "room_full", f"room {room.code} {why}")
         token = new_token()
         now = time.time()
-        room.seats[1] = Seat(m["name"], token_hash(token), now)
+        room.seats[1] = Seat(m["name"], token_hash(token), now)     # taken: a second join is refused
+        room.writing = c.entering = True
         try:
-            self.store.add_seat(room, 1, "playing")
-        except StoreError:
+            done = asyncio.wrap_future(self.store.add_seat_later(room, 1, "playing"))
+        except BaseException:
             room.seats[1] = Seat()
+            room.writing = c.entering = False
             raise
+        done.add_done_callback(lambda f: self._seated(f, c, rid, room, token))
+
+    def _seated(self, f, c: Client, rid: Any, room: Room, token: str) -> None:
+        room.writing = c.entering = False
+        try:
+            exc = f.exception() if not f.cancelled() else StoreError("cancelled")
+            if exc is not None:
+                room.seats[1] = Seat()
+                self._refuse(c, "join", "the room store could not write")
+                c.error(rid, "storage", "the server could not save that; nothing changed")
+            else:
+                room.updated = f.result()
+                self._joined_room(c, rid, room, token)
+        except Exception:
+            log.exception("room %s: seating a player failed", room.code)
+        self._undefer(room)
+
+    def _joined_room(self, c: Client, rid: Any, room: Room, token: str) -> None:
         room.status = "playing"
         log.info("room %s: %s joined", room.code, c.peer)
+        if c.closing:           # gone before it heard: the seat is kept as dropped
+            self._to_room(room, {"type": "room", "status": room.status, "names": room.names})
+            self._set_presence(room, 1, "dropped")
+            host = room.seats[0].client
+            if host is not None:
+                host.send(self._events(room, 0, len(room.events)))
+            return
         self._attach(c, room, 1)
         c.send(self._joined(room, c, rid, token))
         self._welcome(c, room)
@@ -522,7 +626,28 @@ class MatchServer:
         c.send(self._joined(room, c, rid))
         self._welcome(c, room)
 
+    def _defer(self, c: Client, m: dict, rid: Any) -> bool:
+        """While an action of ``c``'s room is being written, what would read or change the
+        room's match waits for it (in order): True if ``m`` was put aside."""
+        room = c.room
+        if room is not None and room.writing:
+            if len(room.deferred) >= MAX_DEFERRED:      # only a flood gets here: the rate limit bounds it
+                self._no(c, rid, m["type"], "busy", "the room is saving the last action: try again")
+                return True
+            room.deferred.append((c, m, rid))
+            return True
+        return False
+
+    def _undefer(self, room: Room) -> None:
+        """Handle what waited for the room's write, in order, until another write starts."""
+        while room.deferred and not room.writing:
+            c, m, rid = room.deferred.pop(0)
+            if c.room is room and not c.closing:
+                self._handle(c, m, rid)
+
     def _on_act(self, c: Client, m: dict, rid: Any) -> None:
+        if self._defer(c, m, rid):
+            return
         room = c.room
         if room is None or c.role != "player":
             return self._no(c, rid, "act", "not_seated", "only a seated player acts")
@@ -555,13 +680,38 @@ class MatchServer:
                       "scores": list(new.scores), "at": time.time()}
         else:
             status, result = "playing", None
-        self.store.append(room, start, added, status, result)      # on disk before anyone hears
-        room.state, room.status, room.result = new, status, result
-        self._broadcast_events(room, start, c, rid)
-        if status == "over":
-            self._end(room)
+        # On disk before anyone hears: written on the store's writer thread (with the actions
+        # of other rooms in the same commit); the room shows the new events once committed.
+        room.writing = True
+        try:
+            done = asyncio.wrap_future(self.store.append_later(room, start, added, status, result))
+        except BaseException:
+            room.writing = False
+            raise
+        done.add_done_callback(lambda f: self._written(f, room, c, rid, new, start, status, result))
+
+    def _written(self, f, room: Room, c: Client, rid: Any, new, start: int, status: str,
+                 result: Optional[dict]) -> None:
+        """An action's events are committed (or not): tell everyone, then what waited."""
+        room.writing = False
+        try:
+            exc = f.exception() if not f.cancelled() else StoreError("cancelled")
+            if exc is not None:
+                self._refuse(c, "act", "the room store could not write")
+                c.error(rid, "storage", "the server could not save that; nothing changed")
+            else:
+                room.updated = f.result()
+                room.state, room.status, room.result = new, status, result
+                self._broadcast_events(room, start, c, rid)
+                if status == "over":
+                    self._end(room)
+        except Exception:
+            log.exception("room %s: telling the players of an action failed", room.code)
+        self._undefer(room)
 
     def _on_claim(self, c: Client, m: dict, rid: Any) -> None:
+        if self._defer(c, m, rid):
+            return
         room = c.room
         if room is None or c.role != "player":
             return self._no(c, rid, "claim", "not_seated", "only a seated player claims")
@@ -581,6 +731,8 @@ class MatchServer:
         self._end(room, c, rid)
 
     def _on_leave(self, c: Client, m: dict, rid: Any) -> None:
+        if self._defer(c, m, rid):
+            return
         room = c.room
         if room is not None:
             if c.role == "player":
@@ -602,6 +754,15 @@ class MatchServer:
         if c.room is None:
             return self._no(c, rid, "sync", "not_in_room", "join a room first")
         c.send(self._events(c.room, c.seat, 0, rid))
+
+    def _on_record(self, c: Client, m: dict, rid: Any) -> None:
+        room = c.room
+        if room is None or c.role != "player":
+            return self._no(c, rid, "record", "not_seated", "only a seated player gets the match record")
+        if room.status != "over":
+            return self._no(c, rid, "record", "not_over", f"the match is {room.status}: "
+                                                           "its record is sent once it has ended")
+        c.send(dict(self._record(room, c.seat), re=rid))
 
     def _on_ping(self, c: Client, m: dict, rid: Any) -> None:
         c.send({"type": "pong", "re": rid})
@@ -693,6 +854,8 @@ class MatchServer:
         c.send(self._events(room, c.seat, 0))
         if room.status == "over":
             c.send(self._over(room))
+            if c.role == "player":
+                c.send(self._record(room, c.seat))
 
     def _legal(self, room: Room, seat: Optional[int]) -> list:
         state = room.state
@@ -740,6 +903,18 @@ class MatchServer:
         self._to_room(room, over, but=actor)
         if actor is not None:
             actor.send(dict(over, re=rid))
+        for seat, s in enumerate(room.seats):       # the whole match: nothing is hidden any more
+            if s.client is not None:
+                s.client.send(self._record(room, seat))
+
+    def _record(self, room: Room, seat: int) -> dict:
+        """The ``record`` message of an ended room for ``seat`` (the log is built once)."""
+        if room.status != "over":       # never while it is live: every hidden card is in it
+            raise RuntimeError(f"room {room.code} is {room.status}: no record")
+        if room.record is None or room.record[0] != len(room.events):
+            room.record = (len(room.events), record_message(room.code, 0, room.names, room.events,
+                                                            room.result))
+        return dict(room.record[1], seat=seat)
 
     @staticmethod
     def _safe(text: str, state, seat: int) -> str:
@@ -754,7 +929,8 @@ class MatchServer:
 
     async def _sweep_loop(self) -> None:
         while True:
-            await asyncio.sleep(self.config.sweep_every)
+            await asyncio.sleep(min(self.config.sweep_every, self.config.gc_thaw_every))
+            self._gc_thaw()
             try:
                 self.sweep()
             except Exception:
@@ -768,7 +944,7 @@ class MatchServer:
         cfg = self.config
         gone = []
         for code, room in list(self.rooms.items()):
-            if room.connections():
+            if room.connections() or room.writing:
                 continue
             idle = now - room.updated
             if room.live and idle > cfg.room_ttl:
@@ -851,7 +1027,8 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 async def _serve(args: argparse.Namespace) -> int:
     config = ServerConfig(claim_after=args.claim_after, max_rooms=args.max_rooms,
-                          max_connections=args.max_connections, max_per_ip=args.max_per_ip)
+                          max_connections=args.max_connections, max_per_ip=args.max_per_ip,
+                          gc_freeze=True)
     server = MatchServer(args.data, host=args.host, port=args.port, config=config)
     try:
         await server.start()

@@ -20,6 +20,7 @@ from koikoi.engine.events import (Flipped, FieldSwept, LuckyHand, MatchStarted, 
 from koikoi.engine.match import CHOOSE, DECIDE, OYAGIME, PLAY
 from koikoi.engine.view import view
 from koikoi.net.client import Connection
+from koikoi.net.protocol import record_log
 from koikoi.net.server import MatchServer, ServerConfig
 
 HOST = "127.0.0.1"
@@ -182,9 +183,20 @@ def check_frames(frames, events, viewer: Optional[int], seed: int) -> int:
     hidden = hidden_after(events, viewer)
     none = frozenset()
     checked = 0
+    over_seen = False
     for before, raw in frames:
-        assert len(str(seed)) < 8 or str(seed) not in raw, "the seed was sent"
         m = json.loads(raw)
+        if m["type"] == "record":
+            # the whole match, seed and all: only to a player, only once it has ended (the
+            # "over" frame came first and every event had been received), and exactly the log
+            assert viewer is not None, "a spectator was sent the match record"
+            assert over_seen, "a match record before the match ended"
+            assert before == len(events), ("a match record before every event was sent", before)
+            assert m["log"] == record_log(events), "the record is not the server's log"
+            assert m["seat"] == viewer
+            continue
+        over_seen = over_seen or m["type"] == "over"
+        assert len(str(seed)) < 8 or str(seed) not in raw, "the seed was sent"
         if m["type"] == "events":
             for j, ev in enumerate(m["events"]):
                 i = m["start"] + j

@@ -1,11 +1,13 @@
 """Nothing a client receives shows a card its seat may not see at that moment, nor the
 seed: every frame of whole random matches (both players, a spectator, a player who
 reconnects mid-round, refused moves naming hidden cards) is compared with the cards
-the engine hides at that point (net_helpers.hidden_after, itself checked against
+the engine hides at that point, and the one frame that shows everything, the match
+record, comes only to a player, only after the match has ended (net_helpers.hidden_after, itself checked against
 ``view(state, seat).unseen`` at every decision)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 
@@ -64,6 +66,7 @@ def test_no_frame_shows_a_hidden_card_or_the_seed(data_dir, caplog, preset, mont
                         await seats[1 - mover.state.seat].send_action(Play(card))
             await play(seats, rng)
             await settle([a, b, s])
+            await got_records(a, b)           # the whole log, once over: checked below too
             room = server.rooms[code]
             events, match_seed = room.events, room.state.seed
             checked = 0
@@ -79,6 +82,14 @@ def test_no_frame_shows_a_hidden_card_or_the_seed(data_dir, caplog, preset, mont
         text = record.getMessage()
         assert not [c for c in CARD_RE.findall(text) if c in IDS], text
         assert str(match_seed) not in text
+
+
+async def got_records(*players):
+    """Each player has the match record (sent only after "over"; check_frames checks when)."""
+    for p in players:
+        await p.wait_until(lambda x: x.record is not None or x.record_problem is not None, 10)
+        assert p.state.record is not None, p.state.record_problem
+        assert sum(json.loads(raw)["type"] == "record" for _n, raw in p.frames) == 1
 
 
 def _simulate(rules, months, seed, tag):
@@ -118,6 +129,7 @@ def test_special_deals_leak_nothing_and_match_the_engine(data_dir, case):
             await s.watch(code)
             await play({0: a, 1: b}, random.Random(tag))
             await settle([a, b, s])
+            await got_records(a, b)
             room = server.rooms[code]
             assert room.state == expected        # the server plays exactly the engine's match
             for viewer, conn in ((0, a), (1, b), (None, s)):

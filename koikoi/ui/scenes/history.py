@@ -18,6 +18,7 @@ import pygame
 from ...engine import PRESET_LABELS
 from .. import theme
 from .. import widgets as W
+from ..table import _
 from . import MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.history")
@@ -101,10 +102,18 @@ class HistoryFeed:
 
 
 def result_text(m) -> tuple[str, tuple]:
-    """('Won', colour) from the first seat's point of view ('Player 1 won' for friends)."""
+    """('Won', colour) from the first seat's point of view ('Player 1 won' for friends), or
+    online from this computer's player's."""
     if getattr(m, "unfinished", False):
         return "Unfinished", theme.CREAM_DIM
     conceded = getattr(m, "conceded", None)
+    me = getattr(m, "online_seat", None)
+    if me is not None:
+        if conceded is not None:
+            return ((_("Forfeited"), theme.BAD) if conceded == me else (_("Won (forfeit)"), theme.GOOD))
+        if m.winner is None:
+            return _("Draw"), theme.CREAM_DIM
+        return (_("Won"), theme.GOOD) if m.winner == me else (_("Lost"), theme.BAD)
     if conceded is not None:
         if m.opponent == "Friend":
             return f"{m.players[conceded]} conceded", theme.SEAT_COLORS[1 - conceded]
@@ -119,12 +128,22 @@ def result_text(m) -> tuple[str, tuple]:
 def history_cells(m) -> dict:
     """The cells of one history row (a match from the index)."""
     res, res_color = result_text(m)
+    me = getattr(m, "online_seat", None)
+    if me is not None:
+        # online: the other player, tagged; the score with this player's points first
+        room = getattr(m, "room", "")
+        tag = _("online · {room}").format(room=room) if room else _("online")
+        opponent = W.Cell(m.players[1 - me], sub=tag, sub_color=theme.GOLD_LIGHT)
+        score = f"{m.scores[me]} – {m.scores[1 - me]}"
+    else:
+        opponent = m.opponent if m.opponent != "Friend" else f"{m.players[0]} vs {m.players[1]}"
+        score = f"{m.scores[0]} – {m.scores[1]}"
     return {
         "date": nice_date(m.finished_at),
-        "opponent": m.opponent if m.opponent != "Friend" else f"{m.players[0]} vs {m.players[1]}",
+        "opponent": opponent,
         "rules": PRESET_LABELS.get(m.rules, m.rules).split(" (")[0],
         "rounds": str(m.rounds),
-        "score": f"{m.scores[0]} – {m.scores[1]}",
+        "score": score,
         "result": W.Cell(res, res_color),
     }
 
@@ -186,7 +205,8 @@ class HistoryScene(TableScreen, MenuScene):
         progress = self.feed.progress_text()
         if progress:
             return progress
-        cpu = [m for m in self.matches if m.opponent != "Friend" and not getattr(m, "unfinished", False)]
+        cpu = [m for m in self.matches if m.opponent != "Friend" and not getattr(m, "unfinished", False)
+               and getattr(m, "online_seat", None) is None]
         if not self.matches:
             return "Finished matches are kept here."
         won = sum(1 for m in cpu if m.winner == 0)
@@ -195,6 +215,12 @@ class HistoryScene(TableScreen, MenuScene):
         text = f"{len(self.matches)} match{'es' if len(self.matches) != 1 else ''} played"
         if cpu:
             text += f"  ·  against the CPU: {won} won, {lost} lost" + (f", {drawn} drawn" if drawn else "")
+        online = [m for m in self.matches if getattr(m, "online_seat", None) is not None
+                  and not getattr(m, "unfinished", False)]
+        if online:
+            ours = sum(1 for m in online if m.winner == m.online_seat)
+            theirs = sum(1 for m in online if m.winner is not None and m.winner != m.online_seat)
+            text += "  ·  " + _("online: {won} won, {lost} lost").format(won=ours, lost=theirs)
         return text
 
     def draw_content(self, surface: pygame.Surface) -> None:

@@ -16,7 +16,12 @@ dealer) with four online differences, in subclasses here: Escape and Menu open
 server's), the draw for dealer goes on to the online table, its prompt names the
 other player while they choose, and the end of the match opens
 ``OnlineResultsScene``: the usual results, without Replay (the other player's hand
-never reached this machine, so a round cannot be shown face up).
+never reached this machine during play, so a round cannot be shown face up here).
+
+Once the match has ended the server sends the whole log (``record``); it is checked
+(``net.client.check_record``) and filed in the Match history, flagged online, where
+its rounds can be replayed (both players file the same log). A record that does not
+agree with what was played here is not filed, and the player is told.
 """
 
 from __future__ import annotations
@@ -121,6 +126,7 @@ class OnlineMatch:
         self._claim_seen = False           # the claim question was asked for this absence
         self._claim_future = None
         self.closer = None
+        self._record_refused = False       # the refused record was reported
         self.messages: list = []           # every message polled (tests read it)
         app.tickers.append(self.tick)
 
@@ -146,6 +152,7 @@ class OnlineMatch:
         if self.stage == "closed":
             return
         self.messages += self.session.poll()
+        self._file()
         f = self._future
         if f is not None and f.done():
             self._future = None
@@ -233,11 +240,35 @@ class OnlineMatch:
             self._claim_future = self.session.claim()
 
     # ---------------------------------------------------------- the end
+    def _file(self) -> None:
+        """File the ended match in the history once the server's record of it has come
+        (both players file the same log); say so once if the record was refused."""
+        s = self.session
+        if s.record is not None and not s.filing_tried:
+            storage = getattr(self.app, "storage", None)
+            path = s.file(storage)
+            if path is None and getattr(storage, "read_only", False):
+                log.info("read-only window: online match %s not filed", s.record.match_id)
+            elif path is None:
+                self.app.toast(_("The online match could not be saved to the history (see the log)."),
+                               6.0, "warning")
+            else:
+                log.info("online match %s filed as %s", s.record.match_id, path)
+        elif s.record_problem is not None and not self._record_refused:
+            self._record_refused = True
+            self.app.toast(_("The server's record of this match does not agree with what was played "
+                             "here, so it was not saved to the history."), 8.0, "warning")
+
     def close(self, *, leave: bool = True) -> None:
         """Leave the room, close the connection and stop a hosted server (on a thread of
         its own: the frame never waits). ``wait`` for it with ``join``."""
         if self.stage == "closed":
             return
+        try:                # a record that came with the last messages is filed before leaving
+            self.messages += self.session.poll()
+            self._file()
+        except Exception:
+            log.exception("could not file the online match")
         self.stage = "closed"
         if self.tick in self.app.tickers:
             self.app.tickers.remove(self.tick)
@@ -353,6 +384,10 @@ class OnlineResultsScene(MatchResultsScene):
         super().layout()
 
     def replay_row(self, i: int) -> None:
+        if self.match.session.filed is not None:
+            self.app.toast(_("This match is in your Match history, where its rounds can be replayed."),
+                           5.0, "info")
+            return
         self.app.toast(_("An online round cannot be replayed: the other player's hand never came to this "
                          "computer."), 5.0, "info")
 

@@ -1,0 +1,45 @@
+"""tools/load_server.py: a few pairs against a real server subprocess on 127.0.0.1, with
+and without faults; it finishes by itself, checks every match and reports numbers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOL = ROOT / "tools" / "load_server.py"
+
+
+def run_tool(*args, timeout=90):
+    p = subprocess.run([sys.executable, str(TOOL), "--json", "--timeout", "60", *args],
+                       capture_output=True, text=True, timeout=timeout, cwd=str(ROOT))
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    assert lines, (p.returncode, p.stdout[-2000:], p.stderr[-2000:])
+    return p.returncode, json.loads(lines[-1]), p.stdout
+
+
+def test_five_pairs_play_and_are_measured(tmp_path):
+    code, out, text = run_tool("--pairs", "5", "--think", "0.01", "--ramp", "0.2", "--data", str(tmp_path / "srv"))
+    assert code == 0, text
+    assert out["ok"] and out["matches"] == out["matches_wanted"] == 5 and not out["problems"]
+    assert out["actions"] >= 5 * 8 and out["actions_per_s"] > 0
+    assert 0 < out["rtt_p50_ms"] <= out["rtt_p99_ms"] <= out["rtt_max_ms"]
+    assert out["peak_rooms"] >= 1 and out["server_rss_peak_mb"] > 0
+    assert "actions/s" in text and "p99" in text and "KB a room" in text
+    assert (tmp_path / "srv" / "rooms.sqlite3").is_file()        # the server's log, read by the check
+
+
+def test_faults_drop_and_reconnect_and_no_match_is_lost():
+    code, out, text = run_tool("--pairs", "5", "--months", "3", "--think", "0.03", "--ramp", "0.2",
+                               "--faults", "--fault-interval", "0.4")
+    assert code == 0, text
+    assert out["ok"] and out["matches"] == 5 and out["drops"] >= 1 and out["reconnects"] >= out["drops"]
+
+
+def test_an_unmet_target_fails_and_bad_options_are_refused():
+    code, out, _text = run_tool("--pairs", "2", "--think", "0", "--ramp", "0", "--target-p99", "0.0001")
+    assert code == 1 and not out["ok"] and out["matches"] == 2     # played, but not fast enough
+    p = subprocess.run([sys.executable, str(TOOL), "--pairs", "0"], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2 and "--pairs must be" in p.stderr

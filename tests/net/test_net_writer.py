@@ -1,0 +1,180 @@
+"""The room store's writer thread: actions are committed before anyone hears of them,
+many in one commit under load, a bad write fails alone, and what comes for a room while
+its action is being written waits for it, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import threading
+import time
+
+import pytest
+
+from koikoi.engine import legal_actions
+from koikoi.net.client import ServerError
+from koikoi.net.rooms import RoomStore, StoreError
+
+from net_helpers import close_all, pair, play, run, serving, settle
+
+
+def _count(path, room_id) -> int:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT count(*) FROM events WHERE room = ?", (room_id,)).fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_every_acknowledged_action_is_on_disk_first(data_dir):
+    async def scenario():
+        async with serving(data_dir, durable=True) as server:
+            a, b, code = await pair(server, "casual", 1)
+            room = server.rooms[code]
+            seats = {0: a, 1: b}
+            rng = random.Random(3)
+            n = 0
+            for _ in range(400):
+                st = await settle([a, b])
+                if st.table.is_over:
+                    break
+                mover = seats[st.to_move]
+                await mover.wait_until(lambda s: bool(s.legal))
+                answer = await mover.send_action(rng.choice(mover.state.legal))
+                # the answer came: every event it carries is in the database already
+                assert _count(server.store.path, room.id) >= answer["total"]
+                n += 1
+            assert n > 5
+            writer = server.store.writer
+            assert writer.works >= n and writer.commits >= 1
+            await close_all(a, b)
+    run(scenario())
+
+
+def test_many_rooms_share_a_commit_and_all_finish(data_dir):
+    async def scenario():
+        async with serving(data_dir) as server:
+            pairs = [await pair(server, "casual", 1) for _ in range(6)]
+            await asyncio.gather(*(play({0: a, 1: b}, random.Random(i)) for i, (a, b, _c) in enumerate(pairs)))
+            for a, b, code in pairs:
+                await settle([a, b])
+                room = server.rooms[code]
+                assert room.status == "over" and not room.writing and not room.deferred
+                assert _count(server.store.path, room.id) == len(room.events)
+            w = server.store.writer
+            await close_all(*(c for a, b, _ in pairs for c in (a, b)))
+            return w.works, w.commits
+    works, commits = run(scenario())
+    assert works > 50 and commits <= works
+
+
+def test_group_commit_and_a_bad_write_fails_alone(tmp_path):
+    store = RoomStore(tmp_path, durable=False)
+    try:
+        store.db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
+        w = store.writer
+        gate = threading.Event()
+
+        def slow(db):                      # holds the writer: what comes meanwhile batches up
+            gate.wait(5)
+            db.execute("INSERT INTO t VALUES (0)")
+            return "slow"
+
+        def put(k):
+            return lambda db: db.execute("INSERT INTO t VALUES (?)", (k,)) and k
+        first = w.submit(slow)
+        time.sleep(0.05)
+        futures = [w.submit(put(k)) for k in range(1, 41)]
+        bad = w.submit(put(7))             # a duplicate key: fails
+        more = [w.submit(put(k)) for k in range(41, 51)]
+        before = w.commits
+        gate.set()
+        assert first.result(10) == "slow"
+        assert [f.result(10) for f in futures + more] == list(range(1, 51))
+        with pytest.raises(StoreError):
+            bad.result(10)
+        # the 50 good ones went in with one or two commits, not one each; the bad one alone failed
+        assert w.works == 51 and w.commits - before <= 3
+        rows = store.db.execute("SELECT count(*) FROM t").fetchone()[0]
+        assert rows == 51
+    finally:
+        store.close()
+
+
+def test_an_action_sent_twice_in_a_row_waits_for_the_first(data_dir):
+    """The second copy arrives while the first is being written: it is handled after it,
+    against the new position (refused as not legal, stale or not this seat's turn)."""
+    async def scenario():
+        async with serving(data_dir) as server:
+            a, b, code = await pair(server, "casual", 1)
+            seats = {0: a, 1: b}
+            st = await settle([a, b])
+            mover = seats[st.to_move]
+            await mover.wait_until(lambda s: bool(s.legal))
+            action = mover.state.legal[0]
+            first = asyncio.ensure_future(mover.send_action(action, at=None))
+            second = asyncio.ensure_future(mover.send_action(action, at=None))
+            answer = await first
+            with pytest.raises(ServerError) as refused:
+                await second
+            assert refused.value.code in ("illegal", "not_your_turn", "stale")
+            room = server.rooms[code]
+            assert answer["total"] == len(room.events)
+            assert legal_actions(room.state) is not None
+            await close_all(a, b)
+    run(scenario())
+
+
+def test_creating_and_joining_are_written_before_they_are_answered(data_dir):
+    """Create and join go through the writer too: held back while it is busy, answered
+    only once committed; a connection that goes before its answer leaves a dropped seat,
+    and a host leaving meanwhile waits for the join."""
+    from koikoi.net.client import Connection
+    from koikoi.net.protocol import encode
+
+    async def scenario():
+        async with serving(data_dir, claim_after=3600) as server:
+            gate = threading.Event()
+
+            def hold():
+                server.store.writer.submit(lambda db: gate.wait(5))
+            hold()
+            a = await Connection.open(server.url)
+            creating = asyncio.ensure_future(a.create_room("casual", months=1, name="Aki"))
+            await asyncio.sleep(0.2)
+            assert not creating.done() and not server.rooms     # not answered, not findable
+            gate.set()
+            joined = await creating
+            code = joined["room"]
+            assert server.rooms[code].id is not None and _count(server.store.path, server.rooms[code].id) > 0
+            # a guest whose join is being written goes away before the answer
+            gate.clear()
+            hold()
+            b = await Connection.open(server.url)
+            await b.send_raw(encode({"type": "join", "id": 1, "room": code, "name": "Haru"}))
+            await asyncio.sleep(0.2)
+            room = server.rooms[code]
+            assert room.writing and room.seats[1].name == "Haru"
+            await b.close()
+            # ... and the host asks to leave meanwhile: that waits for the join
+            await a.send_raw(encode({"type": "leave", "id": 99}))
+            await asyncio.sleep(0.1)
+            assert room.status == "open" and room.deferred
+            gate.set()
+            await a.wait_until(lambda s: s.status == "playing", 10)
+            for _ in range(100):
+                if room.seats[0].presence == "left":
+                    break
+                await asyncio.sleep(0.02)
+            assert room.status == "playing" and not room.writing and not room.deferred
+            assert room.seats[1].presence == "dropped" and room.seats[0].presence == "left"
+            # the database says the same: playing, two seats
+            db = sqlite3.connect(f"file:{server.store.path}?mode=ro", uri=True)
+            try:
+                assert db.execute("SELECT status FROM rooms WHERE code = ?", (code,)).fetchone()[0] == "playing"
+                assert db.execute("SELECT count(*) FROM seats WHERE room = ?", (room.id,)).fetchone()[0] == 2
+            finally:
+                db.close()
+            await close_all(a)
+    run(scenario())

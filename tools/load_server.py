@@ -1,0 +1,562 @@
+"""Load a real ``koikoi serve`` with simulated players and measure it.
+
+    python tools/load_server.py --pairs 500 --think 1.0
+    python tools/load_server.py --pairs 50 --faults --fault-interval 5
+
+Starts the match server as a subprocess on 127.0.0.1 (a free port, a fresh data folder
+unless ``--data``), then N client pairs: each pair creates a room, joins it and plays
+``--matches`` random legal matches, each seat waiting ``--think`` seconds (on average)
+before each of its actions, as a person would. Everything runs on this machine and
+stops by itself: every wait has a deadline and the whole run ``--timeout``.
+
+Reported: actions per second, the round trip of an action (sent -> its ``events``
+answer: the server checked it, applied it, wrote it to SQLite and sent it) at p50 /
+p99 / max, and the server's memory per room (its RSS, from /proc, with all rooms live,
+less before the first room, divided by the rooms).
+
+``--faults``: every ``--fault-interval`` seconds (default 60) 10% of the connected
+clients are cut off (the TCP connection aborted) and come back with their seat token
+after a short pause, as a player whose Wi-Fi blinked. Checked at the end, with or
+without faults: every match finished, each player's record of it equals the server's
+log (read from its rooms database once it has stopped), and every public event a
+client received is that log as its seat may see it. Exit 0 if all of that holds (and
+the p99 is within ``--target-p99`` ms when given), 1 if not.
+
+``--json`` prints the results as one JSON object too (tests read it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from koikoi.engine.events import events_from_json  # noqa: E402
+from koikoi.net.protocol import encode, wire_event  # noqa: E402
+
+HOST = "127.0.0.1"
+LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)")
+
+
+def rss_bytes(pid: int) -> Optional[int]:
+    """The resident memory of process ``pid`` (Linux /proc; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def cpu_seconds(pid: int) -> Optional[float]:
+    """User + system CPU seconds process ``pid`` has used (Linux /proc; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def percentile(values: list, q: float) -> Optional[float]:
+    if not values:
+        return None
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))]
+
+
+class Stats:
+    def __init__(self):
+        self.rtt: list = []             # seconds, one per acknowledged action
+        self.times: list = []           # when each was acknowledged (time.monotonic)
+        self.acts = 0
+        self.refused: dict = {}         # error code -> count (stale after a drop, ...)
+        self.drops = 0
+        self.reconnects = 0
+        self.errors: dict = {}          # exceptions of a session (a connection cut under it)
+        self.first_act: Optional[float] = None
+        self.last_act: Optional[float] = None
+        self.problems: list = []
+
+    def acked(self, rtt: float) -> None:
+        now = time.monotonic()
+        self.first_act = self.first_act or now
+        self.last_act = now
+        self.rtt.append(rtt)
+        self.times.append(now)
+        self.acts += 1
+
+
+class Seat:
+    """One simulated player: a raw WebSocket, the public events received, the legal
+    actions, the record at the end. Reconnects with its token after a fault."""
+
+    def __init__(self, run: "Run", pair: int, seat: int):
+        self.run = run
+        self.pair = pair
+        self.seat = seat
+        self.rng = random.Random(f"{run.args.seed}/{pair}/{seat}")
+        self.ws = None
+        self.code: Optional[str] = None
+        self.token: Optional[str] = None
+        self.events: list = []
+        self.legal: list = []
+        self.to_move: Optional[int] = None
+        self.over = False
+        self.record: Optional[dict] = None
+        self.pending: dict = {}         # request id -> time sent
+        self.ids = 0
+        self.changed = asyncio.Event()
+        self.joined = asyncio.Event()
+        self.alive = False
+        self.entering: Optional[int] = None     # the id of the create / join / reconnect request
+        self.refusal: Optional[str] = None      # ... and why the server refused it
+
+    def new_match(self) -> None:
+        self.code = self.token = None
+        self.events, self.legal, self.to_move = [], [], None
+        self.over, self.record = False, None
+        self.joined = asyncio.Event()
+
+    # ---------------------------------------------------------- the connection
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+        self.ws = await connect(f"ws://{HOST}:{self.run.port}", open_timeout=20, compression=None,
+                                max_size=8 * 1024 * 1024, ping_interval=None, close_timeout=2,
+                                **({"proxy": None} if self.run.proxy_option else {}))
+        self.alive = True
+
+    async def send(self, kind: str, **fields) -> int:
+        self.ids += 1
+        if kind in ("create", "join", "reconnect"):
+            self.entering, self.refusal = self.ids, None
+        await self.ws.send(encode({"type": kind, "id": self.ids, **fields}))
+        return self.ids
+
+    async def entered(self, timeout: float = 30.0) -> None:
+        """Wait for the room (RuntimeError if the server refused)."""
+        await asyncio.wait_for(self.joined.wait(), timeout)
+        if self.refusal is not None:
+            raise RuntimeError(f"pair {self.pair} seat {self.seat}: the server refused: {self.refusal}")
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self.on_message(json.loads(raw))
+                self.changed.set()
+        except Exception:
+            pass
+        finally:
+            self.alive = False
+            self.pending.clear()
+            self.changed.set()
+
+    def on_message(self, m: dict) -> None:
+        kind = m.get("type")
+        if kind == "joined":
+            self.code = m["room"]
+            self.token = m.get("token", self.token)
+            self.joined.set()
+        elif kind == "events":
+            start = m["start"]
+            if start == 0:
+                self.events = list(m["events"])
+            elif start == len(self.events):
+                self.events.extend(m["events"])
+            else:
+                self.run.stats.problems.append(f"pair {self.pair} seat {self.seat}: events from {start}, "
+                                               f"have {len(self.events)}")
+            self.legal, self.to_move = m["legal"], m["to_move"]
+            sent = self.pending.pop(m.get("re"), None)
+            if sent is not None:
+                self.run.stats.acked(time.perf_counter() - sent)
+        elif kind == "over":
+            self.over = True
+            self.legal = []
+        elif kind == "record":
+            self.record = m
+        elif kind == "error":
+            code = m.get("code", "?")
+            self.run.stats.refused[code] = self.run.stats.refused.get(code, 0) + 1
+            self.pending.pop(m.get("re"), None)
+            if m.get("re") is not None and m.get("re") == self.entering:
+                self.refusal = f"{code}: {m.get('message')}"
+                self.joined.set()
+
+    async def act_loop(self) -> None:
+        think = self.run.args.think
+        while self.alive and self.record is None:
+            if not self.legal or self.pending:
+                self.changed.clear()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), 30)
+                except asyncio.TimeoutError:
+                    pass
+                continue
+            if think > 0:
+                await asyncio.sleep(self.rng.uniform(0.5 * think, 1.5 * think))
+            if not self.alive or not self.legal or self.pending:
+                continue
+            action = self.rng.choice(self.legal)
+            self.ids += 1
+            self.pending[self.ids] = time.perf_counter()
+            self.legal = []
+            try:
+                await self.ws.send(encode({"type": "act", "id": self.ids, "action": action,
+                                           "at": len(self.events)}))
+            except Exception:
+                return
+
+    async def session(self, first) -> None:
+        """One connection: (create / join / reconnect), then read and act until it closes
+        or the record has come."""
+        await self.connect()
+        reader = asyncio.get_running_loop().create_task(self.read())
+        try:
+            await first()
+            actor = asyncio.get_running_loop().create_task(self.act_loop())
+            while self.alive and self.record is None:
+                self.changed.clear()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), 5)
+                except asyncio.TimeoutError:
+                    pass
+            actor.cancel()
+            if self.record is not None:
+                await self.ws.close()
+        finally:
+            await asyncio.wait([reader], timeout=5)
+            reader.cancel()
+
+    async def play(self, first) -> None:
+        """Until the record has come: a session, and after a drop, a reconnection."""
+        deadline = time.monotonic() + self.run.args.timeout
+        tries = 0
+        while self.record is None and time.monotonic() < deadline:
+            try:
+                await self.session(first)
+            except Exception as exc:
+                tries += 1
+                if self.refusal is not None or (self.token is None and tries >= 3):
+                    raise           # refused, or never got in: the pair cannot go on
+                key = type(exc).__name__        # a connection cut under a request: try again
+                self.run.stats.errors[key] = self.run.stats.errors.get(key, 0) + 1
+            if self.record is None:
+                await asyncio.sleep(self.rng.uniform(0.2, 1.0))
+                self.run.stats.reconnects += 1
+                first = self.reconnect
+
+    async def reconnect(self) -> None:
+        self.joined = asyncio.Event()
+        await self.send("reconnect", room=self.code, token=self.token)
+        await self.entered()
+
+    def drop(self) -> bool:
+        """Cut the connection off (a fault); ``play`` comes back with the token."""
+        ws = self.ws
+        if ws is None or not self.alive or self.token is None or self.record is not None:
+            return False
+        transport = getattr(ws, "transport", None)
+        if transport is None:
+            return False
+        transport.abort()
+        self.run.stats.drops += 1
+        return True
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.stats = Stats()
+        self.port: Optional[int] = None
+        self.seats: list = []
+        self.played: list = []          # (code, seat 0's record, seat 1's record, events 0, events 1)
+        from websockets.asyncio.client import connect
+        import inspect
+        try:
+            self.proxy_option = "proxy" in inspect.signature(connect.__init__).parameters
+        except (TypeError, ValueError):
+            self.proxy_option = False
+
+    async def pair(self, i: int) -> None:
+        await asyncio.sleep(self.args.ramp * i / max(1, self.args.pairs))
+        a, b = Seat(self, i, 0), Seat(self, i, 1)
+        self.seats += [a, b]
+        rules = {"preset": self.args.preset}
+        for _ in range(self.args.matches):
+            a.new_match()
+            b.new_match()
+
+            async def create():
+                await a.send("create", name=f"A{i}", rules=rules, months=self.args.months)
+                await a.entered()
+
+            async def join():
+                await a.entered(60)
+                await b.send("join", room=a.code, name=f"B{i}")
+                await b.entered()
+                self.sample()
+            await asyncio.gather(a.play(create), b.play(join))
+            self.played.append((a.code, a.record, b.record, list(a.events), list(b.events)))
+
+    def sample(self) -> None:
+        """The server's memory when the most rooms are live."""
+        rooms = sum(1 for s in self.seats if s.seat == 1 and s.code and s.record is None)
+        if rooms >= self.peak["rooms"]:
+            self.peak["rooms"], self.peak["rss"] = rooms, rss_bytes(self.server_pid)
+
+    async def faults(self) -> None:
+        while True:
+            await asyncio.sleep(self.args.fault_interval)
+            live = [s for s in self.seats if s.alive and s.token is not None and s.record is None]
+            for s in random.Random(len(self.stats.rtt)).sample(live, max(1, len(live) // 10) if live else 0):
+                s.drop()
+
+    async def main(self, server_pid: int) -> dict:
+        t0 = time.monotonic()
+        cpu0, mine0 = cpu_seconds(server_pid), time.process_time()
+        before = rss_bytes(server_pid)
+        peak = self.peak = {"rss": before, "rooms": 0}
+        self.server_pid = server_pid
+
+        async def sample():
+            while True:
+                await asyncio.sleep(0.5)
+                self.sample()
+        tasks = [asyncio.get_running_loop().create_task(sample())]
+        if self.args.faults:
+            tasks.append(asyncio.get_running_loop().create_task(self.faults()))
+        try:
+            results = await asyncio.wait_for(
+                asyncio.gather(*(self.pair(i) for i in range(self.args.pairs)), return_exceptions=True),
+                self.args.timeout)
+        except asyncio.TimeoutError:
+            results = [TimeoutError("the run took longer than --timeout")]
+        finally:
+            for t in tasks:
+                t.cancel()
+        for r in results:
+            if isinstance(r, BaseException):
+                self.stats.problems.append(f"a pair failed: {type(r).__name__}: {str(r)[:120]}")
+        cpu1 = cpu_seconds(server_pid)
+        return {"elapsed": time.monotonic() - t0, "rss_before": before, "peak": peak,
+                "server_cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
+                "client_cpu": time.process_time() - mine0}
+
+
+# ------------------------------------------------------------------ the checks
+
+def server_logs(data: Path) -> dict:
+    """code -> the event dicts of the last room with that code, from the rooms database."""
+    db = sqlite3.connect(f"file:{data / 'rooms.sqlite3'}?mode=ro", uri=True)
+    try:
+        out = {}
+        for rid, code, status in db.execute("SELECT id, code, status FROM rooms ORDER BY id"):
+            out[code] = (status, [json.loads(t) for (t,) in db.execute(
+                "SELECT event FROM events WHERE room = ? ORDER BY idx", (rid,))])
+        return out
+    finally:
+        db.close()
+
+
+def check(run: Run, data: Path) -> list:
+    """Every match finished, its records equal the server's log, every public event a
+    seat received is that log as the seat may see it."""
+    problems = []
+    logs = server_logs(data)
+    want = run.args.pairs * run.args.matches
+    if len(run.played) != want:
+        problems.append(f"{want - len(run.played)} of {want} matches did not finish")
+    for code, rec0, rec1, ev0, ev1 in run.played:
+        status, log = logs.get(code, (None, None))
+        if status != "over":
+            problems.append(f"room {code} is {status} on the server")
+            continue
+        for seat, rec, got in ((0, rec0, ev0), (1, rec1, ev1)):
+            if rec is None or rec["log"]["events"] != log:
+                problems.append(f"room {code}: seat {seat}'s record is not the server's log")
+                continue
+            full = events_from_json(json.dumps(rec["log"]))
+            if [wire_event(e, seat) for e in full] != got:
+                problems.append(f"room {code}: seat {seat} was sent other events than the log's")
+    return problems
+
+
+# ------------------------------------------------------------------ the server
+
+def start_server(args, data: Path):
+    cmd = [sys.executable, "-m", "koikoi.net.server", "--host", HOST, "--port", "0", "--data", str(data),
+           "--max-rooms", str(args.pairs * 2 + 10), "--max-connections", str(args.pairs * 4 + 50),
+           "--max-per-ip", str(args.pairs * 4 + 50), "--log-level", "WARNING"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    log = open(data / "server.log", "w")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=str(ROOT))
+    deadline = time.monotonic() + 30
+    port = None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        m = LISTENING.search(line)
+        if m:
+            port = int(m.group(1))
+            break
+    if port is None:
+        proc.kill()
+        proc.wait(10)
+        raise RuntimeError(f"the server did not start (see {data / 'server.log'})")
+    return proc, port
+
+
+def stop_server(proc) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def raise_fd_limit(need: int) -> None:
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < need:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description="Load a koikoi match server on 127.0.0.1 with simulated players.")
+    p.add_argument("--pairs", type=int, default=500, help="client pairs, each playing in its own room (default 500)")
+    p.add_argument("--matches", type=int, default=1, help="matches each pair plays, one after the other (default 1)")
+    p.add_argument("--months", type=int, default=1, help="months of each match (default 1)")
+    p.add_argument("--preset", default="casual", help="the rules preset (default casual)")
+    p.add_argument("--think", type=float, default=1.0,
+                   help="seconds a player waits before each action, on average (default 1.0)")
+    p.add_argument("--ramp", type=float, default=10.0, help="seconds over which the pairs arrive (default 10)")
+    p.add_argument("--timeout", type=float, default=600.0, help="the whole run at most, seconds (default 600)")
+    p.add_argument("--faults", action="store_true", help="drop and reconnect 10%% of the clients now and then")
+    p.add_argument("--fault-interval", type=float, default=60.0, help="seconds between faults (default 60)")
+    p.add_argument("--target-p99", type=float, default=None, metavar="MS",
+                   help="fail (exit 1) if the p99 round trip is over MS milliseconds")
+    p.add_argument("--data", type=Path, default=None, help="the server's folder (default: a temporary one)")
+    p.add_argument("--seed", type=int, default=1, help="the players' random choices")
+    p.add_argument("--json", action="store_true", help="print the results as JSON too")
+    p.add_argument("--timeline", action="store_true", help="print actions and p99 second by second")
+    args = p.parse_args(argv)
+    for name, lo, hi in (("pairs", 1, 5000), ("matches", 1, 1000), ("months", 1, 12)):
+        if not lo <= getattr(args, name) <= hi:
+            p.error(f"--{name} must be {lo} to {hi}")
+    from koikoi.net.rooms import room_rules
+    try:
+        room_rules(args.preset, {}, args.months)
+    except ValueError as exc:
+        p.error(f"--preset/--months: {exc}")
+    for name in ("think", "ramp", "timeout", "fault_interval"):
+        v = getattr(args, name)
+        if not 0 <= v <= 86400 or (name in ("timeout", "fault_interval") and v <= 0):
+            p.error(f"--{name.replace('_', '-')} is out of range")
+    return args
+
+
+def quiet_gc() -> None:
+    """The simulated players' own pauses are not the server's: what survives a full
+    collection here is frozen (this process is short-lived), so the next ones are short."""
+    import gc
+
+    def after(phase, info):
+        if phase == "stop" and info.get("generation") == 2:
+            gc.freeze()
+    gc.callbacks.append(after)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    raise_fd_limit(args.pairs * 6 + 200)
+    quiet_gc()
+    tmp = None
+    if args.data is None:
+        tmp = tempfile.TemporaryDirectory(prefix="koikoi-load-")
+        data = Path(tmp.name)
+    else:
+        data = args.data
+        data.mkdir(parents=True, exist_ok=True)
+    proc, port = start_server(args, data)
+    run = Run(args)
+    run.port = port
+    try:
+        info = asyncio.run(run.main(proc.pid))
+    finally:
+        stop_server(proc)
+    problems = list(run.stats.problems) + check(run, data)
+    st = run.stats
+    span = (st.last_act - st.first_act) if st.first_act and st.last_act and st.last_act > st.first_act else None
+    peak = info["peak"]
+    per_room = None
+    if peak["rooms"] and peak["rss"] and info["rss_before"]:
+        per_room = (peak["rss"] - info["rss_before"]) / peak["rooms"]
+    ms = lambda v: None if v is None else round(v * 1000, 2)   # noqa: E731
+    out = {
+        "pairs": args.pairs, "matches": len(run.played), "matches_wanted": args.pairs * args.matches,
+        "elapsed_s": round(info["elapsed"], 2), "actions": st.acts,
+        "actions_per_s": round(st.acts / span, 1) if span else None,
+        "rtt_p50_ms": ms(percentile(st.rtt, 0.5)), "rtt_p99_ms": ms(percentile(st.rtt, 0.99)),
+        "rtt_max_ms": ms(max(st.rtt) if st.rtt else None),
+        "peak_rooms": peak["rooms"], "server_rss_before_mb": round((info["rss_before"] or 0) / 2 ** 20, 1),
+        "server_rss_peak_mb": round((peak["rss"] or 0) / 2 ** 20, 1),
+        "rss_per_room_kb": round(per_room / 1024, 1) if per_room is not None else None,
+        "server_cpu_s": None if info["server_cpu"] is None else round(info["server_cpu"], 2),
+        "clients_cpu_s": round(info["client_cpu"], 2),
+        "faults": args.faults, "drops": st.drops, "reconnects": st.reconnects, "refused": st.refused,
+        "errors": st.errors,
+        "problems": problems[:20], "problem_count": len(problems),
+    }
+    target_ok = args.target_p99 is None or (out["rtt_p99_ms"] is not None and out["rtt_p99_ms"] <= args.target_p99)
+    out["ok"] = not problems and target_ok
+    print(f"{out['matches']}/{out['matches_wanted']} matches by {args.pairs} pairs in {out['elapsed_s']} s; "
+          f"{st.acts} actions, {out['actions_per_s']} actions/s")
+    print(f"action round trip: p50 {out['rtt_p50_ms']} ms, p99 {out['rtt_p99_ms']} ms, max {out['rtt_max_ms']} ms"
+          + ("" if args.target_p99 is None else f" (target p99 <= {args.target_p99:g} ms: "
+                                                 f"{'met' if target_ok else 'NOT met'})"))
+    print(f"server memory: {out['server_rss_before_mb']} MB before, {out['server_rss_peak_mb']} MB with "
+          f"{peak['rooms']} rooms live: {out['rss_per_room_kb']} KB a room (with its two connections)")
+    print(f"CPU: the server {out['server_cpu_s']} s, the simulated clients {out['clients_cpu_s']} s "
+          f"(of {out['elapsed_s']} s)")
+    if args.faults:
+        print(f"faults: {st.drops} connections dropped, {st.reconnects} reconnections, refused: {st.refused}, "
+              f"errors: {st.errors}")
+    print("every match finished; every record and every event equals the server's log" if not problems
+          else f"{len(problems)} problem(s): " + "; ".join(problems[:5]))
+    if args.timeline and st.times:
+        t0 = st.times[0]
+        by: dict = {}
+        for t, r in zip(st.times, st.rtt):
+            by.setdefault(int(t - t0), []).append(r)
+        for sec in sorted(by):
+            print(f"  {sec:4d} s: {len(by[sec]):5d} actions, p50 {percentile(by[sec], 0.5) * 1000:7.1f} ms, "
+                  f"p99 {percentile(by[sec], 0.99) * 1000:7.1f} ms")
+    if args.json:
+        print(json.dumps(out))
+    if tmp is not None:
+        tmp.cleanup()
+    return 0 if out["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
