@@ -8,6 +8,7 @@
     python -m koikoi serve --port 8765  # a match server for online play (koikoi.net.server)
     python -m koikoi --host             # the Host a match screen (a server inside the game)
     python -m koikoi --join 192.168.1.20:8765/KOI-4821 [--name Haru]   # join that room at once
+    python -m koikoi --lang ja          # play in Japanese (English while its catalog is incomplete)
 
 Logging goes to the rotating log file (koikoi.logsetup), the game runs under
 the crash guard (koikoi.crash), and a second copy started while one is open
@@ -70,6 +71,31 @@ def _name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _lang(text: str) -> str:
+    from . import i18n
+    code = i18n.normalize(text)
+    have = i18n.available()
+    if code not in have:
+        raise argparse.ArgumentTypeError(f"unknown language {text[:20]!r} (have: {', '.join(have)})")
+    return code
+
+
+LANGUAGE_NAMES = {"ja": "Japanese", "en": "English"}    # for the message below (said in English)
+
+
+def apply_language(code: Optional[str]) -> str:
+    """--lang: switch to ``code`` if its catalog is complete; otherwise say so and stay English."""
+    from . import i18n
+    if not code or code == i18n.SOURCE_LANGUAGE:
+        return i18n.set_language(i18n.SOURCE_LANGUAGE)
+    if not i18n.is_complete(code):
+        st = i18n.completion(code) or {"percent": 0.0}
+        print(f"koikoi: the {LANGUAGE_NAMES.get(code, code)} translation is not complete yet "
+              f"({int(st['percent'])}% translated); playing in English", file=sys.stderr)
+        return i18n.set_language(i18n.SOURCE_LANGUAGE)
+    return i18n.set_language(code)
+
+
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     p = _Parser(prog="koikoi", description="Koi-Koi, the hanafuda card game.",
                 epilog="koikoi serve [--host H] [--port P] [--data DIR] runs a match server for "
@@ -91,6 +117,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     online.add_argument("--join", type=_join, metavar="HOST:PORT/CODE",
                         help="join an online match at once, e.g. 192.168.1.20:8765/KOI-4821")
     p.add_argument("--name", type=_name, metavar="NAME", help="your name in an online match")
+    p.add_argument("--lang", type=_lang, metavar="ja|en",
+                   help="the language of the game (English while a translation is incomplete)")
     p.add_argument("--version", action="version", version=f"koikoi {__version__}")
     return p.parse_args(argv)
 
@@ -134,6 +162,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         from .selfcheck import run
         return run()
+    apply_language(args.lang)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from .crash import install_excepthook, run_guarded
     from .instance_lock import InstanceLock

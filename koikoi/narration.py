@@ -23,7 +23,7 @@ its public form.
 Translation: every text a player reads is a whole template with named
 placeholders inside ``_()`` (or ``_n()`` where a number decides the plural,
 ``N_()`` for table entries translated where they are used), so gettext can
-extract them later; nothing is glued from fragments of a sentence.
+extract them (``tools/catalog.py extract``); nothing is glued from fragments of a sentence.
 
 Pure: no pygame, no I/O.
 """
@@ -42,19 +42,8 @@ from .engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled,
 from .engine.rules import PRESET_LABELS
 
 
-def _(text: str) -> str:
-    """Marks a template for translation (gettext's ``_`` once it comes)."""
-    return text
-
-
-def N_(text: str) -> str:
-    """Marks a table entry for extraction; it is translated where it is used (``_(entry)``)."""
-    return text
-
-
-def _n(singular: str, plural: str, n: int) -> str:
-    """The template for ``n`` (gettext's ``ngettext`` once it comes)."""
-    return singular if n == 1 else plural
+# The translation functions (koikoi.i18n), re-exported: modules import them from here.
+from .i18n import N_, _, _n  # noqa: E402,F401
 
 
 STYLES = Y.STYLES

@@ -85,12 +85,28 @@ def _online() -> str:
     return f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}"
 
 
+def _translations() -> str:
+    """Every shipped catalog is there and readable (its share translated, for the record)."""
+    from . import i18n
+    langs = [code for code in i18n.available() if code != i18n.SOURCE_LANGUAGE]
+    if not langs:
+        raise RuntimeError(f"no catalog in {i18n.LOCALE_DIR}")
+    parts = []
+    for code in langs:
+        st = i18n.completion(code)
+        if not st:
+            raise RuntimeError(f"the {code} catalog cannot be read")
+        parts.append(f"{code} {st['translated']} of {st['total']}")
+    return ", ".join(parts)
+
+
 CHECKS: tuple[tuple[str, Callable[[], str]], ...] = (
     ("art and sounds", _assets),
     ("Hard's match-win table", _winprob),
     ("lessons", _lessons),
     ("review", _review),
     ("online play", _online),
+    ("translations", _translations),
 )
 
 

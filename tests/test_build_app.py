@@ -61,7 +61,7 @@ def test_build_and_run_binary():
     out = cp.stdout + cp.stderr
     assert cp.returncode == 0, out[-4000:]
     assert "smoke run OK" in out, out[-4000:]
-    assert "data check OK" in out and "lessons: ok" in out, out[-4000:]
+    assert "data check OK" in out and "lessons: ok" in out and "translations: ok" in out, out[-4000:]
     exe = ROOT / "dist" / "koikoi" / ("koikoi.exe" if sys.platform.startswith("win") else "koikoi")
     assert exe.is_file() and os.access(exe, os.X_OK)
     bundled = ROOT / "dist" / "koikoi" / "_internal" / "koikoi" / "assets" / "icons" / "icon.png"

@@ -295,7 +295,7 @@ def test_idle_loop_waits_for_events_and_keeps_their_order(koikoi_home):
 def test_check_reports_every_data_file_and_exits_0(capsys):
     assert cli.main(["--check"]) == 0
     out = capsys.readouterr().out
-    for item in ("art and sounds: ok", "Hard's match-win table: ok", "lessons: ok", "review: ok", "online play: ok",
+    for item in ("art and sounds: ok", "Hard's match-win table: ok", "lessons: ok", "review: ok", "online play: ok", "translations: ok",
                  "all data files present"):
         assert item in out, out
 

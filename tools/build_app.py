@@ -223,6 +223,7 @@ def pyinstaller_args(entry: Path, work: Path, onefile: bool) -> list[str]:
         # onefile: dist/koikoi/koikoi (a single file, in the same place)
         "--distpath", str(dist / APP_NAME if onefile else dist),
         "--add-data", f"{ROOT / 'assets'}{os.pathsep}koikoi/assets",
+        "--add-data", f"{ROOT / 'koikoi' / 'locale'}{os.pathsep}koikoi/locale",
         "--collect-data", "koikoi",
         "--onefile" if onefile else "--onedir",
     ]
@@ -292,6 +293,8 @@ def build(onefile: bool = False, entry_kind: str = "auto", smoke: bool = True,
     target = ROOT / "dist" / APP_NAME
     if target.exists():
         shutil.rmtree(target)
+    # the translations as .mo (the game reads the .po too, but a compiled catalog loads faster)
+    subprocess.check_call([sys.executable, str(ROOT / "tools" / "catalog.py"), "compile"], cwd=str(ROOT))
     args = pyinstaller_args(entry, work, onefile)
     say(f"building {'one file' if onefile else 'one folder'} with PyInstaller ...")
     cmd = [sys.executable, "-m", "PyInstaller", *args, "--log-level", "WARN"]

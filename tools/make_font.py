@@ -53,6 +53,9 @@ KANJI = (
     "画面表示言語日本英閉記録統最高平均確認本当断再考待選択決入力保存読込"
     "消去元大下左右前年名秒遊方説明規則履歴題曲背景色札絵柄速遅早"
     "出来私君勝利敗北"
+    # the Japanese catalog (koikoi/locale/ja): what `python tools/catalog.py glyphs` asks for
+    "両何作使個停備切加動参同問善好学完少従思悪打押振捨探損操替未末析案検機止渡準物用疑直"
+    "移端約結総置能覧解討詰返送配順並付伏余価値印地外実良試象途進間際類"
 )
 
 # Ranges of code points to keep (inclusive).

@@ -28,7 +28,7 @@ from ...engine.events import RoundEnded
 from ...engine.phase import SeatKind
 from .. import theme
 from ..hints import style_of
-from ..table import _
+from ..table import _, _n   # _n (ngettext): replay.py imports it from here too
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +38,6 @@ VERDICT_LABELS = {"good": N.N_("Good move"), "inaccuracy": N.N_("Inaccuracy"), "
 VERDICT_COLORS = {"good": theme.GOOD, "inaccuracy": theme.mix(theme.BAD, theme.GOLD_LIGHT, 0.55),
                   "mistake": theme.BAD, "forced": theme.MUTED}
 VERDICT_MARKS = {"inaccuracy": "?!", "mistake": "?"}     # good: a drawn tick (the font has no ✓)
-
-
-def _n(singular: str, plural: str, n: int) -> str:
-    """The template for ``n`` (gettext's ``ngettext`` once it comes)."""
-    return singular if n == 1 else plural
 
 
 # ---------------------------------------------------------------- words

@@ -13,6 +13,5 @@ client use.
 """
 
 
-def _(text: str) -> str:
-    """Marks a user-visible string for translation (gettext replaces it with #18)."""
-    return text
+# The translation function (koikoi.i18n), re-exported: the UI imports it from here.
+from ...i18n import N_, _, _n, ngettext, pgettext  # noqa: F401
