@@ -293,6 +293,20 @@ class HardPlayer:
                      view.dealer, view.month)
 
 
+def played_out(base: Round, move: tuple, run, random) -> Round:
+    """A copy of ``base`` with ``move`` made ((0, card, target) a play, (1, target) a stock
+    choice, (2,) Koi-Koi), played to the end of the round by ``run`` with ``random``."""
+    r = base.copy()
+    if move[0] == 0:
+        r.play(move[1], move[2])
+    elif move[0] == 1:
+        r.choose(move[1])
+    else:
+        r.koikoi()
+    run(r, random)
+    return r
+
+
 def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,
            rng: random.Random, sims: Optional[int], budget: float, t0: float,
            anchor: Optional[int] = None, z: float = 1.0, ceiling: bool = False):
@@ -325,15 +339,7 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
     run = policy.run
 
     def evaluate(i: int, base: Round, noise_seed: int) -> float:
-        r = base.copy()
-        m = moves[i]
-        if m[0] == 0:
-            r.play(m[1], m[2])
-        elif m[0] == 1:
-            r.choose(m[1])
-        else:
-            r.koikoi()
-        run(r, Rand(noise_seed).random)
+        r = played_out(base, moves[i], run, Rand(noise_seed).random)
         return value(r.winner, r.points, r.last_yaku_seat)
 
     n = len(moves)
@@ -476,15 +482,7 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
             base.sp = 0
             noise_seed = rng.getrandbits(48)
             for i in live:
-                r = base.copy()
-                m = moves[i]
-                if m[0] == 0:
-                    r.play(m[1], m[2])
-                elif m[0] == 1:
-                    r.choose(m[1])
-                else:
-                    r.koikoi()
-                run(r, Rand(noise_seed).random)
+                r = played_out(base, moves[i], run, Rand(noise_seed).random)
                 p, w = pw(r.winner, r.points, r.last_yaku_seat)
                 pts[i].append(p)
                 wins[i].append(w)

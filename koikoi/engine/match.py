@@ -955,8 +955,10 @@ def action_of(event) -> Optional[Action]:
     return None
 
 
-def replay(events) -> State:
-    """Rebuild a State from its log, checking every event against the rules.
+def walk(events):
+    """Each player's action in the log with the state it was taken in, checking every
+    event against the rules: yields (event index, state, action), then, at the end of the
+    log, (its length, the final state, None).
 
     Raises ReplayError naming the first event the rules do not reproduce.
     """
@@ -979,6 +981,7 @@ def replay(events) -> State:
         if action is None:
             raise ReplayError(f"event {p} ({getattr(event, 'type', '?')}) is not a player's action, "
                               f"but the rules expect one here")
+        yield p, state, action
         try:
             state = apply(state, action)
         except IllegalAction as exc:
@@ -990,4 +993,14 @@ def replay(events) -> State:
                     got = events[k].type if k < len(events) else "the end of the log"
                     raise ReplayError(f"event {k} is {got}, but the rules give {state.events[k].type}")
         p = n
+    yield p, state, None
+
+
+def replay(events) -> State:
+    """Rebuild a State from its log, checking every event against the rules (``walk``).
+
+    Raises ReplayError naming the first event the rules do not reproduce.
+    """
+    for _p, state, _action in walk(events):
+        pass
     return state

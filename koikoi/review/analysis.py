@@ -53,11 +53,10 @@ from typing import Callable, NamedTuple, Optional, Sequence
 
 from ..ai.knowledge import Knowledge
 from ..ai.hard import estimate
-from ..engine import (ChooseMatch, KoiKoi, Play, Stop, action_of, apply, events_to_json,
-                      legal_actions, new_match, view)
+from ..engine import ChooseMatch, KoiKoi, Play, Stop, events_to_json, legal_actions, view
 from ..engine.cards import CARD_MONTH_MASK, ID_TO_INDEX
-from ..engine.events import MatchStarted, RoundEnded
-from ..engine.match import CHOOSE, DECIDE, PLAY, ReplayError
+from ..engine.events import RoundEnded
+from ..engine.match import CHOOSE, DECIDE, PLAY, walk
 from ..engine.phase import Phase
 from .model import (FORCED, GOOD, INACCURACY, MISTAKE, REASON_MAX, Decision, MatchReview, Option,
                     RoundReview)
@@ -130,38 +129,17 @@ def positions(events, seats: Sequence[int] = (0, 1), *, after_round: int = 0,
     Raises ValueError for a log the rules do not reproduce."""
     events = tuple(events)
     seats = _seats(seats)
-    if not events or not isinstance(events[0], MatchStarted):
-        raise ValueError("a match log starts with a match_started event")
-    first = events[0]
-    try:
-        state = new_match(first.rules, seed=first.seed, months=first.months, decks=first.decks,
-                          first_dealer=first.first_dealer)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"the log's first event cannot start a match: {exc}") from None
-    p = len(state.events)
-    if events[:p] != state.events:
-        raise ReplayError("the opening events of the log do not follow from its seed")
     end = complete_prefix(events)[0] if complete else len(events)
     out = []
-    while p < end:
-        action = action_of(events[p])
-        if action is None:
-            raise ReplayError(f"event {p} ({getattr(events[p], 'type', '?')}) is not a player's "
-                              f"action, but the rules expect one here")
-        if state.phase in (PLAY, CHOOSE, DECIDE) and state.to_move in seats \
-                and state.round > after_round:
+    for p, state, action in walk(events):
+        if p >= end:
+            break
+        if action is not None and state.phase in (PLAY, CHOOSE, DECIDE) \
+                and state.to_move in seats and state.round > after_round:
             legal = legal_actions(state)
             if len(legal) > 1:
                 seat = state.to_move
                 out.append(Position(p, state.round, seat, view(state, seat), tuple(legal), action))
-        try:
-            state = apply(state, action)
-        except ValueError as exc:
-            raise ReplayError(f"event {p} is an illegal action: {exc}") from None
-        n = len(state.events)
-        if events[p:n] != state.events[p:]:
-            raise ReplayError(f"the events from {p} on do not follow from the rules")
-        p = n
     return out
 
 

@@ -23,7 +23,7 @@ from typing import Optional
 
 import pygame
 
-from ...engine import Phase, SeatKind
+from ...engine import SeatKind
 from ...lessons import CPU, YOU, Lesson, highlights
 from ...session import MatchSession, SeatConfig
 from .. import theme
@@ -112,6 +112,19 @@ def mark_done(app, lesson_id: str) -> None:
             save()
         except Exception:   # progress is a convenience: never break the lesson over it
             log.exception("could not save the lesson progress")
+
+
+def panel_band(lay, pad: int) -> tuple:
+    """(x, width, top, height) of the strip a teaching panel may fill: across the field
+    area, under the other side's hand and its yaku line (what a lesson often asks to read),
+    above the field's cards (over the turn log, which such a scene does not show)."""
+    x0 = lay.field_area.x + pad
+    w = lay.field_area.right - pad - x0
+    top = min(lay.field_area.y, lay.opponent_zone.bottom) + max(2, pad // 3)
+    line = lay.yaku_line[1]
+    if line.bottom > top and line.right > x0 and line.x < x0 + w:
+        top = line.bottom + max(2, pad // 3)
+    return x0, w, top, lay.field_grid.y - top - max(2, pad // 3)
 
 
 class LessonScene(RoundScene):
@@ -317,14 +330,7 @@ class LessonScene(RoundScene):
         the turn log, which the lesson's own words replace)."""
         s = self.s
         pad = theme.px(10, s)
-        x0 = lay.field_area.x + pad
-        w = lay.field_area.right - pad - x0
-        top = min(lay.field_area.y, lay.opponent_zone.bottom) + max(2, pad // 3)
-        # below the other side's yaku line (its yaku are what a lesson often asks to read)
-        line = lay.yaku_line[1]
-        if line.bottom > top and line.right > x0 and line.x < x0 + w:
-            top = line.bottom + max(2, pad // 3)
-        room = lay.field_grid.y - top - max(2, pad // 3)
+        x0, w, top, room = panel_band(lay, pad)
         head_f = self.assets.font(theme.font_px("tiny", s), True)
         bw = theme.px(150, s)
         text_w = w - 3 * pad - bw

@@ -31,6 +31,7 @@ from .. import widgets as W
 from ..table import _
 from ..table.driver import TurnDriver
 from .review_panel import action_words, points_text
+from .lesson import panel_band
 from .round import RoundScene
 
 log = logging.getLogger("koikoi.puzzle")
@@ -287,13 +288,8 @@ class PuzzleScene(RoundScene):
         """The panel across the top of the field area, buttons at its right."""
         s = self.s
         pad = theme.px(10, s)
-        x0 = lay.field_area.x + pad
-        w = lay.field_area.right - pad - x0
-        top = min(lay.field_area.y, lay.opponent_zone.bottom) + max(2, pad // 3)
-        line = lay.yaku_line[1]
-        if line.bottom > top and line.right > x0 and line.x < x0 + w:
-            top = line.bottom + max(2, pad // 3)
-        room = max(theme.px(60, s), lay.field_grid.y - top - max(2, pad // 3))
+        x0, w, top, room = panel_band(lay, pad)
+        room = max(theme.px(60, s), room)
         head, text, frame = self.panel_state()
         head_f = self.assets.font(theme.font_px("tiny", s), True)
         bw = theme.px(190, s)
