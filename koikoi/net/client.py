@@ -506,16 +506,30 @@ class Connection:
                 return self.state
         return await asyncio.wait_for(wait(), timeout)
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = 10.0) -> None:
         try:
-            await self.ws.close()
-        except Exception:
+            await asyncio.wait_for(self.ws.close(), timeout)
+        except (Exception, asyncio.CancelledError):
             pass
-        if self._reader is not None:
+        if self._reader is not None and not self._reader.done():
             try:
-                await asyncio.wait_for(self._reader, 10)
-            except (asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+            except (Exception, asyncio.CancelledError):
                 self._reader.cancel()
+                await asyncio.wait([self._reader], timeout=1.0)
+
+
+def _finish_tasks(loop: asyncio.AbstractEventLoop, timeout: float) -> None:
+    """Cancel every task left on ``loop`` (stopped, not closed) and let them end."""
+    tasks = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    if not tasks:
+        return
+    for t in tasks:
+        t.cancel()
+    loop.run_until_complete(asyncio.wait(tasks, timeout=timeout))
+    for t in tasks:
+        if t.done() and not t.cancelled() and t.exception() is not None:
+            log.debug("a client task ended with %r", t.exception())
 
 
 class ThreadedClient:
@@ -542,11 +556,34 @@ class ThreadedClient:
         self._thread.start()
 
     def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.run_forever()
+        loop = self._loop
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_forever()
+        finally:
+            # whatever is still running (a connection being opened, a reader, a reconnection)
+            # is cancelled and awaited here, on the loop's own thread, before it closes
+            try:
+                _finish_tasks(loop, 2.0)
+                loop.run_until_complete(loop.shutdown_asyncgens())
+            except Exception:       # pragma: no cover - closing must not raise
+                log.exception("the client's loop did not wind down cleanly")
+            finally:
+                loop.close()
 
     def _submit(self, coro) -> concurrent.futures.Future:
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+        if self._closing or self._loop.is_closed():
+            coro.close()            # never started: no "coroutine was never awaited"
+            f: concurrent.futures.Future = concurrent.futures.Future()
+            f.set_exception(ConnectionLost("the client is closed"))
+            return f
+        try:
+            return asyncio.run_coroutine_threadsafe(coro, self._loop)
+        except RuntimeError:        # the loop closed meanwhile
+            coro.close()
+            f = concurrent.futures.Future()
+            f.set_exception(ConnectionLost("the client is closed"))
+            return f
 
     # -------------------------------------------------------------- the UI's side
 
@@ -578,7 +615,15 @@ class ThreadedClient:
         return self._call("join", code, name)
 
     def reconnect(self, code: str, token: str) -> concurrent.futures.Future:
-        return self._call("reconnect", code, token)
+        """Take back the seat of ``token`` in room ``code`` (a seat kept from an earlier
+        run of the program): the server sends every event again. Later drops reconnect
+        with that token by themselves."""
+        async def go():
+            conn = self._need()
+            joined = await conn.reconnect(code, token)
+            self._state = conn.state        # with the token, for a later automatic reconnection
+            return joined
+        return self._submit(go())
 
     def watch(self, code: str, name: Optional[str] = None) -> concurrent.futures.Future:
         return self._call("watch", code, name)
@@ -606,19 +651,33 @@ class ThreadedClient:
         """Close the connection and stop the thread."""
         if self._closing:
             return
-        self._closing = True
 
         async def shut():
+            # a connection still being opened (or a reconnection) is cancelled first, so
+            # that no new connection appears behind the one closed here
+            me = asyncio.current_task()
+            others = [t for t in asyncio.all_tasks() if t is not me and t is not getattr(self._conn, "_reader", None)]
+            for t in others:
+                t.cancel()
+            if others:
+                await asyncio.wait(others, timeout=max(0.1, timeout / 2))
             if self._conn is not None:
-                await self._conn.close()
+                await self._conn.close(timeout=max(0.1, timeout / 2))
+        self._closing = True            # no reconnection starts, _submit refuses new work
         try:
-            self._submit(shut()).result(timeout)
-        except Exception:
+            fut = asyncio.run_coroutine_threadsafe(shut(), self._loop)
+        except RuntimeError:            # the loop is closed already
+            fut = None
+        if fut is not None:
+            try:
+                fut.result(timeout)
+            except Exception:
+                pass
+        try:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        except RuntimeError:
             pass
-        self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout)
-        if not self._thread.is_alive():
-            self._loop.close()
 
     # -------------------------------------------------------------- the loop's side
 

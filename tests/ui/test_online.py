@@ -591,3 +591,157 @@ def test_the_join_list_is_tidy_at_both_sizes(size, koikoi_home):
         assert join.browser._stop.is_set()
     finally:
         close_app(app)
+
+
+# ---------------------------------------------------------------- a closed or killed program comes back
+
+def kept_seats(app):
+    from koikoi.net.seats import SeatStore
+    return SeatStore(app.storage.data_dir)
+
+
+def kill(app, match):
+    """The program killed (or its window closed) in the middle: the connection and a hosted
+    server go, no leave is sent, nothing is forgotten; then a fresh start at the title."""
+    match.close(leave=False)
+    assert match.join_closed(15.0)
+    app.open("title", mode="reset")
+    step(app, 2 * DT)
+    assert not app.tickers
+
+
+def test_a_restarted_guest_takes_its_seat_back_through_join(app, server, clients):
+    host = clients(server.url)
+    host.connect().result(10)
+    code = host.create_room({"preset": "casual"}, months=3, name="Aki").result(10)["room"]
+    where = ("127.0.0.1", server.port, code)
+    app.open("online_join", where, player="Haru", auto=True)
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    match = app.top.match
+    (kept,) = kept_seats(app).entries()         # saved as soon as the seat was granted
+    assert (kept.room, kept.seat, kept.token, kept.hosted) == (code, 1, match.client.state.token, False)
+    assert kept.address == f"127.0.0.1:{server.port}" and kept.opponent == "Aki"
+    rng = random.Random(21)
+    assert play(app, host, rng, local_actions=5) >= 5
+    table = app.top
+    assert isinstance(table, O.OnlineRoundScene)
+    assert settle(app, host, table, server)
+    before = match.client.state
+    kill(app, match)
+    assert wait_for(app, lambda: (host.state.presence[1] or {}).get("state") == "dropped", LIMIT)
+    assert kept_seats(app).find(f"127.0.0.1:{server.port}", code) is not None
+    # the program started again: koikoi --join HOST:PORT/CODE takes the stored seat back
+    app.open("online_join", where, player="Haru", auto=True)
+    join = app.top
+    assert join.match is not None and join.match.resuming is not None
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineRoundScene), LIMIT)
+    again = app.top
+    m2 = again.match
+    assert m2 is not match and m2.client is not match.client
+    assert wait_for(app, lambda: m2.client.state.total == before.total, LIMIT)
+    assert m2.client.state.table == before.table and m2.client.state.events == before.events
+    assert m2.client.state.legal == before.legal
+    assert again.session.state.table == before.table     # the exact position on the table
+    assert wait_for(app, lambda: (host.state.presence[1] or {}).get("state") == "connected", LIMIT)
+    assert play(app, host, rng, local_actions=3) >= 1
+    assert settle(app, host, again, server)
+    events = server_events(server, code)
+    assert again.table == fold_all([public_event(e, 1) for e in events[:again.shown]], 1)
+    finish(app)                                  # the player left: the seat is given up
+    assert kept_seats(app).entries() == []
+
+
+def test_a_stale_seat_says_so_and_the_normal_join_is_offered(app, server, clients):
+    from koikoi.net.seats import Seat
+    host = clients(server.url)
+    host.connect().result(10)
+    code = host.create_room({"preset": "casual"}, months=1, name="Aki").result(10)["room"]
+    kept_seats(app).save(Seat(room=code, address=f"127.0.0.1:{server.port}", seat=1,
+                              token="x" * 32, name="Haru", opponent="Aki"))
+    app.open("online_join", ("127.0.0.1", server.port, code), player="Haru", auto=True)
+    join = app.top
+    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
+    assert "no longer keeps your seat in " + code in join.error and "Press Join" in join.error
+    assert kept_seats(app).entries() == []
+    step(app, 2 * DT)                            # the message is drawn
+    click(app, button(join, "Join"))             # the normal join: the free seat
+    assert join.match is not None and join.match.resuming is None
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert host.state.names == ("Aki", "Haru")
+    finish(app)
+
+
+def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
+    t0 = time.monotonic()
+    app.open("online_host")
+    host = app.top
+    type_into(app, host.name_field, "Aki")
+    assert host.resume_b is None and button(host, "Host the match")
+    if 1 in RULESETS[host.rules_name].months_offered:
+        host.set_months(1)
+    click(app, button(host, "Host the match"))
+    assert wait_for(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
+    m = host.match
+    code, port = m.code, m.hosted.port
+    (kept,) = kept_seats(app).hosted()
+    assert (kept.room, kept.port, kept.seat, kept.token) == (code, port, 0, m.client.state.token)
+    guest = clients(f"ws://127.0.0.1:{port}", reconnect_for=40)
+    guest.connect().result(10)
+    guest.join(code, "Haru").result(10)
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    rng = random.Random(8)
+    assert play(app, guest, rng, local_actions=6) >= 6
+    table = app.top
+    assert settle(app, guest, table, m.hosted)
+    before = m.client.state
+    kill(app, m)                                 # the host's game and its server go
+    assert wait_for(app, lambda: not guest.connected, LIMIT)
+    # started again: Host a match offers the unfinished one first
+    app.open("online_host")
+    host2 = app.top
+    resume = button(host2, f"Resume your match {code} with Haru")
+    assert resume.style == "primary" and button(host2, "Host a new match").style == "secondary"
+    click(app, resume)
+    assert wait_for(app, lambda: isinstance(app.top, (O.OnlineRoundScene, O.OnlineOyagimeScene)), LIMIT)
+    m2 = app.top.match
+    assert m2.hosted.port == port                # the guest reconnects to the same address
+    assert wait_for(app, lambda: m2.client.state.total >= before.total, LIMIT)
+    assert m2.client.state.events[:before.total] == before.events
+    assert wait_for(app, lambda: guest.connected and guest.state.total == m2.client.state.total, 40.0)
+    # both play on to the end of the match
+    play(app, guest, rng, local_actions=10000, limit_s=60.0)
+    s = app.top.session
+    assert s.state.is_over
+    events = m2.hosted.call(lambda: m2.hosted.server.rooms[code].events)
+    assert wait_for(app, lambda: guest.state.over is not None and len(guest.state.events) == len(events), LIMIT)
+    assert tuple(s.state.ledger) == tuple(guest.state.table.ledger) and s.state.ledger
+    assert fold_all([public_event(e, 0) for e in events], 0).ledger == tuple(s.state.ledger)
+    # over and filed: the seat is given up
+    assert wait_for(app, lambda: s.filed is not None and kept_seats(app).entries() == [], LIMIT)
+    finish(app)
+    assert time.monotonic() - t0 < 120
+
+
+def test_resuming_on_a_taken_port_offers_a_new_one(app):
+    import socket
+    from koikoi.net.seats import Seat
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        port = blocker.getsockname()[1]
+        kept_seats(app).save(Seat(room="KOI-4321", address=f"127.0.0.1:{port}", seat=0, token="t" * 32,
+                                  name="Aki", hosted=True, port=port, rules="casual", opponent="Haru"))
+        app.open("online_host")
+        host = app.top
+        click(app, button(host, "Resume your match KOI-4321 with Haru"))
+        assert host.match is None and f"Port {port} is taken" in host.error
+        assert not button(host, "Resume your match KOI-4321 with Haru").enabled
+        step(app, 2 * DT)
+        click(app, button(host, "Resume on a new port"))
+        assert host.match is not None and host.match.hosted.port != port
+        # this server's folder does not hold the room: said so, and the seat is dropped
+        assert wait_for(app, lambda: host.match is None and host.error is not None, LIMIT)
+    assert "KOI-4321 is no longer kept" in host.error
+    assert host.resume_seat is None and host.resume_b is None and kept_seats(app).entries() == []
+    assert button(host, "Host the match")
+    assert not app.tickers

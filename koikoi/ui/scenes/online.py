@@ -2,6 +2,13 @@
 
     Title -> "Play online" (OnlineScene) -> Host a match (HostScene) / Join a match (JoinScene)
 
+A seat kept from an earlier run (``koikoi.net.seats``: the game was closed or killed
+in the middle of a match) is taken back: Join with the address and code of a room
+where this player holds a seat reconnects with its token instead of joining anew, and
+the Host screen offers "Resume your match KOI-4821 with Haru", which starts the
+in-game server again on the same port and folder (the server restores the room from
+its database; the guest's game reconnects to that address by itself).
+
 Games on the local network (``koikoi.net.discovery``, zeroconf): the Host screen
 announces its room while it waits for the guest (it stops when the match starts or the
 host leaves); the Join screen lists the games it finds while it is open (a click joins
@@ -25,7 +32,7 @@ from ..table import _
 from . import MenuScene
 
 from .online_table import (  # noqa: F401  (the table's scenes, re-exported)
-    DEFAULT_PORT, clock, default_name, OnlineMatch, table_scene, OnlineRoundScene, OnlineOyagimeScene, OnlineResultsScene, OnlinePauseScene, LinkScene, PREFS, load_prefs, save_prefs)
+    DEFAULT_PORT, clock, default_name, seat_store, OnlineMatch, table_scene, OnlineRoundScene, OnlineOyagimeScene, OnlineResultsScene, OnlinePauseScene, LinkScene, PREFS, load_prefs, save_prefs)
 
 
 # ------------------------------------------------------------------ the screens before the table
@@ -97,10 +104,17 @@ class _NameMixin:
         super().update(dt)
         m = self.match
         if m is not None and m.stage == "failed":
-            self.error = m.error
-            m.close(leave=self.leave_on_failure)
+            self.error = self.stale_text(m) if m.stale else m.error
+            m.close(leave=self.leave_on_failure and m.resuming is None, forget=m.stale)
             self.match = None
+            self.failed(m)
             self._collect()
+
+    def stale_text(self, m: OnlineMatch) -> str:
+        return m.error or ""
+
+    def failed(self, m: OnlineMatch) -> None:
+        """After a failed attempt (the screen's own follow-up)."""
 
     @property
     def animating(self) -> bool:
@@ -108,7 +122,7 @@ class _NameMixin:
 
     def on_quit(self) -> None:
         if self.match is not None:
-            self.match.close()
+            self.match.close(leave=False)     # a room made or a seat taken is kept for the next run
             self.match.join_closed(3.0)
 
     def _bottom_buttons(self, go_label: str, by: int, bw: int, bh: int) -> W.Button:
@@ -185,14 +199,46 @@ class HostScene(_NameMixin, MenuScene):
         self.host_name = ""
         self.announcer: Optional[Announcer] = None
         self._announced: Optional[OnlineMatch] = None     # the match the announcer is for
+        self.resume_seat = self._resumable(app)            # an unfinished hosted match to resume
+        self.port_taken = False                            # its port was taken: offer a new one
+        self.resume_b = self.new_port_b = None
         super().__init__(app)
+
+    def _resumable(self, app=None):
+        """The newest unfinished match this game hosted (None in a read-only window: its
+        server's folder would not be the one the match is kept in)."""
+        app = app or self.app
+        if getattr(app, "read_only", False):
+            return None
+        store = seat_store(app)
+        found = store.hosted() if store is not None else []
+        return found[0] if found else None
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
         a = self.app.assets
         fs = theme.font_px("body", self.s)
-        self.panel = pygame.Rect(0, self.px(130), min(w - self.px(80), self.px(1180)), 0)
+        top = self.px(130)
+        pw = min(w - self.px(80), self.px(1180))
+        self.resume_b = self.new_port_b = None
+        seat = self.resume_seat
+        if seat is not None:
+            rh = self.px(96)
+            rw = pw if not self.port_taken else (pw - self.px(20)) * 3 // 5
+            label = _("Resume your match {code} with {name}").format(
+                code=seat.room, name=seat.opponent or _("your guest"))
+            sub = _("It goes on where it stopped, on port {port}").format(port=seat.port)
+            self.resume_b = self.button(((w - pw) // 2, top, rw, rh), label, self.resume, style="primary",
+                                        sublabel=sub, enabled=not self.port_taken,
+                                        hotkeys=() if self.port_taken else (pygame.K_RETURN, pygame.K_KP_ENTER))
+            if self.port_taken:
+                self.new_port_b = self.button((self.resume_b.rect.right + self.px(20), top,
+                                               pw - rw - self.px(20), rh), _("Resume on a new port"),
+                                              self.resume_new_port, style="primary",
+                                              sublabel=_("Tell your guest the new address"))
+            top += rh + self.px(16)
+        self.panel = pygame.Rect(0, top, pw, 0)
         self.panel.centerx = w // 2
         bw, bh = self.px(340), self.px(78)
         by = h - self.px(30) - bh
@@ -221,7 +267,11 @@ class HostScene(_NameMixin, MenuScene):
         y += self.px(56 + 26)
         self.lan_toggle = W.Toggle((x, y, self.px(86), self.px(44)), self.lan, self.set_lan, assets=a)
         self.lan_y = y + self.px(22)
-        self.host_b = self._bottom_buttons(_("Host the match"), by, bw, bh)
+        self.host_b = self._bottom_buttons(_("Host a new match") if seat is not None else _("Host the match"),
+                                           by, bw, bh)
+        if seat is not None:            # the resume is the primary choice; a new match is the other one
+            self.host_b.style = "secondary"
+            self.host_b.hotkeys = ()
         self._collect()
 
     def _build_months(self) -> None:
@@ -239,7 +289,8 @@ class HostScene(_NameMixin, MenuScene):
         if self.hosting:
             self.widgets = [self.cancel_b]
         else:
-            self.widgets = [self.name_field, self.rules_row, self.months_row, self.lan_toggle,
+            resume = [b for b in (self.resume_b, self.new_port_b) if b is not None]
+            self.widgets = [*resume, self.name_field, self.rules_row, self.months_row, self.lan_toggle,
                             self.back_b, self.host_b]
         self.focus.set(self.widgets)
 
@@ -277,8 +328,51 @@ class HostScene(_NameMixin, MenuScene):
             return
         months = None if self.house.get("months", 0) is None else self.months
         self.match = OnlineMatch(self.app, hosted.url, hosted=hosted, address=hosted.url).host(
-            {"preset": self.rules_name, "house": dict(self.house)}, months, name)
+            {"preset": self.rules_name, "house": dict(self.house)}, months, name, label=self.rules_name)
         self._collect()
+
+    # ---------------------------------------------------------- resuming a hosted match
+    def resume(self, new_port: bool = False) -> None:
+        """Start the server again on the stored match's port and folder (it restores the
+        room from its database) and take the host's seat back with its token."""
+        seat = self.resume_seat
+        if self.hosting or seat is None:
+            return
+        import errno
+        self.error = None
+        port = 0 if new_port else seat.port
+        try:
+            hosted = HostedServer(self._data_dir(), lan=seat.lan, port=port).start()
+        except OSError as exc:
+            if not new_port and exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1), errno.EACCES):
+                self.port_taken = True
+                self.error = _("Port {port} is taken by another program, so the match cannot go on there. "
+                               "Resume it on a new port: {name} then needs the new address.").format(
+                    port=seat.port, name=seat.opponent or _("your guest"))
+                self.layout()
+            else:
+                self.error = _("The match server could not start: {reason}").format(reason=str(exc)[:120])
+            return
+        self.host_name = seat.name
+        self.match = OnlineMatch(self.app, hosted.url, hosted=hosted, address=hosted.url).resume(seat)
+        if new_port:
+            self.app.toast(_("Your match {code} is now at {address}: {name} joins it there with the same "
+                             "code.").format(code=seat.room, address=", ".join(hosted.addresses()[:2]),
+                                             name=seat.opponent or _("your guest")), 12.0, "info")
+        self._collect()
+
+    def resume_new_port(self) -> None:
+        self.resume(new_port=True)
+
+    def stale_text(self, m: OnlineMatch) -> str:
+        return _("The match {code} is no longer kept by this game's server (it ended, or its folder was "
+                 "reset): host a new match.").format(code=m.resuming.room)
+
+    def failed(self, m: OnlineMatch) -> None:
+        if m.stale:
+            self.resume_seat = self._resumable()
+            self.port_taken = False
+            self.layout()
 
     # ---------------------------------------------------------- announcing on the local network
     def update(self, dt: float) -> None:
@@ -293,7 +387,8 @@ class HostScene(_NameMixin, MenuScene):
             self.stop_announcing()
             hosted = m.hosted
             addresses = tuple(a.rpartition(":")[0] for a in hosted.addresses())
-            ad = RoomAd(code=m.code, name=self.host_name or self.typed_name(), rules=self.rules_name,
+            rules = m.resuming.rules if m.resuming is not None and m.resuming.rules in RULESETS else self.rules_name
+            ad = RoomAd(code=m.code, name=self.host_name or self.typed_name(), rules=rules,
                         port=hosted.port, addresses=addresses)
             self.announcer = Announcer(ad, lan=self.lan).start()
             self._announced = m
@@ -372,8 +467,11 @@ class HostScene(_NameMixin, MenuScene):
         W.draw_text(surface, W.ellipsize(lan, self.font("body"), self.panel.right - t.right - self.px(80)),
                     self.font("body"), theme.CREAM, (t.right + self.px(20), self.lan_y), "midleft")
         if self.error:
-            W.draw_text(surface, W.ellipsize(self.error, font, self.panel.w - self.px(80)), font, theme.BAD,
-                        (self.panel.centerx, self.panel.bottom - self.px(22)), "midbottom")
+            lines = W.wrap_text(self.error, font, self.panel.w - self.px(80))[:3]
+            y = self.panel.bottom - self.px(22) - font.get_linesize() * len(lines)
+            for line in lines:
+                W.draw_text(surface, line, font, theme.BAD, (self.panel.centerx, y), "midtop")
+                y += font.get_linesize()
 
     def _draw_waiting(self, surface: pygame.Surface) -> None:
         m = self.match
@@ -625,8 +723,16 @@ class JoinScene(_NameMixin, MenuScene):
         save_prefs(self.app)
         self.code_field.set_text(code)
         self.code_text = code
-        self.match = OnlineMatch(self.app, url_of(host, port), address=address).join(code, name)
+        store = seat_store(self.app)
+        kept = store.find(f"{host}:{port}", code) if store is not None else None
+        match = OnlineMatch(self.app, url_of(host, port), address=address)
+        # a seat kept from an earlier run in this room: take it back instead of joining anew
+        self.match = match.resume(kept) if kept is not None else match.join(code, name)
         self._collect()
+
+    def stale_text(self, m: OnlineMatch) -> str:
+        return _("The server no longer keeps your seat in {code} (the match ended, or the server was reset). "
+                 "Press Join to join it as a new player.").format(code=m.resuming.room)
 
     # ---------------------------------------------------------- drawing
     def draw_content(self, surface: pygame.Surface) -> None:
@@ -639,6 +745,8 @@ class JoinScene(_NameMixin, MenuScene):
             text = _("Connecting to {address}…").format(address=self.match.address)
             if self.match.stage in ("entering", "open"):
                 text = _("Joining {code}…").format(code=self.code_text)
+                if self.match.resuming is not None:
+                    text = _("Taking back your seat in {code}…").format(code=self.code_text)
             W.draw_text(surface, W.ellipsize(text, self.font("h3", True), self.panel.w - self.px(60)),
                         self.font("h3", True), theme.GOLD_LIGHT, (cx, self.panel.centery), "center")
             return

@@ -18,6 +18,12 @@ other player while they choose, and the end of the match opens
 ``OnlineResultsScene``: the usual results, without Replay (the other player's hand
 never reached this machine during play, so a round cannot be shown face up here).
 
+The seat's token is kept in the data folder (``koikoi.net.seats``) from the moment
+the seat is granted until the match is over and filed, or the player leaves it: a
+game closed or killed in the middle takes its seat back when it is started again
+(``resume``), at the exact position. Closing the window keeps the seat (the other
+player sees "Waiting for ..."); only Leave the match gives it up.
+
 Once the match has ended the server sends the whole log (``record``); it is checked
 (``net.client.check_record``) and filed in the Match history, flagged online, where
 its rounds can be replayed (both players file the same log). A record that does not
@@ -100,6 +106,18 @@ def _failure_text(exc: BaseException, address: str) -> str:
     return _("The connection failed: {reason}.").format(reason=str(exc)[:120] or type(exc).__name__)
 
 
+def seat_store(app):
+    """The seats file of ``app``'s data folder (None without a storage). A second window
+    of the game (read-only storage) keeps its own seats there too: they are this
+    player's, and the file is read again before each whole, atomic write."""
+    storage = getattr(app, "storage", None)
+    folder = getattr(storage, "data_dir", None)
+    if folder is None:
+        return None
+    from ...net.seats import SeatStore
+    return SeatStore(folder)
+
+
 # ------------------------------------------------------------------ one match over the network
 
 class OnlineMatch:
@@ -115,6 +133,12 @@ class OnlineMatch:
         self.url = url
         self.hosted = hosted
         self.address = address or url
+        self.seats = seat_store(app)       # where the seat's token is kept (None: nowhere)
+        self.resuming = None               # the stored Seat being taken back (resume)
+        self.stale = False                 # the server no longer knows the seat being resumed
+        self.rules_label = ""
+        self._saved = None                 # the Seat saved for this match, once granted
+        self._forgotten = False            # the seat was dropped (over or left): never saved again
         self.client = ThreadedClient(url, reconnect_for=RECONNECT_FOR)
         self.session = NetSession(self.client, you=_("You"))
         self.stage = "connecting"
@@ -131,13 +155,63 @@ class OnlineMatch:
         app.tickers.append(self.tick)
 
     # ---------------------------------------------------------- starting
-    def host(self, rules: dict, months, name: str, spectators: bool = False) -> "OnlineMatch":
+    def host(self, rules: dict, months, name: str, spectators: bool = False, *, label: str = "") -> "OnlineMatch":
+        self.rules_label = label or str(rules.get("preset", ""))
         self._then = lambda: self.client.create_room(rules, months=months, name=name, spectators=spectators)
         return self
 
     def join(self, code: str, name: str) -> "OnlineMatch":
         self._then = lambda: self.client.join(code, name)
         return self
+
+    def resume(self, seat) -> "OnlineMatch":
+        """Take back the stored ``seat`` (a ``net.seats.Seat``) with its token: the server
+        sends every event again, and the table opens at the exact position."""
+        self.resuming = seat
+        self.rules_label = seat.rules
+        self._then = lambda: self.client.reconnect(seat.room, seat.token)
+        return self
+
+    # ---------------------------------------------------------- the seat kept on disk
+    def seat_address(self) -> str:
+        """The address the seat is stored under: the hosted server's own, else the typed one."""
+        if self.hosted is not None:
+            return f"127.0.0.1:{self.hosted.port}"
+        return self.address
+
+    def remember(self) -> None:
+        """Save (or refresh) this match's seat and token in the seats file."""
+        st = self.client.state
+        if self.seats is None or st.role != "player" or st.seat not in (0, 1) or not st.token or not st.room:
+            return
+        if self._forgotten or (self.hosted is not None and getattr(self.app, "read_only", False)):
+            return      # over or left; or hosted from a read-only window (its server's folder is temporary)
+        from ...net.seats import Seat
+        old = self.resuming
+        seat = Seat(room=st.room, address=self.seat_address(), seat=st.seat, token=st.token,
+                    name=st.names[st.seat] or (old.name if old else "?"), hosted=self.hosted is not None,
+                    port=self.hosted.port if self.hosted is not None else 0,
+                    lan=bool(self.hosted is not None and self.hosted.lan), rules=self.rules_label,
+                    opponent=st.names[1 - st.seat] or (old.opponent if old else ""))
+        if self._saved is not None and self._saved.key != seat.key:
+            self.seats.remove(self._saved.room, self._saved.address, self._saved.seat)
+        elif self._saved is None and old is not None and old.key != seat.key:
+            self.seats.remove(old.room, old.address, old.seat)      # resumed on another port
+        if self._saved == seat:
+            return
+        if not self.seats.save(seat):
+            log.warning("the seat of %s could not be kept: %s", st.room, self.seats.problem)
+        self._saved = seat
+
+    def forget(self) -> None:
+        """Drop this match's seat from the seats file (over and filed, or left)."""
+        if self._forgotten:
+            return
+        self._forgotten = True
+        for gone in {s.key: s for s in (self._saved, self.resuming) if s is not None}.values():
+            if self.seats is not None:
+                self.seats.remove(gone.room, gone.address, gone.seat)
+        self._saved = None
 
     @property
     def code(self) -> Optional[str]:
@@ -157,13 +231,22 @@ class OnlineMatch:
         if f is not None and f.done():
             self._future = None
             exc = f.exception()
-            if exc is not None:
+            if exc is not None and self.stage == "entering" and self.resuming is not None \
+                    and getattr(exc, "code", None) in ("bad_token", "no_room"):
+                self.stale = True
+                self.forget()
+                self.fail(_("The server no longer keeps your seat in {code}: the match is over there, or "
+                            "the server was reset.").format(code=self.resuming.room))
+            elif exc is not None:
                 self.fail(_failure_text(exc, self.address))
             elif self.stage == "connecting" and self._then is not None:
                 self.stage = "entering"
                 self._future = self._then()
             elif self.stage == "entering":
                 self.stage = "open"
+                self.remember()
+        if self.session.over is not None and (self.session.filing_tried or self.session.record_problem):
+            self.forget()
         if self.stage == "open" and self.session.status == "playing" and self.session.state.events:
             self.open_table()
         elif self.stage in ("connecting", "entering", "open") and self.session.link == "lost":
@@ -189,6 +272,7 @@ class OnlineMatch:
 
     def open_table(self) -> None:
         self.stage = "playing"
+        self.remember()                 # the other player's name is known now
         self.app.reset(table_scene(self.app, self))
 
     # ---------------------------------------------------------- trouble on the line
@@ -259,9 +343,11 @@ class OnlineMatch:
             self.app.toast(_("The server's record of this match does not agree with what was played "
                              "here, so it was not saved to the history."), 8.0, "warning")
 
-    def close(self, *, leave: bool = True) -> None:
-        """Leave the room, close the connection and stop a hosted server (on a thread of
-        its own: the frame never waits). ``wait`` for it with ``join``."""
+    def close(self, *, leave: bool = True, forget: Optional[bool] = None) -> None:
+        """Leave the room (``leave``), close the connection and stop a hosted server (on a
+        thread of its own: the frame never waits). ``wait`` for it with ``join``. The
+        stored seat is dropped when the match is over or ``forget`` (default: ``leave``);
+        kept, the game started again takes the seat back."""
         if self.stage == "closed":
             return
         try:                # a record that came with the last messages is filed before leaving
@@ -269,6 +355,11 @@ class OnlineMatch:
             self._file()
         except Exception:
             log.exception("could not file the online match")
+        try:
+            if self.session.over is not None or (leave if forget is None else forget):
+                self.forget()
+        except Exception:
+            log.exception("could not drop the stored seat")
         self.stage = "closed"
         if self.tick in self.app.tickers:
             self.app.tickers.remove(self.tick)
@@ -340,7 +431,7 @@ class OnlineRoundScene(RoundScene):
         self.app.replace(OnlineResultsScene(self.app, self.match))
 
     def on_quit(self) -> None:
-        self.match.close()
+        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
         self.match.join_closed(3.0)
 
 
@@ -365,7 +456,7 @@ class OnlineOyagimeScene(OyagimeScene):
         return super()._prompt()
 
     def on_quit(self) -> None:
-        self.match.close()
+        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
         self.match.join_closed(3.0)
 
 
@@ -403,7 +494,7 @@ class OnlineResultsScene(MatchResultsScene):
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
 
     def on_quit(self) -> None:
-        self.match.close()
+        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
         self.match.join_closed(3.0)
 
 
@@ -455,7 +546,7 @@ class OnlinePauseScene(MenuScene):
         self.app.open("title", mode="reset")
 
     def quit(self) -> None:
-        self.match.close()
+        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
         self.app.quit()
 
     def handle(self, event) -> bool:
@@ -578,7 +669,8 @@ class LinkScene(MenuScene):
         self.set_mode(self.mode)
 
     def to_title(self) -> None:
-        self.match.close()
+        # the server gone: its rooms may come back with it, so the seat is kept for later
+        self.match.close(forget=self.mode != "lost")
         self.app.open("title", mode="reset")
 
     def results(self) -> None:
