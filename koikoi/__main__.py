@@ -141,7 +141,8 @@ def _shortcut(install: bool) -> int:
 def open_online(app, args: argparse.Namespace) -> None:
     """--host / --join: the online screens over the title (Escape goes back to it)."""
     if args.host or args.join:
-        from .ui.scenes.online import PREFS
+        from .ui.scenes.online import PREFS, load_prefs
+        load_prefs(app)                # the remembered fields first: --name overrides them
         if args.name:
             PREFS["name"] = args.name
     if args.host:

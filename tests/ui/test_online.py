@@ -389,6 +389,17 @@ def test_the_join_screen_remembers_the_last_address_code_and_name(app, monkeypat
     assert saved["online"] == {"name": "Aki", "address": "127.0.0.1:1", "code": "KOI-9999", "lan": False}
 
 
+def test_the_name_given_on_the_command_line_beats_the_remembered_one(app, monkeypatch):
+    """koikoi --host --name Aki: the remembered fields are read first, then --name wins
+    (it used to be read over by the remembered name, or "Player 1" when there was none)."""
+    from koikoi.__main__ import open_online, parse_args
+    monkeypatch.setattr(OT, "PREFS", {"name": None, "address": "", "code": "", "lan": False})
+    monkeypatch.setattr(O, "PREFS", OT.PREFS)
+    app.settings["online"] = {"name": "Haru", "address": "", "code": "", "lan": False}
+    open_online(app, parse_args(["--host", "--name", "Aki"]))
+    assert isinstance(app.top, O.HostScene) and app.top.typed_name() == "Aki"
+
+
 # ---------------------------------------------------------------- games on the local network
 # zeroconf bound to the loopback interface only (KOIKOI_DISCOVERY=loopback: every socket it
 # sends from is bound to 127.0.0.1); off unless a test turns it on.
