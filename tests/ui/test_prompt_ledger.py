@@ -406,3 +406,15 @@ def test_the_inspector_title_and_its_notes_do_not_collide(sized_app, monkeypatch
         assert img.get_rect().contains(r1), (t1, r1)
         for t2, r2 in drawn[i + 1:]:
             assert not overlap(r1, r2), (t1, r1, t2, r2)
+
+
+def test_the_ledger_names_the_presets_length_only_when_the_match_kept_it():
+    from types import SimpleNamespace
+    from koikoi.engine import RULESETS
+    from koikoi.ui.scenes.ledger import rules_line
+    casual = RULESETS["casual"]
+    kept = SimpleNamespace(rules=casual, months=casual.months, ledger=(1,) * 6)
+    short = SimpleNamespace(rules=casual, months=3, ledger=(1, 2, 3))
+    assert rules_line(kept) == "Casual (6 months, stacking yaku)  ·  6 rounds"
+    assert rules_line(short) == "Casual  ·  3 rounds"
+    assert rules_line(SimpleNamespace(rules=casual, months=1, ledger=(1,))) == "Casual  ·  1 round"

@@ -19,12 +19,12 @@ from typing import Optional
 
 import pygame
 
-from ...engine import MONTH_NAMES, PRESET_LABELS
+from ...engine import MONTH_NAMES, PRESET_LABELS, RULESETS
 from ...engine import yaku as Y
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ..table import _, ngettext
 from . import MenuScene, TableScreen
 from . import review_panel as RP
 from .results import RoundResultsScene
@@ -219,6 +219,17 @@ def ledger_row_cells(row, names: tuple) -> dict:
         "s0": W.Cell(cells["s0"], theme.GOLD_LIGHT if row.winner == 0 else theme.CREAM),
         "s1": W.Cell(cells["s1"], theme.GOLD_LIGHT if row.winner == 1 else theme.CREAM),
     }
+
+
+def rules_line(st) -> str:
+    """ "Casual (6 months, stacking yaku)  ·  6 rounds": the preset's label, which names its
+    length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one)."""
+    label = PRESET_LABELS.get(st.rules.name, st.rules.name)
+    preset = RULESETS.get(st.rules.name)
+    if preset is None or st.months != preset.months:
+        label = label.split(" (")[0]
+    n = len(st.ledger)
+    return ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
 
 
 class MatchResultsScene(TableScreen, MenuScene):
@@ -459,10 +470,7 @@ class MatchResultsScene(TableScreen, MenuScene):
         sr = W.draw_text(surface, score, sf, theme.CREAM, (cx, self.y_score), "midtop")
         W.draw_text(surface, self.names[0], nf, theme.SEAT_COLORS[0], (sr.left - self.px(28), sr.centery), "midright")
         W.draw_text(surface, self.names[1], nf, theme.SEAT_COLORS[1], (sr.right + self.px(28), sr.centery), "midleft")
-        rules = PRESET_LABELS.get(st.rules.name, st.rules.name)
-        months = f"{len(st.ledger)} round{'s' if len(st.ledger) != 1 else ''}"
-        W.draw_text(surface, f"{rules}  ·  {months}", self.font("small"), theme.CREAM_DIM,
-                    (cx, self.y_rules), "midtop")
+        W.draw_text(surface, rules_line(st), self.font("small"), theme.CREAM_DIM, (cx, self.y_rules), "midtop")
         self._draw_table(surface)
 
     def _draw_table(self, surface: pygame.Surface) -> None:
