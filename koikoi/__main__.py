@@ -7,6 +7,7 @@
     python -m koikoi --uninstall-shortcut
     python -m koikoi serve --port 8765  # a match server for online play (koikoi.net.server)
     python -m koikoi --host             # the Host a match screen (a server inside the game)
+    python -m koikoi --host --server play.example.org:8765   # ... creating the room on that match server
     python -m koikoi --join 192.168.1.20:8765/KOI-4821 [--name Haru]   # join that room at once
     python -m koikoi --lang ja          # play in Japanese (English while its catalog is incomplete)
 
@@ -63,6 +64,16 @@ def _join(text: str) -> tuple[str, int, str]:
         raise argparse.ArgumentTypeError(f"{exc}, not {text[:80]!r}") from None
 
 
+def _server(text: str) -> str:
+    """--server: a match server's address (host:port, ws://host:port or wss://host:port)."""
+    from .net.netsession import AddressError, parse_address
+    try:
+        return parse_address(text).text
+    except AddressError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{exc} (or ws://HOST:PORT, wss://HOST:PORT), not {text[:80]!r}") from None
+
+
 def _name(text: str) -> str:
     from .session import clean_name
     try:
@@ -116,11 +127,17 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     online.add_argument("--host", action="store_true", help="open the Host a match screen (play online)")
     online.add_argument("--join", type=_join, metavar="HOST:PORT/CODE",
                         help="join an online match at once, e.g. 192.168.1.20:8765/KOI-4821")
+    p.add_argument("--server", type=_server, metavar="HOST:PORT",
+                   help="with --host: create the room on this match server (koikoi serve) instead of "
+                        "in the game; wss://HOST:PORT connects over TLS")
     p.add_argument("--name", type=_name, metavar="NAME", help="your name in an online match")
     p.add_argument("--lang", type=_lang, metavar="ja|en",
                    help="the language of the game (English while a translation is incomplete)")
     p.add_argument("--version", action="version", version=f"koikoi {__version__}")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.server is not None and not args.host:
+        p.error("--server goes with --host (koikoi --host --server HOST:PORT)")
+    return args
 
 
 def _shortcut(install: bool) -> int:
@@ -146,7 +163,7 @@ def open_online(app, args: argparse.Namespace) -> None:
         if args.name:
             PREFS["name"] = args.name
     if args.host:
-        app.open("online_host")
+        app.open("online_host", server=args.server)
     elif args.join:
         app.open("online_join", args.join, player=args.name, auto=True)
 

@@ -94,9 +94,10 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "hints": "auto",            # practice hints and card tooltips: "auto" (CPU · Easy only), "on", "off"
     "pace": "normal",           # how long the CPU's turn takes to watch: "relaxed", "normal", "quick"
     "friend_names": ["Player 1", "Player 2"],   # the seats of a friend match, as last typed
-    # online play, as last typed: the player's name, the host's address, the room code, and
-    # whether a hosted match may be joined from the local network
-    "online": {"name": None, "address": "", "code": "", "lan": False},
+    # online play, as last typed: the player's name, the host's address, the room code,
+    # whether a hosted match may be joined from the local network, and where a hosted match
+    # runs ("here": a server inside the game; "server": the match server at "server")
+    "online": {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""},
     # the lessons (Title -> Learn) completed, by lesson id
     "lessons": {"done": []},
 }
@@ -241,6 +242,11 @@ def valid_online(value: Any) -> Optional[dict]:
             out[key] = text
     if isinstance(value.get("lan"), bool):
         out["lan"] = value["lan"]
+    if value.get("where") in ("here", "server"):
+        out["where"] = value["where"]
+    text = value.get("server")
+    if isinstance(text, str) and len(text) <= 100 and text.isprintable():
+        out["server"] = text
     return out
 
 

@@ -402,16 +402,18 @@ def test_the_online_fields_are_remembered_and_checked(tmp_path):
     from koikoi.storage import Storage, valid_online
     st = Storage(tmp_path)
     settings, _ = st.load_settings()
-    settings["online"] = {"name": "Haru", "address": "192.168.1.20:8765", "code": "KOI-4821", "lan": True}
+    settings["online"] = {"name": "Haru", "address": "192.168.1.20:8765", "code": "KOI-4821", "lan": True,
+                          "where": "server", "server": "wss://koikoi.example:443"}
     assert st.save_settings(settings)
     again, problem = st.load_settings()
     assert again["online"] == settings["online"] and problem is None
     # field by field: a bad one falls back to its default, the rest is kept
-    assert valid_online({"name": "", "address": "x" * 500, "code": "KOI\n1", "lan": "yes"}) == \
-        {"name": None, "address": "", "code": "", "lan": False}
+    assert valid_online({"name": "", "address": "x" * 500, "code": "KOI\n1", "lan": "yes", "where": "moon",
+                         "server": 7}) == \
+        {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""}
     assert valid_online({"name": "Aki", "lan": True})["name"] == "Aki"
     assert valid_online([]) is None
     settings["online"] = "nonsense"
     assert st.save_settings(settings)
     again, _ = st.load_settings()
-    assert again["online"] == {"name": None, "address": "", "code": "", "lan": False}
+    assert again["online"] == {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""}

@@ -44,7 +44,8 @@ log = logging.getLogger("koikoi.net.session")
 
 REMOTE = "remote"           # the kind of the other player's seat (compares unequal to SeatKind.*)
 CODE_RE = re.compile(r"KOI-[0-9]{4,8}")
-ADDRESS_RE = re.compile(r"^\s*(?:(?:ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})\s*$")
+ADDRESS_RE = re.compile(r"^\s*(?:(ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})/?\s*$",
+                        re.IGNORECASE)
 
 
 # ------------------------------------------------------------------ addresses
@@ -53,19 +54,66 @@ class AddressError(ValueError):
     """A host:port or room code that cannot be right (the message says why)."""
 
 
-def parse_address(text: str) -> tuple[str, int]:
-    """("host", port) from "host:port" (a ws:// prefix and [IPv6] brackets allowed)."""
+class Address(tuple):
+    """("host", port) from ``parse_address``; ``secure``: it was written ``wss://`` (TLS).
+
+    A tuple of two, so ``host, port = parse_address(text)`` and comparisons with
+    ``("host", port)`` work as they always did; the scheme rides along."""
+
+    secure: bool
+
+    def __new__(cls, host: str, port: int, secure: bool = False):
+        self = super().__new__(cls, (host, port))
+        self.secure = bool(secure)
+        return self
+
+    @property
+    def host(self) -> str:
+        return self[0]
+
+    @property
+    def port(self) -> int:
+        return self[1]
+
+    @property
+    def url(self) -> str:
+        return url_of(self[0], self[1], secure=self.secure)
+
+    @property
+    def text(self) -> str:
+        """How it is shown and stored: "host:port", or "wss://host:port" for TLS."""
+        return address_text(self[0], self[1], secure=self.secure)
+
+
+class JoinAddress(tuple):
+    """(host, port, code) from ``parse_join``, with ``secure`` like ``Address``."""
+
+    secure: bool
+
+    def __new__(cls, host: str, port: int, code: str, secure: bool = False):
+        self = super().__new__(cls, (host, port, code))
+        self.secure = bool(secure)
+        return self
+
+    @property
+    def address(self) -> Address:
+        return Address(self[0], self[1], self.secure)
+
+
+def parse_address(text: str) -> Address:
+    """("host", port) from "host:port" ([IPv6] brackets allowed); a ``ws://`` or ``wss://``
+    prefix is kept as ``.secure`` (wss: TLS)."""
     m = ADDRESS_RE.match(text or "")
     if m is None:
         raise AddressError("an address looks like 192.168.1.20:8765")
-    host, port = m.group(1), int(m.group(2))
+    scheme, host, port = (m.group(1) or "ws").lower(), m.group(2), int(m.group(3))
     if not 1 <= port <= 65535:
         raise AddressError("a port is a number from 1 to 65535")
     if host.startswith("["):
         host = host[1:-1]
     elif len(host) > 253 or host.startswith(("-", ".")) or ".." in host:
         raise AddressError("an address looks like 192.168.1.20:8765")
-    return host, port
+    return Address(host, port, scheme == "wss")
 
 
 def parse_code(text: str) -> str:
@@ -80,17 +128,26 @@ def parse_code(text: str) -> str:
     return t
 
 
-def parse_join(text: str) -> tuple[str, int, str]:
-    """(host, port, code) from "HOST:PORT/CODE" (``koikoi --join``)."""
+def parse_join(text: str) -> JoinAddress:
+    """(host, port, code) from "HOST:PORT/CODE" (``koikoi --join``); "wss://HOST:PORT/CODE"
+    is the same with ``.secure`` (TLS)."""
     where, sep, code = (text or "").rpartition("/")
-    if not sep:
+    if not sep or where.endswith("/"):
         raise AddressError("expected HOST:PORT/CODE such as 192.168.1.20:8765/KOI-4821")
-    host, port = parse_address(where)
-    return host, port, parse_code(code)
+    a = parse_address(where)
+    return JoinAddress(a[0], a[1], parse_code(code), a.secure)
 
 
-def url_of(host: str, port: int) -> str:
-    return f"ws://[{host}]:{port}" if ":" in host else f"ws://{host}:{port}"
+def url_of(host: str, port: int, secure: bool = False) -> str:
+    """The WebSocket URL of a server: ws://host:port, or wss:// (TLS) when ``secure``."""
+    scheme = "wss" if secure else "ws"
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
+
+
+def address_text(host: str, port: int, secure: bool = False) -> str:
+    """"host:port" ("[::1]:port"), with "wss://" in front when ``secure``."""
+    plain = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return "wss://" + plain if secure else plain
 
 
 def local_addresses(lan: bool) -> list[str]:
@@ -445,4 +502,5 @@ class HostedServer:
 
 __all__ = ["NetSession", "NetSeat", "NetState", "HostedServer", "REMOTE", "AddressError",
            "file_record", "record_session",
+           "Address", "JoinAddress", "address_text",
            "parse_address", "parse_code", "parse_join", "url_of", "local_addresses", "table_view"]

@@ -8,13 +8,19 @@ started again could only join as a new player (refused: the room is full). The
     store = SeatStore(storage.data_dir)
     store.save(Seat(room="KOI-4821", address="192.168.1.20:8765", seat=1, token=t, name="Haru"))
     seat = store.find("192.168.1.20:8765", "KOI-4821")      # the joined seat, or None
-    store.hosted()                                           # the matches this game hosts
+    store.hosted()                                           # the matches this game's server runs
     store.remove("KOI-4821", "192.168.1.20:8765")            # over and filed, or left
 
 Tokens are secrets: the file is written atomically (``koikoi.files``) with mode 0600
 where the OS has modes. A file that cannot be read is set aside (``move_aside``), never
 deleted; an entry that is not well formed is skipped. At most ``MAX_SEATS`` entries
 are kept (the least recently used go first). Nothing here imports pygame.
+
+A room this game created on a match server elsewhere (Host a match -> A match server)
+is kept as a normal seat (``hosted`` False) under that server's address: the Host
+screen's Resume only offers the matches of the in-game server (it starts that server
+again); Join a match with the server's address and the room code, or ``koikoi --join
+ADDRESS/CODE``, takes a remote room's seat back, whichever seat it is.
 """
 
 from __future__ import annotations
@@ -45,11 +51,14 @@ class Seat:
     """One seat of this player in an unfinished online match."""
 
     room: str                   # KOI-4821
-    address: str                # host:port the client connects to ("127.0.0.1:8765" when hosted)
+    address: str                # host:port the client connects to ("127.0.0.1:8765" when hosted;
+                                #   "wss://host:port" for a server reached over TLS)
     seat: int                   # 0 (the room's creator) or 1
     token: str                  # the secret that takes the seat back
     name: str                   # this player's name in the room
-    hosted: bool = False        # this game ran the server (HostedServer) of the match
+    hosted: bool = False        # this game ran the server (HostedServer) of the match; a room this
+                                #   game created on a match server elsewhere is not hosted (False):
+                                #   it is taken back like a joined seat (Join, --join)
     port: int = 0               # the server's port (hosted: the port to start it on again)
     lan: bool = False           # hosted: the server listened on the local network
     rules: str = ""             # the rules' label, for the Resume button
@@ -62,20 +71,19 @@ class Seat:
 
 
 def normal_address(address: str) -> str:
-    """"host:port" with the host in lower case and the port a plain number ("" if it is
-    not an address)."""
-    from .netsession import AddressError, parse_address
+    """"host:port" with the host in lower case and the port a plain number, with "wss://"
+    in front for a server reached over TLS ("" if it is not an address)."""
+    from .netsession import AddressError, address_text, parse_address
     try:
-        host, port = parse_address(address)
+        a = parse_address(address)
     except AddressError:
         return ""
-    host = host.lower()
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return address_text(a.host.lower(), a.port, secure=a.secure)
 
 
 def _host_of(address: str) -> str:
     a = normal_address(address)
-    return a.rpartition(":")[0]
+    return a.removeprefix("wss://").rpartition(":")[0]
 
 
 def _seat_from(d) -> Optional[Seat]:

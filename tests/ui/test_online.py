@@ -23,7 +23,7 @@ from koikoi.ui.scenes.prompt import KoiKoiPromptScene
 from koikoi.ui.scenes.results import RoundResultsScene
 from koikoi.ui.scenes.round import RoundScene
 
-from harness import DT, button, click, empty_field_point, key, post, step
+from harness import DT, button, click, empty_field_point, key, pill, post, step
 
 LIMIT = 20.0        # seconds any one wait may take
 
@@ -48,7 +48,7 @@ def quick(**kw) -> ServerConfig:
 
 @pytest.fixture(autouse=True)
 def fresh_prefs():
-    O.PREFS.update(name=None, address="", code="", lan=False)
+    O.PREFS.update(name=None, address="", code="", lan=False, where="here", server="")
     yield
 
 
@@ -204,8 +204,11 @@ def play(app, client, rng, *, local_actions: int, limit_s: float = 60.0) -> int:
         session = app.top.session if hasattr(app.top, "session") else None
         if session is not None and session.state.is_over:
             break
+        top = app.top
         if local_move(app):
-            if isinstance(app.top, (RoundScene,)) or isinstance(app.top, OyagimeScene):
+            # only moves on the table count: the oya-gime's picks and its Continue may be
+            # clicked again while the server's answer is on its way
+            if isinstance(top, RoundScene) and not isinstance(top, KoiKoiPromptScene):
                 done += 1
         else:
             app.step(DT)
@@ -386,7 +389,8 @@ def test_the_join_screen_remembers_the_last_address_code_and_name(app, monkeypat
     OT.PREFS.update(address="127.0.0.1:1", code="KOI-9999", name="Aki")
     OT.save_prefs(app)
     saved, _problem = app.storage.load_settings()
-    assert saved["online"] == {"name": "Aki", "address": "127.0.0.1:1", "code": "KOI-9999", "lan": False}
+    kept = {k: saved["online"][k] for k in ("name", "address", "code", "lan")}
+    assert kept == {"name": "Aki", "address": "127.0.0.1:1", "code": "KOI-9999", "lan": False}
 
 
 def test_the_name_given_on_the_command_line_beats_the_remembered_one(app, monkeypatch):
@@ -688,8 +692,10 @@ def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
     host = app.top
     type_into(app, host.name_field, "Aki")
     assert host.resume_b is None and button(host, "Host the match")
-    if 1 in RULESETS[host.rules_name].months_offered:
-        host.set_months(1)
+    # three months: a one-month match can end (a lucky hand, an early Stop) before the kill,
+    # and the deal is the server's own, different every run
+    if 3 in RULESETS[host.rules_name].months_offered:
+        host.set_months(3)
     click(app, button(host, "Host the match"))
     assert wait_for(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
     m = host.match
@@ -701,7 +707,8 @@ def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
     guest.join(code, "Haru").result(10)
     assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     rng = random.Random(8)
-    assert play(app, guest, rng, local_actions=6) >= 6
+    assert play(app, guest, rng, local_actions=4) >= 4
+    assert not m.session.state.is_over
     table = app.top
     assert settle(app, guest, table, m.hosted)
     before = m.client.state
@@ -713,14 +720,18 @@ def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
     resume = button(host2, f"Resume your match {code} with Haru")
     assert resume.style == "primary" and button(host2, "Host a new match").style == "secondary"
     click(app, resume)
-    assert wait_for(app, lambda: isinstance(app.top, (O.OnlineRoundScene, O.OnlineOyagimeScene)), LIMIT)
+    assert wait_for(app, lambda: isinstance(app.top, (O.OnlineRoundScene, O.OnlineOyagimeScene,
+                                                      O.OnlineResultsScene)), LIMIT), (
+        type(app.top).__name__, host2.error, host2.port_taken,
+        host2.match and (host2.match.stage, host2.match.error, host2.match.client.connected,
+                          host2.match.session.status))
     m2 = app.top.match
     assert m2.hosted.port == port                # the guest reconnects to the same address
     assert wait_for(app, lambda: m2.client.state.total >= before.total, LIMIT)
     assert m2.client.state.events[:before.total] == before.events
     assert wait_for(app, lambda: guest.connected and guest.state.total == m2.client.state.total, 40.0)
     # both play on to the end of the match
-    play(app, guest, rng, local_actions=10000, limit_s=60.0)
+    play(app, guest, rng, local_actions=10000, limit_s=120.0)
     s = app.top.session
     assert s.state.is_over
     events = m2.hosted.call(lambda: m2.hosted.server.rooms[code].events)
@@ -756,3 +767,160 @@ def test_resuming_on_a_taken_port_offers_a_new_one(app):
     assert host.resume_seat is None and host.resume_b is None and kept_seats(app).entries() == []
     assert button(host, "Host the match")
     assert not app.tickers
+
+
+# ---------------------------------------------------------------- hosting on a match server elsewhere
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:            # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_host_a_match_on_a_match_server_then_resume_it_through_join(app, server, clients):
+    """Host a match -> A match server: the room is created on that server (no server in
+    this game), shown with the server's address; a second client joins with the code and
+    they play; killed and started again, Join with that address and the code takes the
+    host's seat back (it is kept as a joined seat, never offered by the Host screen)."""
+    t0 = time.monotonic()
+    app.open("online")
+    click(app, button(app.top, "Host a match"))
+    host = app.top
+    assert isinstance(host, O.HostScene) and host.where == "here" and not host.server_field.visible
+    type_into(app, host.name_field, "Aki")
+    click(app, pill(host.where_row, "server"))
+    assert host.where == "server" and host.server_field.visible and host.server_field in host.widgets
+    assert host.lan_toggle not in host.widgets
+    address = f"ws://127.0.0.1:{server.port}"
+    type_into(app, host.server_field, address)           # Enter in the field: Host the match
+    if host.match is None:
+        click(app, button(host, "Host the match"))
+    assert host.match is not None and host.match.hosted is None and host.match.on_server
+    assert wait_for(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
+    m = host.match
+    code = m.code
+    assert m.address == f"127.0.0.1:{server.port}"       # the address to share: the server's
+    assert server.call(lambda: server.server.rooms[code].seats[0].name) == "Aki"
+    step(app, 2 * DT)                                    # the waiting screen is drawn
+    assert host.announcer is None and button(host, "Cancel")
+    assert O.PREFS["where"] == "server" and O.PREFS["server"] == address
+    (kept,) = kept_seats(app).entries()
+    assert (kept.room, kept.seat, kept.hosted, kept.address) == (code, 0, False, f"127.0.0.1:{server.port}")
+    assert kept_seats(app).hosted() == []
+    guest = clients(server.url)
+    guest.connect().result(10)
+    guest.join(code, "Haru").result(10)
+    assert guest.state.names == ("Aki", "Haru")
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    rng = random.Random(11)
+    assert play(app, guest, rng, local_actions=4) >= 4
+    table = app.top
+    assert isinstance(table, O.OnlineRoundScene)
+    assert settle(app, guest, table, server)
+    events = server_events(server, code)
+    assert table.table == fold_all([public_event(e, 0) for e in events[:table.shown]], 0)
+    before = table.match.client.state
+    kill(app, table.match)
+    # the Host screen offers no resume for it (its server is not this game's) ...
+    app.open("online_host")
+    assert app.top.resume_b is None and button(app.top, "Host the match")
+    app.open("title", mode="reset")
+    # ... Join with the server's address and the code does (koikoi --join ADDRESS/CODE)
+    app.open("online_join", parse_join(f"127.0.0.1:{server.port}/{code}"), player="Aki", auto=True)
+    join = app.top
+    assert join.match is not None and join.match.resuming is not None and join.match.resuming.seat == 0
+    assert wait_for(app, lambda: isinstance(app.top, O.OnlineRoundScene), LIMIT)
+    again = app.top
+    assert wait_for(app, lambda: again.match.client.state.total == before.total, LIMIT)
+    assert again.session.seat == 0 and again.session.state.table == before.table
+    assert play(app, guest, rng, local_actions=2) >= 1
+    assert settle(app, guest, again, server)
+    finish(app)
+    assert kept_seats(app).entries() == []
+    assert time.monotonic() - t0 < 60
+
+
+def test_hosting_on_a_match_server_refuses_a_bad_address_and_says_who_does_not_answer(app):
+    app.open("online_host")
+    host = app.top
+    host.set_where("server")
+    assert host.server_field.editing               # an empty address field is typed in at once
+    host.server_field.commit()
+    click(app, button(host, "Host the match"))
+    assert host.match is None and "Type the address of the match server" in host.error
+    type_into(app, host.server_field, "not an address")
+    if host.match is None and host.error and "Type" in host.error:
+        click(app, button(host, "Host the match"))
+    assert host.match is None and "server address cannot be right" in host.error
+    assert host.server_field.text == "not an address" and host.where == "server"
+    assert not app.tickers
+    step(app, 2 * DT)                              # the message is drawn
+    nobody = f"127.0.0.1:{free_port()}"
+    type_into(app, host.server_field, nobody)
+    if host.match is None and not (host.error or "").startswith("Nobody answers"):
+        click(app, button(host, "Host the match"))
+    # a refused connection on 127.0.0.1 may come back before this line: wait for its message
+    assert wait_for(app, lambda: host.match is None and (host.error or "").startswith("Nobody answers"), LIMIT)
+    assert "Nobody answers at " + nobody in host.error and "match server is running" in host.error
+    assert host.server_field.text == nobody and host.where == "server"        # the form as typed
+    assert button(host, "Host the match") and not app.tickers and kept_seats(app).entries() == []
+    step(app, 2 * DT)
+
+
+def test_hosting_on_a_full_match_server_says_so(app, tmp_path, clients):
+    full = HostedServer(tmp_path / "full", config=quick(max_rooms=1)).start()
+    try:
+        other = clients(full.url)
+        other.connect().result(10)
+        other.create_room({"preset": "casual"}, months=1, name="Someone").result(10)
+        app.open("online_host", server=f"127.0.0.1:{full.port}")
+        host = app.top
+        assert host.where == "server" and host.server_field.text == f"127.0.0.1:{full.port}"
+        click(app, button(host, "Host the match"))
+        assert wait_for(app, lambda: host.match is None and host.error is not None, LIMIT)
+        assert "is full" in host.error and f"127.0.0.1:{full.port}" in host.error
+        assert not app.tickers
+    finally:
+        full.stop()
+
+
+def test_host_with_server_on_the_command_line(app):
+    from koikoi.__main__ import open_online, parse_args
+    args = parse_args(["--host", "--server", "wss://play.example.org:443", "--name", "Aki"])
+    assert args.host and args.server == "wss://play.example.org:443"
+    open_online(app, args)
+    host = app.top
+    assert isinstance(host, O.HostScene) and host.where == "server" and host.where_row.selected == "server"
+    assert host.server_field.text == "wss://play.example.org:443" and host.typed_name() == "Aki"
+    assert host.server_field in host.widgets and host.lan_toggle not in host.widgets
+    step(app, 2 * DT)
+    for bad in (["--server", "127.0.0.1:8765"], ["--host", "--server", "nowhere"],
+                ["--host", "--server", "http://h:1"], ["--join", "h:1/KOI-1234", "--server", "h:1"]):
+        with pytest.raises(SystemExit) as e:
+            parse_args(bad)
+        assert e.value.code == 2
+    # the choice comes back on the next visit to the screen (this run)
+    app.open("title", mode="reset")
+    app.open("online_host")
+    assert app.top.where == "server" and app.top.server_field.text == "wss://play.example.org:443"
+    app.top.set_where("here")
+    assert app.top.lan_toggle in app.top.widgets and app.top.server_field not in app.top.widgets
+
+
+def test_a_wss_address_on_the_join_screen_connects_with_tls(app):
+    """wss:// is kept from --join to the URL: the client speaks TLS there (a plain port
+    nobody listens on: refused, and said so)."""
+    port = free_port()
+    app.open("online_join", parse_join(f"wss://127.0.0.1:{port}/KOI-1234"), player="Haru", auto=True)
+    join = app.top
+    assert join.address == f"wss://127.0.0.1:{port}"
+    assert join.match is not None and join.match.url == f"wss://127.0.0.1:{port}"
+    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
+    assert "Nobody answers" in join.error and not app.tickers
+    type_into(app, join.address_field, f"ws://127.0.0.1:{port}")
+    type_into(app, join.code_field, "KOI-1234")
+    if join.match is None:
+        click(app, button(join, "Join"))
+    assert join.match is not None and join.match.url == f"ws://127.0.0.1:{port}"
+    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)

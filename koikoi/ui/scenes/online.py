@@ -9,6 +9,13 @@ the Host screen offers "Resume your match KOI-4821 with Haru", which starts the
 in-game server again on the same port and folder (the server restores the room from
 its database; the guest's game reconnects to that address by itself).
 
+Host a match can also create the room on a match server elsewhere (``koikoi serve``;
+"Where the match runs: A match server", or ``koikoi --host --server HOST:PORT``): no
+server runs in the game, the waiting screen shows that server's address, nothing is
+announced on the local network, and the seat is kept like a joined one (``net.seats``):
+Join with the server's address and the code takes it back. An address written
+``wss://host:port`` connects over TLS (websockets' default certificate checks).
+
 Games on the local network (``koikoi.net.discovery``, zeroconf): the Host screen
 announces its room while it waits for the guest (it stops when the match starts or the
 host leaves); the Join screen lists the games it finds while it is open (a click joins
@@ -24,7 +31,7 @@ import pygame
 
 from ...engine import RULESETS
 from ...net.discovery import NOT_INSTALLED, Announcer, Browser, FoundGame, RoomAd
-from ...net.netsession import AddressError, HostedServer, parse_address, parse_code, url_of
+from ...net.netsession import AddressError, HostedServer, address_text, parse_address, parse_code
 from ...session import MAX_NAME_LEN, clean_name
 from .. import theme
 from .. import widgets as W
@@ -53,7 +60,7 @@ class OnlineScene(MenuScene):
         bw, bh, gap = min(self.px(560), w - self.px(80)), self.px(110), self.px(26)
         y = max(self.px(230), h // 2 - bh - gap // 2)
         self.host_b = self.button((0, y, bw, bh), _("Host a match"), self.host, style="primary",
-                                  sublabel=_("Your game runs the match; a friend joins with its code"),
+                                  sublabel=_("On this computer or on a match server; a friend joins with its code"),
                                   hotkeys=(pygame.K_h,))
         self.join_b = self.button((0, y + bh + gap, bw, bh), _("Join a match"), self.join, style="primary",
                                   sublabel=_("A game on your local network, or the address and code the host shows"),
@@ -178,11 +185,22 @@ class _NameMixin:
 
 
 class HostScene(_NameMixin, MenuScene):
-    """Host a match: the rules (the last New match choice by default), who may connect,
-    then the room code and the addresses to share while waiting for the other player."""
+    """Host a match: the rules (the last New match choice by default), where the match
+    runs, then the room code and the addresses to share while waiting for the other player.
 
-    def __init__(self, app):
+    Where the match runs: "This computer" starts a match server inside the game (and
+    who may connect: this computer only, or the local network); "A match server" creates
+    the room on a server elsewhere (``koikoi serve``) at the typed address (host:port,
+    ws://host:port or wss://host:port for TLS). ``server``: that address given on the
+    command line (``koikoi --host --server HOST:PORT``), chosen and filled in."""
+
+    def __init__(self, app, server: Optional[str] = None):
         load_prefs(app)
+        self.where = "server" if PREFS.get("where") == "server" else "here"
+        self.server_text = PREFS.get("server") or ""
+        if server:
+            self.where = PREFS["where"] = "server"
+            self.server_text = PREFS["server"] = server
         last = dict(app.settings.get("last_new_match") or {})
         self.rules_name = last.get("rules", "casual") if last.get("rules") in RULESETS else "casual"
         preset = RULESETS[self.rules_name]
@@ -249,7 +267,14 @@ class HostScene(_NameMixin, MenuScene):
         self.labels = []
         self.labels.append((_("Your name"), y))
         self.name_field = getattr(self, "name_field", None) or self._name_field((0, 0, 1, 1))
-        self.name_field.rect = pygame.Rect(x, y + self.px(36), min(inner, self.px(520)), self.px(56))
+        name_w = min((inner - self.px(40)) * 2 // 5, self.px(440))
+        self.name_field.rect = pygame.Rect(x, y + self.px(36), name_w, self.px(56))
+        wx = x + name_w + self.px(40)
+        self.where_x = wx
+        self.where_row = W.ChoiceRow((wx, y + self.px(36), x + inner - wx, self.px(56)),
+                                     [("here", _("This computer")), ("server", _("A match server"))],
+                                     self.where, self.set_where, gap=self.px(10), assets=a, font_size=fs)
+        self.label_where = (_("Where the match runs"), y)
         y += self.px(36 + 56 + 26)
         self.labels.append((_("Rules"), y))
         y += self.px(36)
@@ -267,6 +292,13 @@ class HostScene(_NameMixin, MenuScene):
         y += self.px(56 + 26)
         self.lan_toggle = W.Toggle((x, y, self.px(86), self.px(44)), self.lan, self.set_lan, assets=a)
         self.lan_y = y + self.px(22)
+        self.server_field = getattr(self, "server_field", None) or W.TextField(
+            (0, 0, 1, 1), self.server_text, self._set_server, max_len=100, placeholder="play.example.org:8765",
+            assets=a, font_size=fs)
+        self.server_label_y = y
+        self.server_field.rect = pygame.Rect(x, y + self.px(36), min(inner * 11 // 20, self.px(560)),
+                                             self.px(56))
+        self._show_where()
         self.host_b = self._bottom_buttons(_("Host a new match") if seat is not None else _("Host the match"),
                                            by, bw, bh)
         if seat is not None:            # the resume is the primary choice; a new match is the other one
@@ -290,8 +322,9 @@ class HostScene(_NameMixin, MenuScene):
             self.widgets = [self.cancel_b]
         else:
             resume = [b for b in (self.resume_b, self.new_port_b) if b is not None]
-            self.widgets = [*resume, self.name_field, self.rules_row, self.months_row, self.lan_toggle,
-                            self.back_b, self.host_b]
+            here = self.where == "here"
+            self.widgets = [*resume, self.name_field, self.where_row, self.rules_row, self.months_row,
+                            self.lan_toggle if here else self.server_field, self.back_b, self.host_b]
         self.focus.set(self.widgets)
 
     hosting = _NameMixin.busy
@@ -311,6 +344,27 @@ class HostScene(_NameMixin, MenuScene):
     def set_lan(self, on: bool) -> None:
         self.lan = PREFS["lan"] = bool(on)
 
+    def set_where(self, where: str) -> None:
+        """This computer's server, or a match server elsewhere (its address field)."""
+        self.where = PREFS["where"] = "server" if where == "server" else "here"
+        self.where_row.selected = self.where
+        self.error = None
+        self._show_where()
+        self._collect()
+        if self.where == "server" and not self.server_field.text:
+            self.focus.focus(self.server_field)
+            self.server_field.begin()
+
+    def _show_where(self) -> None:
+        server = self.where == "server"
+        self.server_field.visible = server
+        self.lan_toggle.visible = not server
+        if not server and self.server_field.editing:
+            self.server_field.commit()
+
+    def _set_server(self, text: str) -> None:
+        self.server_text = PREFS["server"] = text
+
     # ---------------------------------------------------------- hosting
     def start(self) -> None:
         if self.hosting:
@@ -318,17 +372,40 @@ class HostScene(_NameMixin, MenuScene):
         self.name_field.commit()
         name = self.typed_name()
         PREFS["name"] = name
+        if self.where == "server":
+            self.server_field.commit()
+            self.server_text = PREFS["server"] = self.server_field.text.strip()
         save_prefs(self.app)
         self.error = None
         self.host_name = name
+        months = None if self.house.get("months", 0) is None else self.months
+        rules = {"preset": self.rules_name, "house": dict(self.house)}
+        if self.where == "server":
+            self.host_on_server(rules, months, name)
+            return
         try:
             hosted = HostedServer(self._data_dir(), lan=self.lan).start()
         except OSError as exc:
             self.error = _("The match server could not start: {reason}").format(reason=str(exc)[:120])
             return
-        months = None if self.house.get("months", 0) is None else self.months
         self.match = OnlineMatch(self.app, hosted.url, hosted=hosted, address=hosted.url).host(
-            {"preset": self.rules_name, "house": dict(self.house)}, months, name, label=self.rules_name)
+            rules, months, name, label=self.rules_name)
+        self._collect()
+
+    def host_on_server(self, rules: dict, months, name: str) -> None:
+        """Create the room on the match server at the typed address (no server in this
+        game): the seat is kept as a joined one under that address (``net.seats``)."""
+        text = self.server_text
+        if not text:
+            self.error = _("Type the address of the match server: it looks like play.example.org:8765.")
+            return
+        try:
+            a = parse_address(text)
+        except AddressError:
+            self.error = _("That server address cannot be right: it looks like play.example.org:8765 "
+                           "(or ws://… or wss://… in front).")
+            return
+        self.match = OnlineMatch(self.app, a.url, address=a.text).host(rules, months, name, label=self.rules_name)
         self._collect()
 
     # ---------------------------------------------------------- resuming a hosted match
@@ -383,6 +460,7 @@ class HostScene(_NameMixin, MenuScene):
         """Announce the room while it waits for the guest; stop once it does not."""
         m = self.match
         waiting = m is not None and m.stage == "open" and m.code is not None and m.hosted is not None
+        # a room on a match server elsewhere is never announced: the local network is not where it runs
         if waiting and self._announced is not m:
             self.stop_announcing()
             hosted = m.hosted
@@ -451,6 +529,8 @@ class HostScene(_NameMixin, MenuScene):
         head = self.font("small", True)
         for text, y in self.labels:
             W.draw_text(surface, text.upper(), head, theme.GOLD, (self.name_field.rect.x, y))
+        text, y = self.label_where
+        W.draw_text(surface, text.upper(), head, theme.GOLD, (self.where_x, y))
         from .newmatch import preset_detail, short_label
         from .rules_panel import changed_text, count_changes
         font = self.font("small")
@@ -461,11 +541,23 @@ class HostScene(_NameMixin, MenuScene):
         if n:
             text = _("{rules}  ·  {changes} (from your last new match)").format(rules=text, changes=changed_text(n))
         W.draw_text(surface, W.ellipsize(text, font, room), font, theme.CREAM_DIM, (x, self.detail_y))
-        t = self.lan_toggle.rect
-        lan = (_("Players on my local network may join") if self.lan else
-               _("Only this computer may join (turn on for the local network)"))
-        W.draw_text(surface, W.ellipsize(lan, self.font("body"), self.panel.right - t.right - self.px(80)),
-                    self.font("body"), theme.CREAM, (t.right + self.px(20), self.lan_y), "midleft")
+        if self.where == "server":
+            t = self.server_field.rect
+            W.draw_text(surface, _("Address of the match server").upper(), head, theme.GOLD,
+                        (t.x, self.server_label_y))
+            hint = _("The match server's address: host:port, or wss://host:port for an encrypted one.")
+            room = self.panel.right - t.right - self.px(80)
+            lines = W.wrap_text(hint, font, room)[:2]
+            y = t.centery - font.get_linesize() * len(lines) // 2
+            for line in lines:
+                W.draw_text(surface, line, font, theme.CREAM_DIM, (t.right + self.px(20), y))
+                y += font.get_linesize()
+        else:
+            t = self.lan_toggle.rect
+            lan = (_("Players on my local network may join") if self.lan else
+                   _("Only this computer may join (turn on for the local network)"))
+            W.draw_text(surface, W.ellipsize(lan, self.font("body"), self.panel.right - t.right - self.px(80)),
+                        self.font("body"), theme.CREAM, (t.right + self.px(20), self.lan_y), "midleft")
         if self.error:
             lines = W.wrap_text(self.error, font, self.panel.w - self.px(80))[:3]
             y = self.panel.bottom - self.px(22) - font.get_linesize() * len(lines)
@@ -478,8 +570,10 @@ class HostScene(_NameMixin, MenuScene):
         cx = self.panel.centerx
         y = self.panel.y + self.px(40)
         if m.code is None:
-            W.draw_text(surface, _("Starting the match server…"), self.font("h3", True), theme.CREAM,
-                        (cx, self.panel.centery), "center")
+            text = (_("Creating the room on {address}…").format(address=m.address) if m.on_server
+                    else _("Starting the match server…"))
+            W.draw_text(surface, W.ellipsize(text, self.font("h3", True), self.panel.w - self.px(60)),
+                        self.font("h3", True), theme.CREAM, (cx, self.panel.centery), "center")
             return
         W.draw_text(surface, _("ROOM CODE"), self.font("small", True), theme.GOLD, (cx, y), "midtop")
         y += self.px(36)
@@ -491,10 +585,15 @@ class HostScene(_NameMixin, MenuScene):
         for a in addrs[:3]:
             r = W.draw_text(surface, a, self.font("h3", True), theme.CREAM, (cx, y), "midtop")
             y = r.bottom + self.px(6)
-        note = (_("Players on your local network can join with this address and the code.") if self.lan else
-                _("Only a game on this computer can join: go back and allow the local network for another one."))
+        if m.on_server:
+            note = _("The other player types this address and the code in Join a match. It is not announced "
+                     "on your local network: only a match on this computer's server is.")
+        elif self.lan:
+            note = _("Players on your local network can join with this address and the code.")
+        else:
+            note = _("Only a game on this computer can join: go back and allow the local network for another one.")
         y += self.px(14)
-        for line in W.wrap_text(note, self.font("small"), self.panel.w - self.px(100))[:2]:
+        for line in W.wrap_text(note, self.font("small"), self.panel.w - self.px(100))[:3]:
             W.draw_text(surface, line, self.font("small"), theme.CREAM_DIM, (cx, y), "midtop")
             y += self.font("small").get_linesize()
         said = self.announce_text()
@@ -522,8 +621,8 @@ class JoinScene(_NameMixin, MenuScene):
         self.address = PREFS.get("address") or f"127.0.0.1:{DEFAULT_PORT}"
         self.code_text = PREFS.get("code") or ""
         if join is not None:
-            host, port, code = join
-            self.address = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+            host, port, code = join            # a parse_join result (wss:// kept as .secure), or a tuple
+            self.address = address_text(host, port, secure=bool(getattr(join, "secure", False)))
             self.code_text = code
         if player:
             try:
@@ -708,7 +807,7 @@ class JoinScene(_NameMixin, MenuScene):
         if "/" in address and not code:          # "host:port/KOI-4821" pasted whole
             address, _sep, code = address.rpartition("/")
         try:
-            host, port = parse_address(address)
+            where = parse_address(address)          # ws:// or wss:// (TLS) kept as .secure
         except AddressError:
             self.error = _("That address cannot be right: it looks like 192.168.1.20:8765.")
             return
@@ -724,8 +823,8 @@ class JoinScene(_NameMixin, MenuScene):
         self.code_field.set_text(code)
         self.code_text = code
         store = seat_store(self.app)
-        kept = store.find(f"{host}:{port}", code) if store is not None else None
-        match = OnlineMatch(self.app, url_of(host, port), address=address)
+        kept = store.find(where.text, code) if store is not None else None
+        match = OnlineMatch(self.app, where.url, address=address)
         # a seat kept from an earlier run in this room: take it back instead of joining anew
         self.match = match.resume(kept) if kept is not None else match.join(code, name)
         self._collect()

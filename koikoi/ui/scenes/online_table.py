@@ -1,7 +1,8 @@
 """Online play at the table: the match over the network and what the table does with it.
 
 ``OnlineMatch`` is one match over the network: a ``ThreadedClient`` (and, for the
-host, the ``HostedServer`` this game runs on a free port) and its ``NetSession``.
+host, the ``HostedServer`` this game runs on a free port, or none when the room is
+created on a match server elsewhere: ``on_server``) and its ``NetSession``.
 It is an app ticker (``app.tickers``): every frame, whatever screen is on top, it
 polls the session, opens the table when both players are in, and shows the
 connection's trouble over the table (``LinkScene``): "Reconnecting…" when this
@@ -56,8 +57,10 @@ RECONNECT_FOR = 90.0            # seconds a dropped connection keeps trying befo
 DEFAULT_PORT = 8765
 
 # What the player typed last, for the next visit to these screens (this run only: the
-# settings file keeps only the settings it knows).
-PREFS: dict = {"name": None, "address": "", "code": "", "lan": False}
+# settings file keeps only the settings it knows). "where": where a hosted match runs,
+# "here" (this computer's in-game server) or "server" (the match server at "server").
+PREFS: dict = {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""}
+PREF_KEYS = ("name", "address", "code", "lan", "where", "server")
 
 
 def load_prefs(app) -> None:
@@ -66,14 +69,18 @@ def load_prefs(app) -> None:
         return
     saved = getattr(app, "settings", {}).get("online")
     if isinstance(saved, dict):
-        PREFS.update({k: saved[k] for k in ("name", "address", "code", "lan") if k in saved})
+        PREFS.update({k: saved[k] for k in PREF_KEYS if k in saved})
+    if PREFS.get("where") not in ("here", "server"):
+        PREFS["where"] = "here"
+    if not isinstance(PREFS.get("server"), str):
+        PREFS["server"] = ""
     PREFS["_loaded"] = True
 
 
 def save_prefs(app) -> None:
     """Remember what the player typed for the next run (the settings file checks it)."""
     try:
-        app.settings["online"] = {k: PREFS.get(k) for k in ("name", "address", "code", "lan")}
+        app.settings["online"] = {k: PREFS.get(k) for k in PREF_KEYS}
         app.save_settings()
     except Exception:   # remembering is a convenience: never in the way of a match
         log.exception("could not remember the online fields")
@@ -95,12 +102,31 @@ def default_name(app) -> str:
         return _("Player")
 
 
-def _failure_text(exc: BaseException, address: str) -> str:
+def _failure_text(exc: BaseException, address: str, *, server: bool = False) -> str:
+    """What the screen says of a failed connection or request (``server``: the player
+    is creating a room on a match server, not joining a host's game)."""
+    import ssl
     from ...net.client import ServerError
     if isinstance(exc, ServerError):
+        if exc.code == "server_full":
+            return _("The match server at {address} is full: try again later, or use another "
+                     "server.").format(address=address)
         return _("The server refused: {reason}.").format(reason=exc.message.rstrip("."))
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return _("The server at {address} has a certificate this computer does not trust: {reason}").format(
+            address=address, reason=(exc.verify_message or str(exc))[:100])
+    if isinstance(exc, ssl.SSLError):
+        return _("The secure (wss://) connection to {address} failed: {reason}. Does the server speak "
+                 "wss://?").format(address=address, reason=(exc.reason or str(exc))[:100])
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if type(exc).__name__ == "InvalidStatus" and status == 503:
+        return _("The match server at {address} is full: try again later, or use another "
+                 "server.").format(address=address)
     if isinstance(exc, (ConnectionError, OSError, TimeoutError)) or type(exc).__name__ in (
-            "InvalidURI", "InvalidHandshake", "InvalidStatus", "TimeoutError"):
+            "InvalidURI", "InvalidHandshake", "InvalidStatus", "InvalidMessage", "TimeoutError"):
+        if server:
+            return _("Nobody answers at {address}: check the address, and that the match server is "
+                     "running.").format(address=address)
         return _("Nobody answers at {address}: check the address, and that the host's game is open.").format(
             address=address)
     return _("The connection failed: {reason}.").format(reason=str(exc)[:120] or type(exc).__name__)
@@ -137,6 +163,7 @@ class OnlineMatch:
         self.resuming = None               # the stored Seat being taken back (resume)
         self.stale = False                 # the server no longer knows the seat being resumed
         self.rules_label = ""
+        self.on_server = False             # host() on a match server elsewhere (no HostedServer)
         self._saved = None                 # the Seat saved for this match, once granted
         self._forgotten = False            # the seat was dropped (over or left): never saved again
         self.client = ThreadedClient(url, reconnect_for=RECONNECT_FOR)
@@ -157,6 +184,7 @@ class OnlineMatch:
     # ---------------------------------------------------------- starting
     def host(self, rules: dict, months, name: str, spectators: bool = False, *, label: str = "") -> "OnlineMatch":
         self.rules_label = label or str(rules.get("preset", ""))
+        self.on_server = self.hosted is None      # a room on a match server elsewhere
         self._then = lambda: self.client.create_room(rules, months=months, name=name, spectators=spectators)
         return self
 
@@ -238,7 +266,7 @@ class OnlineMatch:
                 self.fail(_("The server no longer keeps your seat in {code}: the match is over there, or "
                             "the server was reset.").format(code=self.resuming.room))
             elif exc is not None:
-                self.fail(_failure_text(exc, self.address))
+                self.fail(_failure_text(exc, self.address, server=self.on_server))
             elif self.stage == "connecting" and self._then is not None:
                 self.stage = "entering"
                 self._future = self._then()
