@@ -58,6 +58,7 @@ from ..engine.cards import CARD_MONTH_MASK, ID_TO_INDEX
 from ..engine.events import RoundEnded
 from ..engine.match import CHOOSE, DECIDE, PLAY, walk
 from ..engine.phase import Phase
+from ..i18n import SOURCE_LANGUAGE, language
 from .model import (FORCED, GOOD, INACCURACY, MISTAKE, REASON_MAX, Decision, MatchReview, Option,
                     RoundReview)
 from .reasons import explain
@@ -278,19 +279,21 @@ def analyse_match(events, seats, *, match_id: str = "", budget: Optional[int] = 
     seconds = round(time.perf_counter() - t0 + float(prior.meta.get("seconds", 0.0) if kept else 0.0), 3)
     meta = {"events_done": end, "rounds_done": rounds, "log_hash": log_hash(events, end),
             "seed": seed, "seconds": seconds, "decisions": sum(len(r.decisions) for r in kept + new),
-            "opponent": opponent or "", "style": style}
+            "opponent": opponent or "", "style": style, "lang": language()}
     return MatchReview(match_id, seats, kept + new, budget, meta)
 
 
 def extends(prior: MatchReview, events, seats, budget: int, seed: int = SEED,
             opponent: Optional[str] = None, style: str = "both") -> bool:
     """Whether ``prior`` reviews the first rounds of ``events`` with the same seats, budget,
-    seed and wording: its fingerprint matches the log's start."""
+    seed and wording (the reasons' language among it): its fingerprint matches the log's start."""
     meta = prior.meta if isinstance(prior.meta, dict) else {}
     done, hashed = meta.get("events_done"), meta.get("log_hash")
     if type(done) is not int or type(hashed) is not str or meta.get("seed") != seed:
         return False
     if meta.get("opponent", "") != (opponent or "") or meta.get("style", "both") != style:
+        return False
+    if meta.get("lang", SOURCE_LANGUAGE) != language():     # its reasons are in another language
         return False
     if tuple(prior.seats) != _seats(seats) or prior.budget != budget:
         return False

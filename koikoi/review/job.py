@@ -27,6 +27,7 @@ import zlib
 from pathlib import Path
 from typing import Optional
 
+from ..i18n import language, set_language
 from ..narration import _
 from .model import MatchReview
 
@@ -36,9 +37,13 @@ _JOIN_SECONDS = 2.0
 
 
 def _child(conn, log_json: str, seats, match_id: str, budget, prior_data, opponent, style,
-           cache_dir=None) -> None:
-    """The background process: analyse, report, exit. Every failure becomes a message."""
+           cache_dir=None, lang=None) -> None:
+    """The background process: analyse, report, exit. Every failure becomes a message.
+    ``lang``: the game's language, for the reasons and messages (a spawned process starts
+    in English)."""
     try:
+        if lang:
+            set_language(lang)
         try:
             os.nice(5)
         except (AttributeError, OSError):
@@ -121,7 +126,7 @@ class ReviewJob:
             target=_child, name="koikoi-review", daemon=True,
             args=(child, self.log_json, self.seats, self.match_id, self.budget,
                   prior.to_data() if prior is not None else None, self.opponent, self.style,
-                  self.cache_dir))
+                  self.cache_dir, language()))
         try:
             self._proc.start()
         except OSError as exc:

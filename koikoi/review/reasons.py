@@ -15,8 +15,10 @@ values; every fact it states is true of that position:
   would make it are still unseen ("Stop: 10 points now; the opponent needed one
   card for Inoshikachō, with 1 of 1 unseen").
 
-Every text is a whole template inside ``_()`` / ``_n()`` (koikoi.narration's
-markers), filled with ``.format``.
+Every text is a whole sentence template inside ``_()`` / ``_n()`` (koikoi.narration's
+markers), or an ``N_()`` entry of the tables below translated where it is used, filled
+with ``.format``; a reason of two sentences (the chosen move's problem, then the better
+move) joins two such sentences through the "{problem} {better}" template.
 """
 
 from __future__ import annotations
@@ -90,8 +92,86 @@ def _one_away(v, pile: int, seat: int, avail: int) -> dict:
     return out
 
 
-def _feeds(v, action, opp: str, style: str) -> Optional[str]:
-    """What the move leaves on the field that would make or raise the opponent's yaku."""
+# ---------------------------------------------------------------- the sentences
+#
+# A reason is one or two whole sentences, each one template below (a translator sees
+# the sentence, never a clause glued into another). The chosen move's problem is its
+# own sentence ("This feeds ..."); the better move and what it does are one sentence,
+# picked by what the move does (``kind``) and where it is said (the table).
+
+# The problem with the chosen move: what it leaves on the field for the opponent.
+_PROBLEM = {
+    # TRANSLATORS: {nth} is an ordinal word ("third"); {yaku}: one or more yaku names.
+    "feeds": N_("This feeds {opponent}'s {yaku}: {card} would be its {nth} bright."),
+    "leaves": N_("This leaves {card} on the field, which would give {opponent} {yaku}."),
+    "puts": N_("This puts {card} on the field, where {opponent} may take it."),
+}
+
+# What a move's capture does. "good": said of the chosen move when it was the best;
+# "better": of the best move, after a problem sentence; "better_loss": of the best
+# move, with how much more it is worth. {move} is a move in a few words ("play Geese,
+# taking the Moon"); {cards}: the cards taken, listed; {nth} an ordinal word.
+_GAINS = {
+    "good": {
+        "bright": N_("Good: it takes {card}, your {nth} bright: {yaku}."),
+        "made": N_("Good: it takes {cards}, completing {yaku}."),
+        "added": N_("Good: it takes {cards}, adding to your {yaku}."),
+        "deny": N_("Good: it takes {card} before {opponent} can: it would give them {yaku}."),
+        "near": N_("Good: it takes {cards}: one card from {yaku}."),
+        "plain": N_("Good: it takes {cards}."),
+    },
+    "better": {
+        "bright": N_("Better: {move}, which takes {card}, your {nth} bright: {yaku}."),
+        "made": N_("Better: {move}, which takes {cards}, completing {yaku}."),
+        "added": N_("Better: {move}, which takes {cards}, adding to your {yaku}."),
+        "deny": N_("Better: {move}, which takes {card} before {opponent} can: "
+                   "it would give them {yaku}."),
+        "near": N_("Better: {move}, which takes {cards}: one card from {yaku}."),
+        "plain": N_("Better: {move}, which takes {cards}."),
+        "only": N_("Better: {move}, which puts only {card} on the field."),
+    },
+    "better_loss": {
+        "bright": N_("Better: {move}, which takes {card}, your {nth} bright: {yaku} "
+                     "(about {loss} points more)."),
+        "made": N_("Better: {move}, which takes {cards}, completing {yaku} "
+                   "(about {loss} points more)."),
+        "added": N_("Better: {move}, which takes {cards}, adding to your {yaku} "
+                    "(about {loss} points more)."),
+        "deny": N_("Better: {move}, which takes {card} before {opponent} can: "
+                   "it would give them {yaku} (about {loss} points more)."),
+        "near": N_("Better: {move}, which takes {cards}: one card from {yaku} "
+                   "(about {loss} points more)."),
+        "plain": N_("Better: {move}, which takes {cards} (about {loss} points more)."),
+        "only": N_("Better: {move}, which puts only {card} on the field "
+                   "(about {loss} points more)."),
+    },
+}
+
+# The same, when the move's words already name the card it takes ("take the Moon with
+# Geese"): the sentence does not repeat it, and a plain take says nothing more.
+_NAMED_GAINS = {
+    "better": {
+        "bright": N_("Better: {move}, {card} being your {nth} bright: {yaku}."),
+        "made": N_("Better: {move}, completing {yaku}."),
+        "added": N_("Better: {move}, adding to your {yaku}."),
+        "deny": N_("Better: {move}, before {opponent} can: {card} would give them {yaku}."),
+        "near": N_("Better: {move}, one card from {yaku} after it."),
+    },
+    "better_loss": {
+        "bright": N_("Better: {move}, {card} being your {nth} bright: {yaku} "
+                     "(about {loss} points more)."),
+        "made": N_("Better: {move}, completing {yaku} (about {loss} points more)."),
+        "added": N_("Better: {move}, adding to your {yaku} (about {loss} points more)."),
+        "deny": N_("Better: {move}, before {opponent} can: {card} would give them {yaku} "
+                   "(about {loss} points more)."),
+        "near": N_("Better: {move}, one card from {yaku} after it (about {loss} points more)."),
+    },
+}
+
+
+def _feeds(v, action, opp: str, style: str) -> Optional[tuple]:
+    """What the move leaves on the field that would make or raise the opponent's yaku:
+    (``_PROBLEM`` key, its fields), or None."""
     me = v.seat
     theirs = v.captured_masks[1 - me]
     _taken, dumped, left = _takes(v, action)
@@ -106,21 +186,20 @@ def _feeds(v, action, opp: str, style: str) -> Optional[str]:
         c = IDS[low.bit_length() - 1]
         bright = _bright_phrase(v, theirs | low, low) if _BRIGHT_YAKU & set(names) else None
         if bright:
-            return _("feeds {opponent}'s {yaku}: {card} would be its {nth} bright").format(
-                opponent=opp, yaku=_yaku_names(names, style), card=card_name(c, style), nth=bright[1])
-        return _("leaves {card} on the field, which would give {opponent} {yaku}").format(
-            card=card_name(c, style), opponent=opp, yaku=_yaku_names(names, style))
+            return "feeds", dict(opponent=opp, yaku=_yaku_names(names, style),
+                                 card=card_name(c, style), nth=bright[1])
+        return "leaves", dict(card=card_name(c, style), opponent=opp,
+                              yaku=_yaku_names(names, style))
     if dumped >= 0 and (1 << dumped) & ~CHAFF:
-        return _("puts {card} on the field, where {opponent} may take it").format(
-            card=card_name(IDS[dumped], style), opponent=opp)
+        return "puts", dict(card=card_name(IDS[dumped], style), opponent=opp)
     return None
 
 
-def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[str]:
+def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tuple]:
     """What the move's capture does: makes or raises a yaku of yours, takes a card the
-    opponent needs, brings a yaku within a card. ``named``: the move's words already name
-    the card it takes ("take the Moon with Geese"), so the phrase does not repeat it (and
-    a plain take says nothing: None)."""
+    opponent needs, brings a yaku within a card: (a ``_GAINS`` key, its fields), or None.
+    ``named``: the move's words already name the card it takes, so a plain take is
+    None (the sentence comes from ``_NAMED_GAINS``)."""
     me = v.seat
     mine, theirs = v.captured_masks[me], v.captured_masks[1 - me]
     taken, _dumped, _left = _takes(v, action)
@@ -134,46 +213,29 @@ def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[str
         bright = _bright_phrase(v, mine | taken, taken) if _BRIGHT_YAKU & set(names) else None
         yaku = _yaku_names(names, style)
         if bright:
-            if named:
-                return _("{card} being your {nth} bright: {yaku}").format(
-                    card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
-            return _("takes {card}, your {nth} bright: {yaku}").format(
-                card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
+            return "bright", dict(card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
         held = _yaku(v, mine, me)
         made = [n for n in names if n not in held]
         if made:
-            yaku = _yaku_names(made, style)
-            if named:
-                return _("completing {yaku}").format(yaku=yaku)
-            return _("takes {cards}, completing {yaku}").format(cards=cards, yaku=yaku)
-        if named:
-            return _("adding to your {yaku}").format(yaku=yaku)
-        return _("takes {cards}, adding to your {yaku}").format(cards=cards, yaku=yaku)
+            return "made", dict(cards=cards, yaku=_yaku_names(made, style))
+        return "added", dict(cards=cards, yaku=yaku)
     m = field_cards
     while m:
         low = m & -m
         m ^= low
         need = _raised(v, theirs, theirs | low, 1 - me)
         if need:
-            card = card_name(IDS[low.bit_length() - 1], style)
-            yaku = _yaku_names(need, style)
-            if named:
-                return _("before {opponent} can: {card} would give them {yaku}").format(
-                    opponent=opp, card=card, yaku=yaku)
-            return _("takes {card} before {opponent} can: it would give them {yaku}").format(
-                card=card, opponent=opp, yaku=yaku)
+            return "deny", dict(card=card_name(IDS[low.bit_length() - 1], style), opponent=opp,
+                                yaku=_yaku_names(need, style))
     avail = ALL & ~(mine | theirs | taken)
     before = set(_one_away(v, mine, me, avail | taken))
     after = _one_away(v, mine | taken, me, avail)
     near = [n for n in after if n not in before]
     if near:
-        yaku = _yaku_names(near, style)
-        if named:
-            return _("one card from {yaku} after it").format(yaku=yaku)
-        return _("takes {cards}: one card from {yaku}").format(cards=cards, yaku=yaku)
+        return "near", dict(cards=cards, yaku=_yaku_names(near, style))
     if named:
         return None
-    return _("takes {cards}").format(cards=cards)
+    return "plain", dict(cards=cards)
 
 
 def move_text(action, style: str = "both", v=None) -> str:
@@ -210,33 +272,35 @@ def _near(v, seat: int) -> dict:
     return _one_away(v, mine, seat, avail)
 
 
-def _threat(v, opp: str, style: str, stop: bool) -> Optional[str]:
-    """"the opponent needed one card for Inoshikachō, with 2 of 3 unseen", if it is so."""
+def _threat(v) -> Optional[dict]:
+    """The opponent's yaku one card away ("needed one card for Inoshikachō, with 2 of 3
+    unseen"), as the fields ``their_yaku``, ``unseen``, ``outs`` (name key), if it is so."""
     near = _near(v, 1 - v.seat)
     if not near:
         return None
     # The yaku with the most ways to make it first; its cards still to come.
     name = max(near, key=lambda n: (near[n].bit_count(), n))
     outs = near[name]
-    k, n = (outs & v.unseen_mask).bit_count(), outs.bit_count()
-    if stop:
-        template = _n("{opponent} needed one card for {yaku}, with {k} of {n} unseen",
-                      "{opponent} needed one card for {yaku}, with {k} of {n} unseen", n)
-    else:
-        template = _n("{opponent} is one card from {yaku}, with {k} of {n} unseen",
-                      "{opponent} is one card from {yaku}, with {k} of {n} unseen", n)
-    return template.format(opponent=opp, yaku=Y.label(name, style), k=k, n=n)
+    return dict(their_yaku=name, unseen=(outs & v.unseen_mask).bit_count(),
+                outs=outs.bit_count())
 
 
 def _decide(v, d, opp: str, style: str) -> str:
     me = v.seat
     values = {type(o.action): o.points for o in d.options}
+    threat = _threat(v)
+    if threat:
+        threat["their_yaku"] = Y.label(threat["their_yaku"], style)
     if isinstance(d.best, Stop):
         stop_pts = v.award(me).total
-        threat = _threat(v, opp, style, True)
         if threat:
-            return _n("Stop: {points} point now; {threat}.", "Stop: {points} points now; {threat}.",
-                      stop_pts).format(points=stop_pts, threat=threat)
+            # TRANSLATORS: {unseen} of {outs}: how many of the cards that would make the
+            # opponent's yaku {their_yaku} are not seen yet.
+            return _n("Stop: {points} point now; {opponent} needed one card for {their_yaku}, "
+                      "with {unseen} of {outs} unseen.",
+                      "Stop: {points} points now; {opponent} needed one card for {their_yaku}, "
+                      "with {unseen} of {outs} unseen.",
+                      stop_pts).format(points=stop_pts, opponent=opp, **threat)
         return _n("Stop: {points} point now; playing on is worth about {kk} on average.",
                   "Stop: {points} points now; playing on is worth about {kk} on average.",
                   stop_pts).format(points=stop_pts, kk=_signed(values.get(KoiKoi, 0.0)))
@@ -247,21 +311,30 @@ def _decide(v, d, opp: str, style: str) -> str:
         cards = 0
         for m in in_hand.values():
             cards |= m
-        mine_text = _("your hand still holds {cards}, for {yaku}").format(
-            cards=cards_text(ids_of(cards), style), yaku=_yaku_names(sorted(in_hand), style))
-    else:
-        outs = 0
-        for m in near.values():
-            outs |= m
-        k = outs.bit_count()
-        held = _n("your hand still holds {n} card", "your hand still holds {n} cards",
-                  hand.bit_count()).format(n=hand.bit_count())
-        mine_text = _n("{held} and {k} card would raise your yaku",
-                       "{held} and {k} cards would raise your yaku", k).format(held=held, k=k)
-    threat = _threat(v, opp, style, False)
+        fields = dict(cards=cards_text(ids_of(cards), style),
+                      yaku=_yaku_names(sorted(in_hand), style), opponent=opp)
+        if threat:
+            return _("Koi-Koi: your hand still holds {cards}, for {yaku}; {opponent} is one card "
+                     "from {their_yaku}, with {unseen} of {outs} unseen.").format(**fields, **threat)
+        return _("Koi-Koi: your hand still holds {cards}, for {yaku}; "
+                 "{opponent} has no yaku near.").format(**fields)
+    outs = 0
+    for m in near.values():
+        outs |= m
+    k = outs.bit_count()
+    # TRANSLATORS: the number of cards in the hand, put in the sentences below as {held}.
+    held = _n("{n} card", "{n} cards", hand.bit_count()).format(n=hand.bit_count())
     if threat:
-        return _("Koi-Koi: {mine}; {threat}.").format(mine=mine_text, threat=threat)
-    return _("Koi-Koi: {mine}; {opponent} has no yaku near.").format(mine=mine_text, opponent=opp)
+        # TRANSLATORS: {held}: "3 cards"; {k}: the cards that would raise a yaku of yours.
+        return _n("Koi-Koi: your hand still holds {held} and {k} card would raise your yaku; "
+                  "{opponent} is one card from {their_yaku}, with {unseen} of {outs} unseen.",
+                  "Koi-Koi: your hand still holds {held} and {k} cards would raise your yaku; "
+                  "{opponent} is one card from {their_yaku}, with {unseen} of {outs} unseen.",
+                  k).format(held=held, k=k, opponent=opp, **threat)
+    return _n("Koi-Koi: your hand still holds {held} and {k} card would raise your yaku; "
+              "{opponent} has no yaku near.",
+              "Koi-Koi: your hand still holds {held} and {k} cards would raise your yaku; "
+              "{opponent} has no yaku near.", k).format(held=held, k=k, opponent=opp)
 
 
 def _signed(x: float) -> str:
@@ -291,7 +364,7 @@ def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str
             return _("Good: close to the best choice ({move}), about {loss} points less.").format(
                 move=move_text(d.best, style, v), loss=_points(d.loss))
         if why:
-            return _("Good: it {why}.").format(why=why)
+            return _(_GAINS["good"][why[0]]).format(**why[1])
         return _("The best choice in the playouts.")
     problem = _feeds(v, d.chosen, opp, style)
     if problem and _feeds(v, d.best, opp, style) == problem:
@@ -301,23 +374,20 @@ def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str
     if why is None and problem:
         _taken, dumped, _left = _takes(v, d.best)
         if dumped >= 0 and not _feeds(v, d.best, opp, style):
-            why = _("puts only {card} on the field").format(card=card_name(IDS[dumped], style))
+            why = "only", dict(card=card_name(IDS[dumped], style))
             targeted = False
     move = move_text(d.best, style, v)
     loss = _points(d.loss)
-    if problem and why:
-        if targeted:
-            return _("This {problem}. Better: {move}, {why}.").format(problem=problem, move=move,
-                                                                       why=why)
-        return _("This {problem}. Better: {move}, which {why}.").format(problem=problem, move=move,
-                                                                        why=why)
     if problem:
-        return _("This {problem}. Better: {move} (about {loss} points more).").format(
-            problem=problem, move=move, loss=loss)
+        if why:
+            table = _NAMED_GAINS if targeted else _GAINS
+            better = _(table["better"][why[0]]).format(move=move, **why[1])
+        else:
+            better = _("Better: {move} (about {loss} points more).").format(move=move, loss=loss)
+        # TRANSLATORS: two whole sentences, the problem with the move and the better move.
+        return _("{problem} {better}").format(problem=_(_PROBLEM[problem[0]]).format(**problem[1]),
+                                              better=better)
     if why:
-        if targeted:
-            return _("Better: {move}, {why} (about {loss} points more).").format(
-                move=move, why=why, loss=loss)
-        return _("Better: {move}, which {why} (about {loss} points more).").format(
-            move=move, why=why, loss=loss)
+        table = _NAMED_GAINS if targeted else _GAINS
+        return _(table["better_loss"][why[0]]).format(move=move, loss=loss, **why[1])
     return _("Better: {move}: about {loss} points more in the playouts.").format(move=move, loss=loss)

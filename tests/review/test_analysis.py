@@ -205,3 +205,23 @@ def test_deck_helper_sets_the_deal():
     deck = deck_of(SANKO["hand0"], SANKO["hand1"], SANKO["field"], SANKO["flips"])
     s = new_match(RULESETS["nintendo"], seed=1, months=1, decks=[deck], first_dealer=0)
     assert {c.id for c in view(s, 0).hand} == set(SANKO["hand0"])
+
+
+def test_a_review_made_in_another_language_is_not_extended():
+    from koikoi import i18n
+    s = _cpu_match(months=1)
+    before = i18n.language()
+    try:
+        i18n.set_language("en")
+        english = analyse_match(s.events, (0,), budget=4)
+        assert english.meta["lang"] == "en"
+        assert analysis.extends(english, s.events, (0,), 4)
+        assert i18n.set_language("ja") == "ja"
+        assert not analysis.extends(english, s.events, (0,), 4)      # its reasons are English
+        legacy = english.meta.copy()
+        del legacy["lang"]                    # a review saved before the language was kept
+        i18n.set_language("en")
+        assert analysis.extends(type(english)(english.match_id, english.seats, english.rounds,
+                                              english.budget, legacy), s.events, (0,), 4)
+    finally:
+        i18n.set_language(before)

@@ -103,3 +103,27 @@ def test_a_bad_log_is_a_message_not_a_crash(folder):
     job.start()
     assert job.done and job.result is None and job.error and "reviewed" in job.error
     assert not multiprocessing.active_children()
+
+
+def test_the_background_process_speaks_the_games_language():
+    from koikoi import i18n
+    from koikoi.review import job as J
+    before = i18n.language()
+    parent, child = multiprocessing.Pipe(duplex=False)
+    try:
+        i18n.set_language("en")
+        english = i18n._("The match log cannot be reviewed: {why}")
+        J._child(child, "{not json", (0,), "abc", None, None, None, "both", None, "ja")  # in-process
+        assert i18n.language() == "ja"
+        japanese = i18n._("The match log cannot be reviewed: {why}")
+        assert japanese != english
+        got = []
+        try:
+            while parent.poll(1.0):
+                got.append(parent.recv())
+        except EOFError:                      # the child's end closed after its last word
+            pass
+        assert got[-1][0] == "error" and got[-1][1].startswith(japanese.split("{why}")[0])
+    finally:
+        i18n.set_language(before)
+        parent.close()

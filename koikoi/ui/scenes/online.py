@@ -35,7 +35,7 @@ from ...net.netsession import AddressError, HostedServer, address_text, parse_ad
 from ...session import MAX_NAME_LEN, clean_name
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ..table import _, ngettext
 from . import MenuScene
 
 from .online_table import (  # noqa: F401  (the table's scenes, re-exported)
@@ -309,7 +309,7 @@ class HostScene(_NameMixin, MenuScene):
     def _build_months(self) -> None:
         offered = RULESETS[self.rules_name].months_offered
         many = len(offered) > 6
-        opts = [(m, str(m) if many else (_("1 month") if m == 1 else _("{n} months").format(n=m))) for m in offered]
+        opts = [(m, str(m) if many else ngettext("{n} month", "{n} months", m).format(n=m)) for m in offered]
         r = self.months_rect.copy()
         if not many:
             r.w = min(r.w, self.px(190) * len(offered))
@@ -767,7 +767,8 @@ class JoinScene(_NameMixin, MenuScene):
         if state == "stopped":
             return _("The search has stopped: go back and open Join again to search again."), theme.CREAM_DIM
         if self.more_games:
-            return _("{n} more games were found than fit here.").format(n=self.more_games), theme.CREAM_DIM
+            return ngettext("{n} more game was found than fits here.", "{n} more games were found than fit here.",
+                            self.more_games).format(n=self.more_games), theme.CREAM_DIM
         if self.game_buttons:
             return _("Click a game to join it."), theme.CREAM_DIM
         if state == "off":
