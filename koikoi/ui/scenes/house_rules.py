@@ -11,6 +11,7 @@ from ...engine import PRESET_LABELS, RULESETS, Rules
 from ...engine.rules import KNOBS, house_value
 from .. import theme
 from .. import widgets as W
+from ..table import _
 from .rules_panel import (GROUPS, HOUSE_KNOBS, KNOB_LABELS, RulesPanelScene, Stepper, _Overlay, build_rules,
                           changed_text, count_changes, differing_knobs, format_value,
                           help_lines, help_text, house_changes, idle_knobs, knob_help,
@@ -157,9 +158,9 @@ class HouseRulesScene(_Overlay):
             self.controls[knob] = wdg
         bw = self.px(300)
         g = self.px(22)
-        self.reset_b = self.button((0, by, bw, bh), "Reset to preset", self.reset, style="ghost")
-        self.cancel_b = self.button((0, by, bw, bh), "Cancel", self.back, style="secondary")
-        self.done_b = self.button((0, by, bw, bh), "Done", self.done, style="primary",
+        self.reset_b = self.button((0, by, bw, bh), _("Reset to preset"), self.reset, style="ghost")
+        self.cancel_b = self.button((0, by, bw, bh), _("Cancel"), self.back, style="secondary")
+        self.done_b = self.button((0, by, bw, bh), _("Done"), self.done, style="primary",
                                   hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
         total = 3 * bw + 2 * g
         x = w // 2 - total // 2
@@ -246,11 +247,11 @@ class HouseRulesScene(_Overlay):
     def draw_content(self, surface: pygame.Surface) -> None:
         cx = self.panel.centerx
         y = self.panel.y + self.px(24)
-        r = W.draw_text(surface, "House rules", self.font("h2", True), theme.GOLD_LIGHT, (cx, y), "midtop")
+        r = W.draw_text(surface, _("House rules"), self.font("h2", True), theme.GOLD_LIGHT, (cx, y), "midtop")
         changed = self.changes
         n = count_changes(changed)
         sub_font = self.font("small")
-        left = f"On top of {PRESET_LABELS[self.preset_name]}  ·  "
+        left = _("On top of {preset}  ·  ").format(preset=_(PRESET_LABELS[self.preset_name]))
         right = changed_text(n)
         bold = self.font("small", True)
         sw = W.text_width(left, sub_font) + W.text_width(right, bold)
@@ -280,7 +281,7 @@ class HouseRulesScene(_Overlay):
             ctrl = self.controls[knob]
             area = self.control_area(row)
             lw = area.x - row.x - self.px(16)
-            text = W.ellipsize(KNOB_LABELS.get(knob, knob), label, lw)
+            text = W.ellipsize(_(KNOB_LABELS.get(knob, knob)), label, lw)
             color = theme.MUTED if not on else (theme.GOLD_LIGHT if differs else theme.CREAM)
             W.draw_text(surface, text, label, color, (row.x, row.centery), "midleft", shadow=False)
             if not on:
@@ -293,7 +294,7 @@ class HouseRulesScene(_Overlay):
                     W.draw_text(surface, line, font, theme.CREAM_DIM, (area.x + self.px(10), ty), shadow=False)
                     ty += font.get_linesize()
             elif isinstance(ctrl, W.Toggle):
-                W.draw_text(surface, "On" if ctrl.value else "Off", self.font("small", True),
+                W.draw_text(surface, _("On") if ctrl.value else _("Off"), self.font("small", True),
                             theme.GOLD_LIGHT if ctrl.value else theme.CREAM_DIM,
                             (ctrl.rect.right + self.px(18), row.centery), "midleft", shadow=False)
         for ctrl in self.controls.values():
@@ -302,13 +303,17 @@ class HouseRulesScene(_Overlay):
         surface.set_clip(prev)
         self.scroller.draw_bar(surface)
         if self.error:
-            msg = self.error.replace("invalid rules: ", "These rules cannot be played: ")
+            # the Rules' own reason is technical English (a knob's name and its allowed values)
+            prefix = "invalid rules: "
+            msg = (_("These rules cannot be played: {reason}").format(reason=self.error[len(prefix):])
+                   if self.error.startswith(prefix) else self.error)
             self.draw_help(surface, msg, color=theme.BAD)
         elif helped is not None:
             self.draw_help(surface, *help_text(self.knob_values(), helped))
         else:
-            self.draw_help(surface, "Point at a rule (or move to it with Tab) to read what it does. "
-                                    "Rules that change nothing under the others are greyed.", color=theme.CREAM_DIM)
+            self.draw_help(surface, _("Point at a rule (or move to it with Tab) to read what it does. "
+                                      "Rules that change nothing under the others are greyed."),
+                           color=theme.CREAM_DIM)
 
     def draw(self, surface: pygame.Surface) -> None:
         W.draw_scrim(surface, (0, 0, 0, int(200 * self.intro)))

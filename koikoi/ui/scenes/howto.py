@@ -18,6 +18,7 @@ from ...engine import yaku as Y
 from ...engine.scoring import ino_mode
 from .. import theme
 from .. import widgets as W
+from ..table import N_, _, ngettext
 from . import MenuScene
 from .rule_notes import _points, rule_note_items, rule_notes  # noqa: F401  (re-exported)
 
@@ -26,11 +27,17 @@ YAKU_CARDS = {y.name: y.example for y in Y.CAPTURES}
 
 # What graded combos add to a yaku's sentence (and its points a "+").
 _GRADED_MORE = {
-    "inoshikacho": " +1 for each further Animal (Tane then does not count).",
-    "akatan": " +1 for each further Ribbon.",
-    "aotan": " +1 for each further Ribbon.",
-    "akatan_aotan": " +1 for each further Ribbon.",
+    "inoshikacho": N_("+1 for each further Animal (Tane then does not count)."),
+    "akatan": N_("+1 for each further Ribbon."),
+    "aotan": N_("+1 for each further Ribbon."),
+    "akatan_aotan": N_("+1 for each further Ribbon."),
 }
+
+
+def _then(first: str, then: Optional[str]) -> str:
+    """Two sentences, one after the other (a space between them in English, none in Japanese);
+    ``then`` None or "": ``first`` alone."""
+    return _("{first} {then}").format(first=first, then=then) if then else first
 _COUNTING = ("tane", "tanzaku", "kasu")   # +1 for each card past the threshold, under any rules
 
 
@@ -46,90 +53,97 @@ def yaku_rows(rules: Rules) -> list[tuple[str, str, str]]:
         if y.name in ("hanami_zake", "tsukimi_zake"):
             if rules.viewing == "off":
                 continue
-            how = y.needs + (" Counts only beside another yaku." if rules.viewing == "with_other_yaku" else "")
+            how = _then(_(y.needs), _("Counts only beside another yaku.") if rules.viewing == "with_other_yaku"
+                        else None)
             after = getattr(rules, "viewing_after_koikoi", None)
             if after is not None:
-                how += f" After your own Koi-Koi: {_points(after)}."
+                how = _then(how, ngettext("After your own Koi-Koi: {n} point.", "After your own Koi-Koi: {n} points.",
+                                          after).format(n=after))
         elif y.name == "inoshikacho":
-            how = y.needs + {"graded": _GRADED_MORE["inoshikacho"],
-                             "graded_tane_pays": " +1 for each further Animal (Tane still counts)."}.get(ino, "")
+            how = _then(_(y.needs), {"graded": _(_GRADED_MORE["inoshikacho"]),
+                                     "graded_tane_pays": _("+1 for each further Animal (Tane still counts).")
+                                     }.get(ino))
         elif y.name == "akatan_aotan" and on_top and not graded:
-            how = y.needs + " Paid on top of Akatan and Aotan."
+            how = _then(_(y.needs), _("Paid on top of Akatan and Aotan."))
         else:
-            how = y.needs + (_GRADED_MORE.get(y.name, "") if graded else "")
+            more = _GRADED_MORE.get(y.name) if graded else None
+            how = _then(_(y.needs), _(more) if more else None)
         if y.name == "kasu" and rules.sake_cup_is_chaff:
-            how += " The Sake cup counts as Chaff too."
+            how = _then(how, _("The Sake cup counts as Chaff too."))
         plus = (y.name in _COUNTING or (y.name == "inoshikacho" and ino != "stack")
                 or (graded and y.name in _GRADED_MORE and y.name != "inoshikacho"))
         rows.append((y.name, f"{getattr(rules, y.knob)}{'+' if plus else ''}", how))
     return [r for r in rows if r[1].rstrip("+") != "0"]
 
 
-KIND_EXAMPLES = (("08-B", "Bright  光"), ("10-A", "Animal  種"), ("02-RP", "Ribbon  短冊"), ("11-P", "Chaff  カス"))
+KIND_EXAMPLES = (("08-B", N_("Bright  光")), ("10-A", N_("Animal  種")), ("02-RP", N_("Ribbon  短冊")),
+                 ("11-P", N_("Chaff  カス")))
 
 BASICS = [
-    ("The cards", "Hanafuda has 48 cards: four for each month, each month a flower. Cards are "
-                  "Brights (光), Animals (種), Ribbons (短冊) or Chaff (カス). The small number in a "
-                  "corner shows the month."),
-    ("Your turn", "Play a card from your hand. If a field card shows the same month you capture both; "
-                  "if two match, choose which to take; with no match your card joins the field. Then the "
-                  "top card of the stock is turned and matched the same way."),
-    ("Yaku", "Captured cards form yaku: scoring sets such as three Brights or five Ribbons. "
-             "The table below lists them for the rules you pick."),
-    ("Koi-Koi or stop", "When you make or improve a yaku you choose: Stop (shōbu) and score your yaku "
-                        "now, or call Koi-Koi and play on for more, risking that your opponent stops "
-                        "first and takes the round."),
-    ("Controls", "Click a hand card, then a field card to capture it, or drag the card onto the field. "
-                 "Esc opens the menu during a round; F11 switches fullscreen."),
+    (N_("The cards"), N_("Hanafuda has 48 cards: four for each month, each month a flower. Cards are "
+                         "Brights (光), Animals (種), Ribbons (短冊) or Chaff (カス). The small number in a "
+                         "corner shows the month.")),
+    (N_("Your turn"), N_("Play a card from your hand. If a field card shows the same month you capture both; "
+                         "if two match, choose which to take; with no match your card joins the field. Then the "
+                         "top card of the stock is turned and matched the same way.")),
+    (N_("Yaku"), N_("Captured cards form yaku: scoring sets such as three Brights or five Ribbons. "
+                    "The table below lists them for the rules you pick.")),
+    (N_("Koi-Koi or stop"), N_("When you make or improve a yaku you choose: Stop (shōbu) and score your yaku "
+                               "now, or call Koi-Koi and play on for more, risking that your opponent stops "
+                               "first and takes the round.")),
+    (N_("Controls"), N_("Click a hand card, then a field card to capture it, or drag the card onto the field. "
+                        "Esc opens the menu during a round; F11 switches fullscreen.")),
 ]
 
 
 
 
-KIND_LABELS = {Kind.BRIGHT: "Bright", Kind.ANIMAL: "Animal", Kind.RIBBON: "Ribbon", Kind.CHAFF: "Chaff"}
+KIND_LABELS = {Kind.BRIGHT: N_("Bright"), Kind.ANIMAL: N_("Animal"), Kind.RIBBON: N_("Ribbon"),
+               Kind.CHAFF: N_("Chaff")}
 KIND_COLORS = {Kind.BRIGHT: theme.GOLD_LIGHT, Kind.ANIMAL: (170, 214, 150), Kind.RIBBON: (236, 140, 130),
                Kind.CHAFF: theme.CREAM_DIM}
 
 # (hand card, field cards of its month, caption) for "matching 0 / 1 / 2 / 3"
 MATCH_EXAMPLES = (
-    ("04-P1", ("07-R", "10-P2"), "No match", "The card joins the field."),
-    ("03-B", ("03-P1",), "One match", "Take both cards."),
-    ("08-A", ("08-B", "08-P1"), "Two match", "Choose which one to take."),
-    ("12-B", ("12-P1", "12-P2", "12-P3"), "Three match", "Take all four."),
+    ("04-P1", ("07-R", "10-P2"), N_("No match"), N_("The card joins the field.")),
+    ("03-B", ("03-P1",), N_("One match"), N_("Take both cards.")),
+    ("08-A", ("08-B", "08-P1"), N_("Two match"), N_("Choose which one to take.")),
+    ("12-B", ("12-P1", "12-P2", "12-P3"), N_("Three match"), N_("Take all four.")),
 )
 
 TURN_TEXT = (
-    ("1  ·  The hand stage", "Play one card from your hand onto the field. If a field card shows the same "
-                             "month (flower), you capture both into your pile."),
-    ("2  ·  The stock stage", "Then the top card of the stock is turned over and matched in the same way: "
-                              "it captures a field card of its month, or stays on the field."),
-    ("3  ·  Yaku", "After both stages, if your captured cards make a new yaku or improve one, you decide: "
-                   "stop or Koi-Koi. A round with no yaku ends when both hands are empty."),
+    (N_("1  ·  The hand stage"), N_("Play one card from your hand onto the field. If a field card shows the "
+                                    "same month (flower), you capture both into your pile.")),
+    (N_("2  ·  The stock stage"), N_("Then the top card of the stock is turned over and matched in the same way: "
+                                     "it captures a field card of its month, or stays on the field.")),
+    (N_("3  ·  Yaku"), N_("After both stages, if your captured cards make a new yaku or improve one, you decide: "
+                          "stop or Koi-Koi. A round with no yaku ends when both hands are empty.")),
 )
 
-CONTROLS = ("Click a hand card, then a field card to capture it, or drag the card onto the field. "
-            "Esc opens the menu during a round (the rules of the match, settings, concede); "
-            "F11 switches fullscreen.")
+CONTROLS = N_("Click a hand card, then a field card to capture it, or drag the card onto the field. "
+              "Esc opens the menu during a round (the rules of the match, settings, concede); "
+              "F11 switches fullscreen.")
 
 
 def _award_text(award) -> str:
-    pts = f"{award.total} point{'s' if award.total != 1 else ''}"
+    pts = ngettext("{n} point", "{n} points", award.total).format(n=award.total)
     if not award.multipliers:
         return pts
-    parts = " ".join(f"×{f} ({label})" for label, f in award.multipliers)
-    return f"{award.base} {parts} = {pts}"
+    # the engine's multiplier labels (koikoi.engine.scoring.multipliers), translated where they are marked
+    parts = " ".join(_("×{factor} ({reason})").format(factor=f, reason=_(label)) for label, f in award.multipliers)
+    return _("{base} {multipliers} = {total}").format(base=award.base, multipliers=parts, total=pts)
 
 
 def worked_examples(rules: Rules) -> list[str]:
     """Awards computed by the engine's own ``settle`` for a few stops under ``rules``."""
     from ...engine import settle
     three = ("01-B", "03-B", "08-B")
-    out = [f"You stop with Sankō ({rules.sanko}), no Koi-Koi called: "
-           f"{_award_text(settle(three, rules))}."]
-    out.append(f"The same after your opponent called Koi-Koi once: "
-               f"{_award_text(settle(three, rules, opponent_calls=1))}.")
-    out.append(f"After calling Koi-Koi yourself once, you stop with Sankō and Akatan: "
-               f"{_award_text(settle(three + ('01-RP', '02-RP', '03-RP'), rules, own_calls=1))}.")
+    out = [_("You stop with Sankō ({points}), no Koi-Koi called: {award}.").format(
+        points=rules.sanko, award=_award_text(settle(three, rules)))]
+    out.append(_("The same after your opponent called Koi-Koi once: {award}.").format(
+        award=_award_text(settle(three, rules, opponent_calls=1))))
+    out.append(_("After calling Koi-Koi yourself once, you stop with Sankō and Akatan: {award}.").format(
+        award=_award_text(settle(three + ('01-RP', '02-RP', '03-RP'), rules, own_calls=1))))
     return out
 
 
@@ -159,12 +173,12 @@ class HowToPlayScene(MenuScene):
         names = list(RULESETS)
         wide = self.px(1160) if len(names) <= 6 else self.px(1460)     # more presets: more room
         self.choice = W.ChoiceRow((0, 0, min(self.panel.w - self.px(60), wide), self.px(54)),
-                                  [(n, PRESET_LABELS[n].split(" (")[0]) for n in names], self.rules_name,
+                                  [(n, _(PRESET_LABELS[n]).split(" (")[0]) for n in names], self.rules_name,
                                   self.set_rules, assets=self.app.assets,
                                   font_size=theme.font_px("small", self.s))
         self.choice.rect.midtop = (w // 2, self.panel.y + self.px(22))
         bw, bh = self.px(300), self.px(70)
-        self.back_button = self.button((0, 0, bw, bh), "Back", self.back, style="secondary",
+        self.back_button = self.button((0, 0, bw, bh), _("Back"), self.back, style="secondary",
                                        hotkeys=(pygame.K_BACKSPACE,))
         self.back_button.rect.midbottom = (w // 2, h - self.px(30))
         self.widgets = [self.choice, self.back_button]
@@ -218,10 +232,10 @@ class HowToPlayScene(MenuScene):
             self.cards_drawn.add(cid)
 
         # ---- the cards
-        heading("The cards")
-        para("Hanafuda has 48 cards: four for each month, each month a flower. Each card is a Bright (光), "
-             "an Animal (種), a Ribbon (短冊) or Chaff (カス); the yaku are made of these kinds. "
-             "The small number in a corner is the month.", body, theme.CREAM)
+        heading(_("The cards"))
+        para(_("Hanafuda has 48 cards: four for each month, each month a flower. Each card is a Bright (光), "
+               "an Animal (種), a Ribbon (短冊) or Chaff (カス); the yaku are made of these kinds. "
+               "The small number in a corner is the month."), body, theme.CREAM)
         y += self.px(16)
         cols = 2 if width > self.px(1100) else 1
         col_gap = self.px(50)
@@ -229,7 +243,7 @@ class HowToPlayScene(MenuScene):
         # the month's number, name and plant before its cards: as wide as the widest of them
         name_x = self.px(58)
         label_w = max(self.px(230), name_x + self.px(16) + max(
-            max(W.text_width(MONTH_NAMES[m], bold), W.text_width(PLANTS[m], small)) for m in range(12)))
+            max(W.text_width(_(MONTH_NAMES[m]), bold), W.text_width(_(PLANTS[m]), small)) for m in range(12)))
         self.gallery_label_w = label_w
         ch = self.px(150)
         cw = int(ch * 216 / 348)
@@ -248,28 +262,28 @@ class HowToPlayScene(MenuScene):
             if r % 2 == 0:
                 ops.append(("row", pygame.Rect(x0 - self.px(12), ry - self.px(6), col_w + self.px(24), row_h)))
             ops.append(("text", f"{m + 1}", self.font("h2", True), theme.GOLD, (x0, ry + self.px(8))))
-            ops.append(("text", MONTH_NAMES[m], bold, theme.CREAM, (x0 + name_x, ry + self.px(12))))
-            ops.append(("text", PLANTS[m], small, theme.CREAM_DIM,
+            ops.append(("text", _(MONTH_NAMES[m]), bold, theme.CREAM, (x0 + name_x, ry + self.px(12))))
+            ops.append(("text", _(PLANTS[m]), small, theme.CREAM_DIM,
                         (x0 + name_x, ry + self.px(12) + bold.get_linesize())))
             for j in range(4):
                 cd = DECK[4 * m + j]
                 cx = x0 + label_w + j * step
                 card(cd.id, ch, (cx, ry))
-                ops.append(("ctext", KIND_LABELS[cd.kind], tiny_b, KIND_COLORS[cd.kind],
+                ops.append(("ctext", _(KIND_LABELS[cd.kind]), tiny_b, KIND_COLORS[cd.kind],
                             (cx + cw // 2, ry + ch + self.px(4))))
         y = top + per_col * row_h + gap
         ops.append(("divider", y))
         y += gap
 
         # ---- a turn
-        heading("How a turn works")
+        heading(_("How a turn works"))
         for title, text in TURN_TEXT:
-            ops.append(("text", title, bold, theme.GOLD, (0, y)))
+            ops.append(("text", _(title), bold, theme.GOLD, (0, y)))
             y += bold.get_linesize()
-            para(text, body, theme.CREAM, indent=self.px(30))
+            para(_(text), body, theme.CREAM, indent=self.px(30))
             y += self.px(10)
         y += self.px(8)
-        ops.append(("text", "MATCHING A CARD", self.font("small", True), theme.GOLD, (0, y)))
+        ops.append(("text", _("MATCHING A CARD"), self.font("small", True), theme.GOLD, (0, y)))
         y += small.get_linesize() + self.px(10)
         n = len(MATCH_EXAMPLES)
         mgap = self.px(20)
@@ -291,13 +305,13 @@ class HowToPlayScene(MenuScene):
             for j, cid in enumerate(field):
                 card(cid, mh, (fx + j * fstep, cy))
             ty = cy + mh + self.px(18)
-            ops.append(("ctext", title, bold, theme.GOLD_LIGHT if i else theme.CREAM_DIM, (bx + box_w // 2, ty)))
+            ops.append(("ctext", _(title), bold, theme.GOLD_LIGHT if i else theme.CREAM_DIM, (bx + box_w // 2, ty)))
             ty += bold.get_linesize()
-            for line in W.wrap_text(text, small, box_w - self.px(20))[:2]:
+            for line in W.wrap_text(_(text), small, box_w - self.px(20))[:2]:
                 ops.append(("ctext", line, small, theme.CREAM, (bx + box_w // 2, ty)))
                 ty += small.get_linesize()
         y += box_h + self.px(14)
-        para("The stock card follows the same rules; when it matches two field cards you choose which to take.",
+        para(_("The stock card follows the same rules; when it matches two field cards you choose which to take."),
              small, theme.CREAM_DIM)
         y += gap
         ops.append(("divider", y))
@@ -305,14 +319,15 @@ class HowToPlayScene(MenuScene):
 
         # ---- yaku
         house = rules != RULESETS[self.rules_name]
-        heading(f"Yaku in {PRESET_LABELS[self.rules_name]}" if not house
-                else f"Yaku in this match ({PRESET_LABELS[self.rules_name].split(' (')[0]} with house rules)")
+        label = _(PRESET_LABELS[self.rules_name])
+        heading(_("Yaku in {preset}").format(preset=label) if not house
+                else _("Yaku in this match ({preset} with house rules)").format(preset=label.split(" (")[0]))
         described = PRESET_DESCRIPTIONS.get(self.rules_name)
         if described:
-            para(described, body, theme.CREAM)
+            para(_(described), body, theme.CREAM)
             y += self.px(4)
-        para("Captured cards form yaku. Points are shown at the right; “+” means one more point for each "
-             "further card of the kind.", small, theme.CREAM_DIM)
+        para(_("Captured cards form yaku. Points are shown at the right; “+” means one more point for each "
+               "further card of the kind."), small, theme.CREAM_DIM)
         y += self.px(10)
         card_h = self.px(124)
         col_cards = int(width * 0.31)
@@ -346,14 +361,14 @@ class HowToPlayScene(MenuScene):
         y += gap
 
         # ---- koi-koi
-        heading("Koi-Koi or stop")
+        heading(_("Koi-Koi or stop"))
         text_w = int(width * 0.58)
-        para("When you make a yaku or improve one, you choose:", body, theme.CREAM, w=text_w)
+        para(_("When you make a yaku or improve one, you choose:"), body, theme.CREAM, w=text_w)
         y0 = y + self.px(10)
         for label, color, text in (
-                ("Stop  (Shōbu)", theme.LACQUER_LIGHT, "End the round now and score what your yaku are worth."),
-                ("Koi-Koi", theme.GOLD, "Play on for more. If your opponent then makes a yaku and stops first, "
-                                        "they take the round, often with their points multiplied.")):
+                (_("Stop  (Shōbu)"), theme.LACQUER_LIGHT, _("End the round now and score what your yaku are worth.")),
+                (_("Koi-Koi"), theme.GOLD, _("Play on for more. If your opponent then makes a yaku and stops first, "
+                                             "they take the round, often with their points multiplied."))):
             ops.append(("pill", label, color, pygame.Rect(self.px(10), y0, self.px(230), self.px(52))))
             yy = y0 + self.px(4)
             for line in W.wrap_text(text, small, text_w - self.px(270)):
@@ -366,17 +381,19 @@ class HowToPlayScene(MenuScene):
         ex_x = text_w + self.px(40)
         for j, cid in enumerate(("01-B", "03-B", "08-B")):
             card(cid, ex_h, (ex_x + j * (ex_w + self.px(10)), y))
-        ops.append(("ctext", f"Sankō made: {rules.sanko} points. Stop, or Koi-Koi?", small, theme.GOLD_LIGHT,
+        ops.append(("ctext", _("Sankō made: {n} points. Stop, or Koi-Koi?").format(n=rules.sanko), small,
+                    theme.GOLD_LIGHT,
                     (ex_x + (3 * ex_w + 2 * self.px(10)) // 2, y + ex_h + self.px(8))))
         y = max(y0, y + ex_h + self.px(8) + small.get_linesize()) + self.px(12)
-        ops.append(("text", "WORKED EXAMPLES", self.font("small", True), theme.GOLD, (0, y)))
+        ops.append(("text", _("WORKED EXAMPLES"), self.font("small", True), theme.GOLD, (0, y)))
         y += small.get_linesize() + self.px(6)
         for text in worked_examples(rules):
             ops.append(("bullet", (self.px(8), y + body.get_linesize() // 2)))
             para(text, body, theme.GOLD_LIGHT, indent=self.px(30))
             y += self.px(4)
         y += self.px(14)
-        ops.append(("text", "SCORING AND MULTIPLIERS IN THESE RULES", self.font("small", True), theme.GOLD, (0, y)))
+        ops.append(("text", _("SCORING AND MULTIPLIERS IN THESE RULES"), self.font("small", True), theme.GOLD,
+                    (0, y)))
         y += small.get_linesize() + self.px(8)
         from .rules_panel import differing_knobs
         for note in rule_notes(rules, changed=differing_knobs(rules)):
@@ -386,8 +403,8 @@ class HowToPlayScene(MenuScene):
         y += gap
         ops.append(("divider", y))
         y += gap
-        heading("Controls")
-        para(CONTROLS, body, theme.CREAM)
+        heading(_("Controls"))
+        para(_(CONTROLS), body, theme.CREAM)
         y += gap
 
         self.scroller.content_height = y
@@ -466,7 +483,7 @@ class HowToPlayScene(MenuScene):
         return self.scroller.handle(event)
 
     def draw_content(self, surface: pygame.Surface) -> None:
-        self.draw_title(surface, "How to play", self.px(24))
+        self.draw_title(surface, _("How to play"), self.px(24))
         W.draw_panel(surface, self.panel, s=self.s)
         if self._content is None:
             self._content = self._build()
@@ -479,7 +496,7 @@ class HowToPlayScene(MenuScene):
         surface.set_clip(prev)
         self.scroller.draw_bar(surface)
         if self.scroller.scrollable and self.scroller.offset < self.scroller.max_offset - 2:
-            W.draw_text(surface, "Scroll for more ▾", self.font("tiny"), theme.CREAM_DIM,
+            W.draw_text(surface, _("Scroll for more ▾"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(24), self.panel.bottom + self.px(10)), "topright")
 
 

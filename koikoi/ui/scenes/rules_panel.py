@@ -27,11 +27,13 @@ from ...engine.rules import (HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_
                              matters)
 from .. import theme
 from .. import widgets as W
+from ..table import _, ngettext
 from . import MenuScene
 
 # ------------------------------------------------------------------ words
 # Every label, value word, group and editor row comes from the knobs' declaration in
-# koikoi/engine/rules.py (``Rules`` fields' metadata); these are views of it.
+# koikoi/engine/rules.py (``Rules`` fields' metadata); these are views of it. They are English
+# there (marked with the engine's ``N_``) and translated here, where they are shown.
 
 KNOB_LABELS = {**{name: k.label for name, k in KNOBS.items()},
                **{name: k.label for name, k in JOINT_ROWS.items()}}
@@ -48,17 +50,17 @@ def short_value(knob: str, value: Any) -> str:
     """A value in the fewest words, for the pills of the house-rules editor."""
     info = _knob(knob)
     short = info.short(value) if info is not None else None
-    return short if short is not None else format_value(knob, value)
+    return _(short) if short is not None else format_value(knob, value)
 
 
 def format_value(knob: str, value: Any) -> str:
     """A knob's value in words ("Yes", "Unlimited", "Dealer sweeps", "12")."""
     if isinstance(value, bool):
-        return "Yes" if value else "No"
+        return _("Yes") if value else _("No")
     info = _knob(knob)
     said = info.word(value) if info is not None else None
     if said is not None:
-        return said
+        return _(said)
     if value is None:
         return "—"
     if info is not None and info.kind == "lengths":
@@ -71,15 +73,15 @@ def format_value(knob: str, value: Any) -> str:
     if info is not None and info.kind == "number":
         if info.unit == "{}" and info.bounds and info.bounds[1] in (POINTS_MAX, TARGET_POINTS_MAX):
             # a point knob declared without a unit still reads "1 point", "6 points"
-            return f"{value} point{'s' if value != 1 else ''}"
-        return info.unit.format(value)
+            return ngettext("{n} point", "{n} points", value).format(n=value)
+        return _(info.unit).format(value)
     return str(value)
 
 
 def knob_help(name: str) -> str:
     """What a knob (or joint editor row) means, in a sentence: its declared explanation."""
     info = _knob(name)
-    return info.explanation if info is not None else ""
+    return _(info.explanation) if info is not None and info.explanation else ""
 
 
 def knob_matters(rules, name: str) -> bool:
@@ -92,11 +94,35 @@ def knob_matters(rules, name: str) -> bool:
 
 
 def knob_reason(name: str) -> str:
-    """Why ``name`` may not matter: "Only when Lucky hands is On." ("" if it always does)."""
+    """Why ``name`` may not matter: "Only when Lucky hands is On." ("" if it always does).
+    The words of ``rules.dependency_text``, in the current language."""
     try:
-        return dependency_text(name)
+        depends = knob_info(name).depends
     except KeyError:
         return ""
+
+    def said(other: Knob, v: Any) -> str:
+        if isinstance(v, bool):
+            return _("Yes") if v else _("No")      # a toggle's values, as the panel says them
+        word = other.word(v)
+        return _(word) if word is not None else str(v)
+
+    parts = []
+    try:
+        for w in depends:
+            other = knob_info(w.knob)
+            if w.said:
+                parts.append(_(w.said))
+                continue
+            if w.values:
+                parts.append(_("{rule} is {values}").format(
+                    rule=_(other.label), values=_(" or ").join(said(other, v) for v in w.values)))
+            if w.unless:
+                parts.append(_("{rule} is not {values}").format(
+                    rule=_(other.label), values=_(" or ").join(said(other, v) for v in w.unless)))
+    except KeyError:               # a dependency on a knob that is not declared: English words
+        return dependency_text(name)
+    return _("Only when {conditions}.").format(conditions=_(", or when ").join(parts)) if parts else ""
 
 
 # The panel's groups, in reading order; every knob but ``name`` is in one.
@@ -129,7 +155,7 @@ def rules_rows(rules: Rules, months: Optional[int] = None) -> list[tuple[str, li
                 v = months
             pv = getattr(preset, k) if preset is not None else v
             differs = preset is not None and v != pv and not (k == "months" and v in preset.months_offered)
-            rows.append((k, KNOB_LABELS.get(k, k), format_value(k, v), differs, format_value(k, pv)))
+            rows.append((k, _(KNOB_LABELS.get(k, k)), format_value(k, v), differs, format_value(k, pv)))
         out.append((title, rows))
     return out
 
@@ -176,8 +202,8 @@ def build_rules(preset_name: str, changes: dict) -> Rules:
 
 def changed_text(n: int) -> str:
     if n == 0:
-        return "Preset rules, unchanged"
-    return f"{n} house rule{'s' if n != 1 else ''} changed"
+        return _("Preset rules, unchanged")
+    return ngettext("{n} house rule changed", "{n} house rules changed", n).format(n=n)
 
 
 def count_changes(changes: dict) -> int:
@@ -272,9 +298,9 @@ def help_lines(assets_font, text: str, width: int, height: int, roles=("small", 
 
 def help_text(rules, name: str) -> tuple[str, str]:
     """(what ``name`` means, why it changes nothing under ``rules`` or "") for a help line."""
-    label = KNOB_LABELS.get(name, name)
+    label = _(KNOB_LABELS.get(name, name))
     reason = "" if knob_matters(rules, name) else knob_reason(name)
-    return f"{label}: {knob_help(name)}", reason
+    return _("{rule}: {explanation}").format(rule=label, explanation=knob_help(name)), reason
 
 
 # ------------------------------------------------------------------ overlays
@@ -300,7 +326,7 @@ class _Overlay(MenuScene):
     def help_lines(self, text: str, reason: str = "") -> list[tuple[str, pygame.font.Font, tuple]]:
         """(line, font, colour) of the help area for ``text`` and a ``reason`` after it (gold)."""
         area = self.help_rect
-        whole = text + (f"  {reason}" if reason else "")
+        whole = _("{text}  {reason}").format(text=text, reason=reason) if reason else text
         font, lines = help_lines(self.font, whole, area.w, area.h)
         if not reason:
             return [(line, font, theme.CREAM) for line in lines]
@@ -341,7 +367,7 @@ class RulesPanelScene(_Overlay):
         self.panel = pygame.Rect(0, 0, min(w - self.px(60), self.px(1700)), h - self.px(60))
         self.panel.center = (w // 2, h // 2)
         bw, bh = self.px(280), self.px(68)
-        self.close_b = self.button((0, 0, bw, bh), "Close", self.back, style="primary",
+        self.close_b = self.button((0, 0, bw, bh), _("Close"), self.back, style="primary",
                                    hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
         self.close_b.rect.midbottom = (w // 2, self.panel.bottom - self.px(22))
         self.widgets = [self.close_b]
@@ -382,7 +408,7 @@ class RulesPanelScene(_Overlay):
         for (title, rows), c in zip(self.groups, col_of):
             x = c * (cw + gap)
             y = ys[c]
-            W.draw_text(surf, title.upper(), head, theme.GOLD, (x, y), shadow=False)
+            W.draw_text(surf, _(title).upper(), head, theme.GOLD, (x, y), shadow=False)
             y += head.get_linesize() + self.px(4)
             W.draw_divider(surf, x, x + cw, y, theme.GOLD_DARK, max(1, self.px(2)))
             y += self.px(8)
@@ -401,7 +427,7 @@ class RulesPanelScene(_Overlay):
                                  "midright", shadow=False)
                 lw = vr.x - x - self.px(10)
                 if differs:
-                    note = f"preset: {pval}"
+                    note = _("preset: {value}").format(value=pval)
                     nr_w = W.text_width(note, tiny)
                     if W.text_width(lab, label) + nr_w + self.px(16) < lw:
                         W.draw_text(surf, note, tiny, theme.CREAM_DIM, (vr.x - self.px(12), cy), "midright",
@@ -439,11 +465,15 @@ class RulesPanelScene(_Overlay):
     def draw_content(self, surface: pygame.Surface) -> None:
         cx = self.panel.centerx
         y = self.panel.y + self.px(24)
-        r = W.draw_text(surface, "Rules of this match", self.font("h2", True), theme.GOLD_LIGHT, (cx, y), "midtop")
-        preset = PRESET_LABELS.get(self.rules.name, self.rules.name.title())
+        r = W.draw_text(surface, _("Rules of this match"), self.font("h2", True), theme.GOLD_LIGHT, (cx, y), "midtop")
+        name = self.rules.name
+        preset = _(PRESET_LABELS[name]) if name in PRESET_LABELS else name.title()
         n = len(self.differing)
-        sub = f"{preset}  ·  " + ("played as the preset" if not n else
-                                  f"{n} house rule{'s' if n != 1 else ''} differ{'s' if n == 1 else ''} (marked in gold)")
+        if not n:
+            sub = _("{preset}  ·  played as the preset").format(preset=preset)
+        else:
+            sub = ngettext("{preset}  ·  {n} house rule differs (marked in gold)",
+                           "{preset}  ·  {n} house rules differ (marked in gold)", n).format(preset=preset, n=n)
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (cx, r.bottom + self.px(8)), "midtop")
         if self._content is None:
             self._content = self._build()
@@ -459,12 +489,13 @@ class RulesPanelScene(_Overlay):
                                                border_width=1), r.topleft)
             self.draw_help(surface, *help_text(self.rules, knob))
         else:
-            tip = "Point at a rule to read what it means."
+            tip = _("Point at a rule to read what it means.")
             described = PRESET_DESCRIPTIONS.get(self.rules.name)
+            # whole sentences one after another: a space between them in English, none in Japanese
             if described and not self.differing:
-                tip = f"{described} {tip}"
+                tip = _("{first} {then}").format(first=_(described), then=tip)
             if self.idle:
-                tip += " Greyed rules change nothing under these rules."
+                tip = _("{first} {then}").format(first=tip, then=_("Greyed rules change nothing under these rules."))
             self.draw_help(surface, tip, color=theme.CREAM_DIM)
 
 
