@@ -30,8 +30,52 @@ from typing import Callable
 
 log = logging.getLogger("koikoi.crash")
 
-TITLE = "Something went wrong"
-SAVED_LINE = "Your match was saved automatically and will be offered as Continue next time."
+try:   # the last line of defence must not need more than the standard library to load
+    from .i18n import N_, _ as _gettext
+except BaseException:  # pragma: no cover - a broken install
+    def N_(text: str) -> str:
+        return text
+
+    def _gettext(text: str) -> str:
+        return text
+
+# English (the terminal report prints them as they are); the crash screen and the
+# system dialog show them translated (``tr``).
+TITLE = N_("Something went wrong")
+SAVED_LINE = N_("Your match was saved automatically and will be offered as Continue next time.")
+NO_LOG_FILE = N_("(no log file could be written)")
+LOG_FILE_IS = N_("Details are in the log file:")
+
+
+def tr(text: str) -> str:
+    """``text`` in the player's language; English if the translation cannot be had."""
+    try:
+        out = _gettext(text)
+        return out if isinstance(out, str) and out else text
+    except BaseException:
+        return text
+
+
+def _game_font_path(bold: bool) -> Path | None:
+    """The game's own font (it has the Japanese glyphs pygame's default font lacks), or None."""
+    try:
+        from .ui.assets import find_assets_root
+        root = find_assets_root()
+        if root is None:
+            return None
+        path = root / "fonts" / f"KoiKoiSans-{'Bold' if bold else 'Regular'}.otf"
+        return path if path.is_file() else None
+    except BaseException:
+        return None
+
+
+def _needs_game_font() -> bool:
+    """Whether the crash screen is shown in a language other than English."""
+    try:
+        from .i18n import SOURCE_LANGUAGE, language
+        return language() != SOURCE_LANGUAGE
+    except BaseException:
+        return False
 
 # Colours of the panel.
 _BG = (18, 20, 24)
@@ -233,24 +277,25 @@ def display_possible() -> bool:
 def native_message(line: str, path: Path | None) -> bool:
     """The same message in the system's own dialog, for when pygame cannot show it
     (a windowed build has no terminal to print to). Best effort, never raises."""
-    text = (f"{line}\n\n{SAVED_LINE}\n\nDetails are in the log file:\n"
-            f"{path if path else '(no log file could be written)'}")
+    text = (f"{line}\n\n{tr(SAVED_LINE)}\n\n{tr(LOG_FILE_IS)}\n"
+            f"{path if path else tr(NO_LOG_FILE)}")
+    title = tr(TITLE)
     try:
         if sys.platform.startswith("win"):
             import ctypes
-            ctypes.windll.user32.MessageBoxW(None, text, "Koi-Koi - " + TITLE,  # type: ignore
+            ctypes.windll.user32.MessageBoxW(None, text, "Koi-Koi - " + title,  # type: ignore
                                              0x10)
             return True
         if sys.platform == "darwin":
             script = ("on run argv\n display alert (item 1 of argv) message (item 2 of argv)"
                       " as critical\nend run")
-            subprocess.run(["osascript", "-e", script, TITLE, text], timeout=600,
+            subprocess.run(["osascript", "-e", script, title, text], timeout=600,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             return True
         import shutil
         for tool, args in (("zenity", ["--error", "--title", "Koi-Koi", "--no-markup",
-                                       "--text", f"{TITLE}\n\n{text}"]),
-                           ("kdialog", ["--title", "Koi-Koi", "--error", f"{TITLE}\n\n{text}"])):
+                                       "--text", f"{title}\n\n{text}"]),
+                           ("kdialog", ["--title", "Koi-Koi", "--error", f"{title}\n\n{text}"])):
             exe = shutil.which(tool)
             if exe:
                 subprocess.run([exe, *args], timeout=600, stdout=subprocess.DEVNULL,
@@ -337,7 +382,7 @@ def show_crash_screen(line: str, details: str, log_path: Path | None,
     screen = pygame.display.get_surface()
     if screen is None:
         screen = pygame.display.set_mode((760, 400))
-    pygame.display.set_caption("Koi-Koi - " + TITLE)
+    pygame.display.set_caption("Koi-Koi - " + tr(TITLE))
     try:
         pygame.mouse.set_visible(True)
         pygame.event.set_grab(False)
@@ -345,33 +390,42 @@ def show_crash_screen(line: str, details: str, log_path: Path | None,
         pass
 
     fonts = {}
+    own_font = _needs_game_font()     # English keeps pygame's default font, as it always had
 
     def font(size: int, bold: bool = False):
         key = (size, bold)
         if key not in fonts:
-            f = pygame.font.Font(None, size)
-            f.set_bold(bold)
+            f = None
+            path = _game_font_path(bold) if own_font else None
+            if path is not None:
+                try:
+                    f = pygame.font.Font(str(path), max(8, size * 3 // 4))   # a larger em than the default
+                except BaseException:
+                    f = None
+            if f is None:
+                f = pygame.font.Font(None, size)
+                f.set_bold(bold)
             fonts[key] = f
         return fonts[key]
 
     status = ""
     folder = log_path.parent if log_path else None
-    actions = [("copy", "Copy details", pygame.K_c),
-               ("open", "Open log folder", pygame.K_o),
-               ("quit", "Quit", pygame.K_q)]
+    actions = [("copy", tr(N_("Copy details")), pygame.K_c),
+               ("open", tr(N_("Open log folder")), pygame.K_o),
+               ("quit", tr(N_("Quit")), pygame.K_q)]
     clock = pygame.time.Clock()
     frames = 0
 
     def act(name: str) -> bool:
         nonlocal status
         if name == "copy":
-            status = "Details copied to the clipboard." if copy_text(details) \
-                else "Could not reach the clipboard; the details are in the log file."
+            status = tr(N_("Details copied to the clipboard.")) if copy_text(details) \
+                else tr(N_("Could not reach the clipboard; the details are in the log file."))
         elif name == "open":
             if folder is not None and open_folder(folder):
-                status = "Opening the log folder\u2026"
+                status = tr(N_("Opening the log folder\u2026"))
             else:
-                status = "Could not open the log folder."
+                status = tr(N_("Could not open the log folder."))
         elif name == "quit":
             return True
         return False
@@ -382,14 +436,14 @@ def show_crash_screen(line: str, details: str, log_path: Path | None,
         pw = max(min(720, sw - 24), 200)
         pad = max(12, min(28, pw // 24))
         inner = pw - 2 * pad
-        where = str(log_path) if log_path else "(no log file could be written)"
+        where = str(log_path) if log_path else tr(NO_LOG_FILE)
         # (font, text, colour, space after) rows, measured before the panel is sized.
-        rows = [(font(40, True), TITLE, _ACCENT, 12)]
+        rows = [(font(40, True), tr(TITLE), _ACCENT, 12)]
         rows += [(font(24), t, _TEXT, 2) for t in _wrap(font(24), line, inner)[:2]]
         rows[-1] = rows[-1][:3] + (12,)
-        rows += [(font(24), t, _TEXT, 2) for t in _wrap(font(24), SAVED_LINE, inner)]
+        rows += [(font(24), t, _TEXT, 2) for t in _wrap(font(24), tr(SAVED_LINE), inner)]
         rows[-1] = rows[-1][:3] + (12,)
-        rows.append((font(20), "Details are in the log file:", _DIM, 2))
+        rows.append((font(20), tr(LOG_FILE_IS), _DIM, 2))
         rows += [(font(20), t, _DIM, 2) for t in _wrap(font(20), where, inner)[:3]]
         bh = 40
         text_h = sum(f.get_linesize() + gap for f, _, _, gap in rows)

@@ -38,6 +38,7 @@ from typing import Optional
 
 import pygame
 
+from ..i18n import N_, _
 from ..storage import MAX_WINDOW, Storage
 from . import registry, theme
 from . import widgets as W
@@ -54,7 +55,7 @@ IDLE_AFTER = 1.0           # seconds without input before the loop slows down
 MAX_BUFFER_RATIO = 4.0     # a back buffer (tiny windows) is at most 4:1 either way...
 MAX_BUFFER_SIDE = 8192     # ...and at most this many pixels on a side
 
-READ_ONLY_MESSAGE = "Koi-Koi is already open in another window: this one will not save"
+READ_ONLY_MESSAGE = N_("Koi-Koi is already open in another window: this one will not save")   # shown translated
 
 # glibc hands out blocks of at least this size with their own mmap, so freeing them gives
 # the memory back to the system at once (see tune_malloc).
@@ -180,10 +181,12 @@ class App:
         if warning:
             self.toast(warning, 7.0, "warning")
         if clamped:
-            self.toast(f"The window size {int(size[0])}×{int(size[1])} is larger than this screen allows; "
-                       f"the window is {self._window_size[0]}×{self._window_size[1]}.", 6.0, "warning")
+            self.toast(_("The window size {width}×{height} is larger than this screen allows; "
+                         "the window is {shown_width}×{shown_height}.").format(
+                             width=int(size[0]), height=int(size[1]), shown_width=self._window_size[0],
+                             shown_height=self._window_size[1]), 6.0, "warning")
         if self.read_only:
-            self.toast(READ_ONLY_MESSAGE, 8.0, "warning")
+            self.toast(_(READ_ONLY_MESSAGE), 8.0, "warning")
 
     # ------------------------------------------------------------ window
     def _set_mode(self) -> pygame.Surface:
@@ -287,7 +290,7 @@ class App:
         if self.read_only:
             return
         ok = self.storage.save_settings(self.settings)
-        self._report("settings", ok, "Settings could not be saved (see the log).")
+        self._report("settings", ok, _("Settings could not be saved (see the log)."))
 
     def play(self, name: str, volume: float = 1.0) -> None:
         """Play a sound effect (honours volume and mute through the Assets)."""
@@ -320,8 +323,8 @@ class App:
 
     def _session_changed(self, session) -> None:
         problem = session.save_problem
-        for what, default in (("autosave", "The match could not be autosaved (see the log)."),
-                              ("history", "The finished match could not be saved to the history.")):
+        for what, default in (("autosave", _("The match could not be autosaved (see the log).")),
+                              ("history", _("The finished match could not be saved to the history."))):
             failed = problem is not None and problem[0] == what
             self._report(what, not failed, problem[1] if failed else default)
 

@@ -20,11 +20,15 @@ from ..engine import card as card_of
 from ..engine import yaku as Y
 from ..engine.cards import ALL, CARD_MONTH_MASK, DECK, Kind, from_mask, to_mask
 from ..engine.scoring import yaku_points
+from ..i18n import N_, _
 
 NAME_STYLES = Y.STYLES
-KIND_ENGLISH = {Kind.BRIGHT: "Bright", Kind.ANIMAL: "Animal", Kind.RIBBON: "Ribbon", Kind.CHAFF: "Plain"}
-KIND_NOUN = {Kind.BRIGHT: ("bright", "brights"), Kind.ANIMAL: ("animal", "animals"),
-             Kind.RIBBON: ("ribbon", "ribbons"), Kind.CHAFF: ("plain", "plains")}
+# English (N_): translated where shown (``kind_text``; a near miss's ``noun`` by whoever draws it)
+KIND_ENGLISH = {Kind.BRIGHT: N_("Bright"), Kind.ANIMAL: N_("Animal"), Kind.RIBBON: N_("Ribbon"),
+                Kind.CHAFF: N_("Plain")}
+KIND_NOUN = {Kind.BRIGHT: (N_("bright"), N_("brights")), Kind.ANIMAL: (N_("animal"), N_("animals")),
+             Kind.RIBBON: (N_("ribbon"), N_("ribbons")), Kind.CHAFF: (N_("plain"), N_("plains"))}
+CARD_NOUN = (N_("card"), N_("cards"))
 
 
 def _id(c) -> str:
@@ -62,18 +66,19 @@ def month_mates(view, card_id: Optional[str]) -> frozenset:
 def kind_text(kind: Kind, style: str = "both") -> str:
     """"Bright / Hikari (光)", or one of the halves for the other name styles."""
     romaji, japanese = KIND_JAPANESE[kind]
-    english = KIND_ENGLISH[kind]
+    english = _(KIND_ENGLISH[kind])
     if style == "english":
-        return f"{english} ({japanese})"
+        return _("{english} ({japanese})").format(english=english, japanese=japanese)
     if style == "romaji":
-        return f"{romaji} ({japanese})"
-    return f"{english} / {romaji} ({japanese})"
+        return _("{romaji} ({japanese})").format(romaji=romaji, japanese=japanese)
+    return _("{english} / {romaji} ({japanese})").format(english=english, romaji=romaji, japanese=japanese)
 
 
 def card_lines(card_id: str, style: str = "both") -> tuple[str, str, str]:
     """The tooltip of a face-up card: month · plant, kind, the card's own name."""
     c = card_of(card_id)
-    return (f"{MONTH_NAMES[c.month - 1]} · {c.plant}", kind_text(c.kind, style), c.name)
+    return (_("{month} · {plant}").format(month=_(MONTH_NAMES[c.month - 1]), plant=_(c.plant)),
+            kind_text(c.kind, style), _(c.name))
 
 
 # ------------------------------------------------------------------ near misses
@@ -88,8 +93,8 @@ class NearMiss(NamedTuple):
     def text(self, style: str = "both") -> str:
         main = Y.label(self.name, style, short=True)
         n = len(self.candidates)
-        return (f"{main}: {self.away} {self.noun} away "
-                f"({self.unseen} of {n} left unseen)")
+        return _("{yaku}: {away} {noun} away ({unseen} of {total} left unseen)").format(
+            yaku=main, away=self.away, noun=_(self.noun), unseen=self.unseen, total=n)
 
 
 def _noun(cards, away: int) -> str:
@@ -97,7 +102,7 @@ def _noun(cards, away: int) -> str:
     if len(kinds) == 1:
         one, many = KIND_NOUN[kinds.pop()]
         return one if away == 1 else many
-    return "card" if away == 1 else "cards"
+    return CARD_NOUN[0] if away == 1 else CARD_NOUN[1]
 
 
 def near_misses(view, seat: int, max_away: int = 2) -> list[NearMiss]:

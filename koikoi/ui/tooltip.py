@@ -21,6 +21,7 @@ from . import widgets as W
 from ..engine import KIND_JAPANESE
 from ..engine import card as card_of
 from .hints import card_lines
+from ..i18n import language
 
 DELAY = 0.5
 
@@ -66,7 +67,7 @@ _cache: dict = {}
 
 def tooltip_image(assets, card_id: str, style: str, height: int) -> pygame.Surface:
     """The tooltip for ``card_id``, sized for a window ``height`` px tall (cached)."""
-    key = (id(assets), card_id, style, height)
+    key = (id(assets), card_id, style, height, language())    # a language switch draws it anew
     img = _cache.get(key)
     if img is not None:
         return img

@@ -27,6 +27,7 @@ import pygame
 from .. import theme
 from .. import widgets as W
 from ..scene import Scene
+from ...i18n import _
 
 
 class MenuScene(Scene):
@@ -206,7 +207,7 @@ class MenuScene(Scene):
         self.panel.h = min(h - self.panel.y - bh - self.px(80), need)
         self.place_table(self.panel, self.px(row_h))
         by = min(h - bh - self.px(40), self.panel.bottom + self.px(56))
-        self.back_b = self.button((0, by, self.px(300), bh), "Back", self.back, style="primary",
+        self.back_b = self.button((0, by, self.px(300), bh), _("Back"), self.back, style="primary",
                                   hotkeys=(pygame.K_BACKSPACE,))
         self.back_b.rect.centerx = w // 2
         self.widgets = [self.back_b]
@@ -266,7 +267,7 @@ class DialogScene(MenuScene):
     intro_time = 0.15
     dim = 150                  # the scrim's alpha once faded in
     border = theme.GOLD        # the panel's border colour
-    title = ""
+    title = ""                 # English (N_-marked in the subclass): translated where drawn
     hint = ""
 
     def handle(self, event) -> bool:
@@ -279,12 +280,12 @@ class DialogScene(MenuScene):
     def draw(self, surface: pygame.Surface) -> None:
         W.draw_scrim(surface, (0, 0, 0, int(self.dim * self.intro)))
         W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=self.border, s=self.s)
-        r = W.draw_text(surface, self.title, self.font("h2", True), theme.GOLD_LIGHT,
+        r = W.draw_text(surface, _(self.title) if self.title else "", self.font("h2", True), theme.GOLD_LIGHT,
                         (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
         self.draw_body(surface, r.bottom)
         for wdg in self.widgets:
             wdg.draw(surface)
         if self.hint:
-            W.draw_text(surface, self.hint, self.font("tiny"), theme.CREAM_DIM,
+            W.draw_text(surface, _(self.hint), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(18), self.panel.bottom - self.px(12)), "bottomright",
                         shadow=False)

@@ -18,18 +18,18 @@ import pygame
 from ...engine import PRESET_LABELS
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ..table import N_, _, ngettext
 from . import MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.history")
 
 COLUMNS = (
-    W.Column("date", "Date", 0.22, color=theme.CREAM_DIM),
-    W.Column("opponent", "Opponent", 0.20),
-    W.Column("rules", "Rules", 0.17),
-    W.Column("rounds", "Rounds", 0.09, "right"),
-    W.Column("score", "Score", 0.14, "right", bold=True),
-    W.Column("result", "Result", 0.18, "right", bold=True),
+    W.Column("date", N_("Date"), 0.22, color=theme.CREAM_DIM),      # titles translated where drawn
+    W.Column("opponent", N_("Opponent"), 0.20),
+    W.Column("rules", N_("Rules"), 0.17),
+    W.Column("rounds", N_("Rounds"), 0.09, "right"),
+    W.Column("score", N_("Score"), 0.14, "right", bold=True),
+    W.Column("result", N_("Result"), 0.18, "right", bold=True),
 )
 
 
@@ -38,7 +38,9 @@ def nice_date(iso: str) -> str:
         d = datetime.fromisoformat(iso)
     except ValueError:
         return iso
-    return f"{d.day} {d.strftime('%b %Y, %H:%M')}"
+    from .saved import MONTH_ABBREVIATIONS
+    return _("{day} {month} {year}, {time}").format(day=d.day, month=_(MONTH_ABBREVIATIONS[d.month - 1]),
+                                                    year=d.year, time=d.strftime("%H:%M"))
 
 
 class HistoryFeed:
@@ -83,8 +85,9 @@ class HistoryFeed:
         problems = self.index.take_problems()
         if problems:
             n = len(problems)
-            self.app.toast(f"{n} match file{'s' if n != 1 else ''} could not be read and "
-                           f"{'were' if n != 1 else 'was'} set aside: {problems[0]}", 8.0, "warning")
+            self.app.toast(ngettext("{n} match file could not be read and was set aside: {problem}",
+                                    "{n} match files could not be read and were set aside: {problem}",
+                                    n).format(n=n, problem=problems[0]), 8.0, "warning")
         if self.index.version == self.version:
             return False
         if self.busy and time.monotonic() - self._loaded_at < self.RELOAD_EVERY:
@@ -98,14 +101,14 @@ class HistoryFeed:
         done, total = self.index.progress
         if not self.busy or total <= 0:
             return None
-        return f"Reading match files… {done:,} of {total:,}"
+        return _("Reading match files… {done} of {total}").format(done=f"{done:,}", total=f"{total:,}")
 
 
 def result_text(m) -> tuple[str, tuple]:
     """('Won', colour) from the first seat's point of view ('Player 1 won' for friends), or
     online from this computer's player's."""
     if getattr(m, "unfinished", False):
-        return "Unfinished", theme.CREAM_DIM
+        return _("Unfinished"), theme.CREAM_DIM
     conceded = getattr(m, "conceded", None)
     me = getattr(m, "online_seat", None)
     if me is not None:
@@ -116,13 +119,21 @@ def result_text(m) -> tuple[str, tuple]:
         return (_("Won"), theme.GOOD) if m.winner == me else (_("Lost"), theme.BAD)
     if conceded is not None:
         if m.opponent == "Friend":
-            return f"{m.players[conceded]} conceded", theme.SEAT_COLORS[1 - conceded]
-        return ("Conceded", theme.BAD) if conceded == 0 else ("Won (conceded)", theme.GOOD)
+            return _("{name} conceded").format(name=m.players[conceded]), theme.SEAT_COLORS[1 - conceded]
+        return (_("Conceded"), theme.BAD) if conceded == 0 else (_("Won (conceded)"), theme.GOOD)
     if m.winner is None:
-        return "Draw", theme.CREAM_DIM
+        return _("Draw"), theme.CREAM_DIM
     if m.opponent == "Friend":
-        return f"{m.players[m.winner]} won", theme.SEAT_COLORS[m.winner]
-    return ("Won", theme.GOOD) if m.winner == 0 else ("Lost", theme.BAD)
+        return _("{name} won").format(name=m.players[m.winner]), theme.SEAT_COLORS[m.winner]
+    return (_("Won"), theme.GOOD) if m.winner == 0 else (_("Lost"), theme.BAD)
+
+
+def _rules_name(name: str) -> str:
+    """A preset's short name as shown ("Casual"); a name that is no preset, as it is."""
+    if name not in PRESET_LABELS:
+        return name
+    from .newmatch import short_label
+    return short_label(name)
 
 
 def history_cells(m) -> dict:
@@ -136,12 +147,14 @@ def history_cells(m) -> dict:
         opponent = W.Cell(m.players[1 - me], sub=tag, sub_color=theme.GOLD_LIGHT)
         score = f"{m.scores[me]} – {m.scores[1 - me]}"
     else:
-        opponent = m.opponent if m.opponent != "Friend" else f"{m.players[0]} vs {m.players[1]}"
+        from .saved import seat_label
+        opponent = (seat_label(m.opponent) if m.opponent != "Friend" else
+                    _("{first} vs {second}").format(first=m.players[0], second=m.players[1]))
         score = f"{m.scores[0]} – {m.scores[1]}"
     return {
         "date": nice_date(m.finished_at),
         "opponent": opponent,
-        "rules": PRESET_LABELS.get(m.rules, m.rules).split(" (")[0],
+        "rules": _rules_name(m.rules),
         "rounds": str(m.rounds),
         "score": score,
         "result": W.Cell(res, res_color),
@@ -175,7 +188,7 @@ class HistoryScene(TableScreen, MenuScene):
         self.layout_table(width=1500, row_h=62, min_rows=4)
         self.table.empty_center = (w // 2, self.panel.centery - self.px(40))
         if not self.matches:
-            self.new_b = self.button((0, 0, self.px(340), self.px(76)), "New match", self.new_match,
+            self.new_b = self.button((0, 0, self.px(340), self.px(76)), _("New match"), self.new_match,
                                      style="secondary")
             self.new_b.rect.center = (w // 2, self.panel.centery + self.px(70))
             self.widgets.insert(0, self.new_b)
@@ -192,7 +205,7 @@ class HistoryScene(TableScreen, MenuScene):
             session = self.app.storage.load_finished(m.path)
         except ValueError as exc:
             log.warning("cannot open %s: %s", m.path, exc)
-            self.app.toast(f"That match could not be opened: {exc}", 6.0, "warning")
+            self.app.toast(_("That match could not be opened: {problem}").format(problem=exc), 6.0, "warning")
             return
         self.app.open("match_results", session, from_history=True, conceded=getattr(m, "conceded", None))
 
@@ -208,13 +221,16 @@ class HistoryScene(TableScreen, MenuScene):
         cpu = [m for m in self.matches if m.opponent != "Friend" and not getattr(m, "unfinished", False)
                and getattr(m, "online_seat", None) is None]
         if not self.matches:
-            return "Finished matches are kept here."
+            return _("Finished matches are kept here.")
         won = sum(1 for m in cpu if m.winner == 0)
         lost = sum(1 for m in cpu if m.winner == 1)
         drawn = sum(1 for m in cpu if m.winner is None)
-        text = f"{len(self.matches)} match{'es' if len(self.matches) != 1 else ''} played"
+        n = len(self.matches)
+        text = ngettext("{n} match played", "{n} matches played", n).format(n=n)
         if cpu:
-            text += f"  ·  against the CPU: {won} won, {lost} lost" + (f", {drawn} drawn" if drawn else "")
+            against = (_("against the CPU: {won} won, {lost} lost, {drawn} drawn") if drawn else
+                       _("against the CPU: {won} won, {lost} lost"))
+            text += "  ·  " + against.format(won=won, lost=lost, drawn=drawn)
         online = [m for m in self.matches if getattr(m, "online_seat", None) is not None
                   and not getattr(m, "unfinished", False)]
         if online:
@@ -225,15 +241,15 @@ class HistoryScene(TableScreen, MenuScene):
 
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
-        y = self.draw_title(surface, "Match history", self.px(40))
+        y = self.draw_title(surface, _("Match history"), self.px(40))
         W.draw_text(surface, self._summary(), self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(6)), "midtop")
         W.draw_panel(surface, self.panel, s=self.s)
         if self.feed.busy:
-            self.table.empty, self.table.empty_detail = "Reading the match history…", None
+            self.table.empty, self.table.empty_detail = N_("Reading the match history…"), None
         else:
-            self.table.empty = "No finished matches yet."
-            self.table.empty_detail = "Every match you finish is saved here with its full ledger."
+            self.table.empty = N_("No finished matches yet.")
+            self.table.empty_detail = N_("Every match you finish is saved here with its full ledger.")
         self.table.draw(surface)
         if self.matches:
-            W.draw_text(surface, "Click a match to see its ledger", self.font("tiny"), theme.CREAM_DIM,
+            W.draw_text(surface, _("Click a match to see its ledger"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")

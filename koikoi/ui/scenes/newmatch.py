@@ -30,6 +30,7 @@ from .. import theme
 from .. import widgets as W
 from ...session import MAX_NAME_LEN, MatchSession, SeatConfig, clean_name
 from ..registry import scene_class
+from ..table import N_, _, ngettext
 from . import MenuScene
 from ...engine.phase import SeatKind
 
@@ -37,17 +38,33 @@ log = logging.getLogger("koikoi.newmatch")
 
 # (choice, label, blurb): the CPU levels as koikoi.ai declares them, then a friend.
 OPPONENTS = tuple((lvl.name, lvl.label, lvl.blurb) for lvl in OFFERED_LEVELS) + (
-    ("friend", "Friend", "Same screen"),
+    ("friend", N_("Friend"), N_("Same screen")),
 )
+# OPPONENTS holds English (the levels' names from koikoi.ai, and N_-marked ones):
+# each label and blurb is translated where it is drawn, with _().
+
+
+def _split_label(preset: str) -> tuple[str, str]:
+    """(name, detail) of a preset's label as shown ("Casual", "6 months, stacking yaku"),
+    in the current language: the translated label is split at its bracket (ASCII or
+    full-width); a label without one is its own name and detail."""
+    label = _(PRESET_LABELS[preset])
+    for opening, closing in ((" (", ")"), ("（", "）"), ("(", ")")):
+        i = label.find(opening)
+        if i > 0:
+            detail = label[i + len(opening):]
+            if detail.endswith(closing):
+                detail = detail[:-len(closing)]
+            return label[:i].rstrip(), detail
+    return label, label
 
 
 def short_label(preset: str) -> str:
-    return PRESET_LABELS[preset].split(" (")[0]
+    return _split_label(preset)[0]
 
 
 def preset_detail(preset: str) -> str:
-    label = PRESET_LABELS[preset]
-    return label[label.find("(") + 1:-1] if "(" in label else label
+    return _split_label(preset)[1]
 
 
 FRIEND_NAMES = tuple(DEFAULT_SETTINGS["friend_names"])   # ("Player 1", "Player 2")
@@ -88,7 +105,8 @@ def new_session(app, opponent: str, rules_name: str, months: Optional[int],
     rules = build_rules(rules_name, house or {})
     if house and "months" in house and house["months"] is None:
         months = None   # no limit: played to a target or to bankruptcy
-    seats, _ = make_seats(opponent, names) if opponent == "friend" and names is not None else make_seats(opponent)
+    seats, _level = (make_seats(opponent, names) if opponent == "friend" and names is not None
+                     else make_seats(opponent))
     if seed is None:
         seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2 ** 31)
     try:
@@ -129,12 +147,12 @@ class NewMatchScene(MenuScene):
         opts = []
         for lvl, label, sub in OPPONENTS:
             ok = lvl == "friend" or self.available.get(lvl, False)
-            opts.append(W.Choice(lvl, label, sub if ok else "Not built yet", True))
+            opts.append(W.Choice(lvl, _(label), _(sub) if ok else _("Not built yet"), True))
         fs = theme.font_px("body", self.s)
         self.opp_row = W.ChoiceRow((0, 0, 1, 1), opts, self.opponent, self.set_opponent, assets=a, font_size=fs)
         self.name_fields = [
             W.TextField((0, 0, 1, 1), self.names[i], lambda text, i=i: self.set_name(i, text),
-                        max_len=MAX_NAME_LEN, clean=clean_name, placeholder=FRIEND_NAMES[i],
+                        max_len=MAX_NAME_LEN, clean=clean_name, placeholder=_(FRIEND_NAMES[i]),
                         on_next=lambda i=i: self._next_after_name(i), assets=a, font_size=fs)
             for i in range(2)]
         # the presets in two rows (three or four to a row)
@@ -142,15 +160,15 @@ class NewMatchScene(MenuScene):
         self.rules_row = W.ChoiceRow((0, 0, 1, 1), [(n, short_label(n)) for n in RULESETS], self.rules_name,
                                      self.set_rules, columns=self.rules_cols, gap=self.px(12), assets=a,
                                      font_size=fs)
-        self.house_b = self.button((0, 0, self.px(250), self.px(50)), "House rules…",
+        self.house_b = self.button((0, 0, self.px(250), self.px(50)), _("House rules…"),
                                    self.open_house_rules, style="ghost", hotkeys=(pygame.K_r,))
         self.months_rect = pygame.Rect(0, 0, 1, 1)
         self.months_row = None
         bw, bh = self.px(340), self.px(80)
         by = h - self.px(36) - bh
-        self.start = self.button((0, by, bw, bh), "Start match", self.start_match, style="primary",
+        self.start = self.button((0, by, bw, bh), _("Start match"), self.start_match, style="primary",
                                  hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
-        self.cancel = self.button((0, by, bw, bh), "Back", self.back, style="secondary")
+        self.cancel = self.button((0, by, bw, bh), _("Back"), self.back, style="secondary")
         gap = self.px(24)
         self.cancel.rect.right = w // 2 - gap // 2
         self.start.rect.left = w // 2 + gap // 2
@@ -162,13 +180,13 @@ class NewMatchScene(MenuScene):
         x = self.panel.x + self.px(56)
         y = self.panel.y + self.px(36)
         self.labels: list[tuple[str, int]] = []
-        self.labels.append(("Opponent", y))
+        self.labels.append((N_("Opponent"), y))
         y += self.px(40)
         self.opp_row.rect = pygame.Rect(x, y, inner_w, self.px(84))
         y += self.px(84)
         friend = self.opponent == "friend"
         self.names_y = None
-        cap = W.text_width("NAMES", self.font("small", True)) + self.px(24)
+        cap = W.text_width(_("NAMES"), self.font("small", True)) + self.px(24)
         fh, fgap = self.px(52), self.px(16)
         fw = (inner_w - cap - fgap) // 2
         for i, f in enumerate(self.name_fields):
@@ -180,7 +198,7 @@ class NewMatchScene(MenuScene):
             self.names_y = y + self.px(14) + fh // 2
             y += self.px(14) + fh
         y += self.px(34)
-        self.labels.append(("Rules", y))
+        self.labels.append((N_("Rules"), y))
         y += self.px(40)
         lines = -(-len(RULESETS) // self.rules_cols)
         rh = lines * self.px(50) + (lines - 1) * self.px(12)
@@ -189,7 +207,7 @@ class NewMatchScene(MenuScene):
         self.detail_y = y
         self.house_b.rect.topright = (x + inner_w, y - self.px(4))
         y += self.px(50)
-        self.labels.append(("Length", y))
+        self.labels.append((N_("Length"), y))
         y += self.px(40)
         self.months_rect = pygame.Rect(x, y, inner_w, self.px(62))
         self._build_months()
@@ -199,7 +217,7 @@ class NewMatchScene(MenuScene):
     def _build_months(self) -> None:
         offered = RULESETS[self.rules_name].months_offered
         many = len(offered) > 6
-        opts = [(m, str(m) if many else (f"{m} month" if m == 1 else f"{m} months")) for m in offered]
+        opts = [(m, str(m) if many else ngettext("{n} month", "{n} months", m).format(n=m)) for m in offered]
         r = self.months_rect.copy()
         if not many:
             r.w = min(r.w, self.px(190) * len(offered))
@@ -306,7 +324,8 @@ class NewMatchScene(MenuScene):
             self.chosen_rules()
         except ValueError as exc:
             self.error = str(exc).replace("invalid rules: ", "")
-            self.app.toast(f"These house rules cannot be played: {self.error}", 6.0, "warning")
+            self.app.toast(_("These house rules cannot be played: {error}").format(error=self.error), 6.0,
+                           "warning")
             return
         self._remember()
         # a match saved and not finished is never replaced without asking
@@ -327,34 +346,36 @@ class NewMatchScene(MenuScene):
     # ---------------------------------------------------------- drawing
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
-        self.draw_title(surface, "New match", self.px(34))
+        self.draw_title(surface, _("New match"), self.px(34))
         W.draw_panel(surface, self.panel, s=self.s)
         head = self.font("small", True)
         for text, y in self.labels:
-            W.draw_text(surface, text.upper(), head, theme.GOLD, (self.opp_row.rect.x, y))
+            W.draw_text(surface, _(text).upper(), head, theme.GOLD, (self.opp_row.rect.x, y))
         if self.names_y is not None:
-            W.draw_text(surface, "NAMES", head, theme.GOLD, (self.opp_row.rect.x, self.names_y), "midleft")
+            W.draw_text(surface, _("NAMES"), head, theme.GOLD, (self.opp_row.rect.x, self.names_y), "midleft")
         # the chosen preset in a sentence, and a note on an unbuilt level
         detail = preset_detail(self.rules_name)
         from .rules_panel import changed_text, count_changes
-        dr = W.draw_text(surface, f"{short_label(self.rules_name)}: {detail}", self.font("small"), theme.CREAM_DIM,
+        dr = W.draw_text(surface, _("{rules}: {detail}").format(rules=short_label(self.rules_name), detail=detail),
+                         self.font("small"), theme.CREAM_DIM,
                          (self.rules_row.rect.x, self.detail_y))
         n = count_changes(self.house)
         if n or self.error:
-            text = f"·  {changed_text(n)}" if not self.error else "·  these house rules cannot be played"
+            text = (_("·  {changes}").format(changes=changed_text(n)) if not self.error
+                    else _("·  these house rules cannot be played"))
             room = self.house_b.rect.x - dr.right - self.px(40)
             font = self.font("small", True)
             W.draw_text(surface, W.ellipsize(text, font, max(10, room)), font,
                         theme.BAD if self.error else theme.GOLD_LIGHT, (dr.right + self.px(14), self.detail_y))
         if self.opponent != "friend" and not self.available.get(self.opponent, True):
-            W.draw_text(surface, "This CPU level is not available yet: the CPU will play random legal moves.",
+            W.draw_text(surface, _("This CPU level is not available yet: the CPU will play random legal moves."),
                         self.font("small"), theme.BAD, (self.opp_row.rect.right, self.labels[0][1]),
                         "topright")
         m = self.months_row.rect
         n = self.months
-        note = f"{n} round{'s' if n != 1 else ''}, one per month"
+        note = ngettext("{n} round, one per month", "{n} rounds, one per month", n).format(n=n)
         if self.house.get("months", 0) is None:
-            note = "No limit: house rules play to a target"
+            note = _("No limit: house rules play to a target")
         if m.right + self.px(24) + W.text_width(note, self.font("small")) < self.panel.right - self.px(40):
             W.draw_text(surface, note, self.font("small"), theme.CREAM_DIM,
                         (m.right + self.px(24), m.centery), "midleft")
@@ -389,7 +410,7 @@ class NewMatchScene(MenuScene):
         if y + self.px(40) + lh > bottom:
             return
         W.draw_divider(surface, x, x + width, y - self.px(18), theme.GOLD_DARK)
-        W.draw_text(surface, "SCORING IN THESE RULES", self.font("small", True), theme.GOLD, (x, y))
+        W.draw_text(surface, _("SCORING IN THESE RULES"), self.font("small", True), theme.GOLD, (x, y))
         y += self.px(40)
         self.notes_shown = []
         for note, house in self.scoring_notes():

@@ -21,20 +21,31 @@ import pygame
 from ...engine import PRESET_LABELS, Phase
 from .. import theme
 from .. import widgets as W
+from ..table import N_, _, ngettext
 from . import DialogScene, MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.saved")
 
 
+def seat_label(name: str) -> str:
+    """A seat's name as shown: the game's own names ("You", "CPU (Hard)") in the current
+    language, a name a player typed as it is."""
+    from ...ai import CPU_LEVELS
+    if name == "You" or name in {lvl.seat_name for lvl in CPU_LEVELS}:
+        return _(name)
+    return name
+
+
 def match_summary(session) -> str:
     """'Month 3 of 6 · You 12 – 7 CPU (Hard)' for a saved session."""
     st = session.state
-    a, b = session.seats[0].name, session.seats[1].name
+    a, b = seat_label(session.seats[0].name), seat_label(session.seats[1].name)
     if st.months:
-        when = f"Month {min(st.round, st.months)} of {st.months}"
+        when = _("Month {n} of {total}").format(n=min(st.round, st.months), total=st.months)
     else:
-        when = f"Round {st.round}"
-    return f"{when} · {a} {st.scores[0]} – {st.scores[1]} {b}"
+        when = _("Round {n}").format(n=st.round)
+    return _("{when} · {first} {first_score} – {second_score} {second}").format(
+        when=when, first=a, first_score=st.scores[0], second_score=st.scores[1], second=b)
 
 
 def continue_session(app, session) -> None:
@@ -53,8 +64,8 @@ def continue_session(app, session) -> None:
 class UnfinishedMatchScene(DialogScene):
     """Continue / keep for later / abandon, over the screen that would start a match."""
 
-    title = "You have an unfinished match"
-    hint = "Esc: back"
+    title = N_("You have an unfinished match")
+    hint = N_("Esc: back")
 
     def __init__(self, app, session, *, on_clear: Callable[[], None]):
         self.session = session
@@ -79,12 +90,12 @@ class UnfinishedMatchScene(DialogScene):
         by = self.panel.bottom - self.px(40) - bh
         total = 3 * bw + 2 * gap
         x = self.panel.centerx - total // 2
-        self.cont_b = self.button((x, by, bw, bh), "Continue it", self.continue_it, style="primary",
-                                  sublabel="Play it now", hotkeys=(pygame.K_c,))
-        self.keep_b = self.button((x + bw + gap, by, bw, bh), "Keep for later", self.keep_it,
-                                  style="secondary", sublabel="Start the new one", hotkeys=(pygame.K_k,))
-        self.drop_b = self.button((x + 2 * (bw + gap), by, bw, bh), "Abandon it", self.abandon_it,
-                                  style="danger", sublabel="Filed as unfinished", hotkeys=(pygame.K_a,))
+        self.cont_b = self.button((x, by, bw, bh), _("Continue it"), self.continue_it, style="primary",
+                                  sublabel=_("Play it now"), hotkeys=(pygame.K_c,))
+        self.keep_b = self.button((x + bw + gap, by, bw, bh), _("Keep for later"), self.keep_it,
+                                  style="secondary", sublabel=_("Start the new one"), hotkeys=(pygame.K_k,))
+        self.drop_b = self.button((x + 2 * (bw + gap), by, bw, bh), _("Abandon it"), self.abandon_it,
+                                  style="danger", sublabel=_("Filed as unfinished"), hotkeys=(pygame.K_a,))
         self.widgets = [self.cont_b, self.keep_b, self.drop_b]
         self.focus.set(self.widgets)
         self.focus.focus(self.cont_b)
@@ -95,17 +106,17 @@ class UnfinishedMatchScene(DialogScene):
 
     def keep_it(self) -> None:
         if not self.app.storage.keep_for_later():
-            self.app.toast("The saved match could not be kept for later (see the log); nothing was changed.",
+            self.app.toast(_("The saved match could not be kept for later (see the log); nothing was changed."),
                            6.0, "warning")
             return
         self.app.pop()
-        self.app.toast("The unfinished match is kept for later: Title → Saved matches.", 5.0)
+        self.app.toast(_("The unfinished match is kept for later: Title → Saved matches."), 5.0)
         self.on_clear()
 
     def abandon_it(self) -> None:
         if self.app.storage.abandon(self.session) is None:
-            self.app.toast("The saved match could not be filed in the history (see the log); "
-                           "nothing was changed.", 6.0, "warning")
+            self.app.toast(_("The saved match could not be filed in the history (see the log); "
+                             "nothing was changed."), 6.0, "warning")
             return
         self.app.pop()
         self.on_clear()
@@ -119,27 +130,42 @@ class UnfinishedMatchScene(DialogScene):
         line = W.ellipsize(match_summary(self.session), font_b, room)
         W.draw_text(surface, line, font_b, theme.CREAM, (cx, y), "midtop")
         y += font_b.get_linesize() + self.px(4)
-        rules = PRESET_LABELS.get(self.session.rules.name, self.session.rules.name)
+        name = self.session.rules.name
+        rules = _(PRESET_LABELS[name]) if name in PRESET_LABELS else name
         W.draw_text(surface, W.ellipsize(rules, self.font("small"), room), self.font("small"),
                     theme.CREAM_DIM, (cx, y), "midtop")
         y += self.font("small").get_linesize() + self.px(18)
         font = self.font("body")
-        for text in W.wrap_text("A new match would take its place. What should happen to it?", font, room)[:2]:
+        for text in W.wrap_text(_("A new match would take its place. What should happen to it?"), font, room)[:2]:
             W.draw_text(surface, text, font, theme.CREAM, (cx, y), "midtop")
             y += font.get_linesize()
 
 
 COLUMNS = (
-    W.Column("saved", "Saved", 0.20, color=theme.CREAM_DIM),
-    W.Column("match", "Match", 0.44, bold=True),
-    W.Column("rules", "Rules", 0.16),
+    W.Column("saved", N_("Saved"), 0.20, color=theme.CREAM_DIM),    # titles translated where drawn
+    W.Column("match", N_("Match"), 0.44, bold=True),
+    W.Column("rules", N_("Rules"), 0.16),
     W.Column("actions", "", 0.20, "right"),     # Resume and Abandon
 )
 
 
+# The months as "%b" writes them in English (a fixed table: not the OS locale's), translated where shown.
+MONTH_ABBREVIATIONS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"),
+                       N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
+
+
 def nice_time(stamp: float) -> str:
     d = datetime.fromtimestamp(stamp)
-    return f"{d.day} {d.strftime('%b, %H:%M')}"
+    return _("{day} {month}, {time}").format(day=d.day, month=_(MONTH_ABBREVIATIONS[d.month - 1]),
+                                             time=d.strftime("%H:%M"))
+
+
+def _rules_name(name: str) -> str:
+    """A preset's short name as shown ("Casual"); a name that is no preset, as it is."""
+    if name not in PRESET_LABELS:
+        return name
+    from .newmatch import short_label
+    return short_label(name)
 
 
 def saved_cells(m) -> dict:
@@ -147,7 +173,7 @@ def saved_cells(m) -> dict:
     return {
         "saved": nice_time(m.saved_at),
         "match": match_summary(m.session),
-        "rules": PRESET_LABELS.get(m.session.rules.name, m.session.rules.name).split(" (")[0],
+        "rules": _rules_name(m.session.rules.name),
     }
 
 
@@ -159,8 +185,9 @@ class SavedMatchesScene(TableScreen, MenuScene):
         self._load(app)
         columns = [replace(c, draw=self._draw_actions) if c.key == "actions" else c for c in COLUMNS]
         self.table = W.Table(columns, self.matches, cells=saved_cells, on_activate=self.resume, click=False,
-                             assets=app.assets, keys=self.table_keys_free, empty="No saved matches.",
-                             empty_detail="When a new match would replace an unfinished one, you can keep it here.")
+                             assets=app.assets, keys=self.table_keys_free, empty=N_("No saved matches."),
+                             empty_detail=N_("When a new match would replace an unfinished one, "
+                                             "you can keep it here."))
         super().__init__(app)
 
     def _load(self, app) -> None:
@@ -191,9 +218,9 @@ class SavedMatchesScene(TableScreen, MenuScene):
             bw = (cell.w - gap) // 2
             bh = self.row_h - self.px(18)
             y = cell.y + self.px(9)
-            resume = self.button((cell.right - 2 * bw - gap, y, bw, bh), "Resume",
+            resume = self.button((cell.right - 2 * bw - gap, y, bw, bh), _("Resume"),
                                  lambda i=i: self.resume(i), style="primary")
-            drop = self.button((cell.right - bw, y, bw, bh), "Abandon", lambda i=i: self.abandon(i),
+            drop = self.button((cell.right - bw, y, bw, bh), _("Abandon"), lambda i=i: self.abandon(i),
                                style="danger")
             self.row_buttons.append((resume, drop))
 
@@ -202,7 +229,7 @@ class SavedMatchesScene(TableScreen, MenuScene):
         m = self.matches[i]
         session = self.app.storage.resume_saved(m.match_id)
         if session is None:
-            self.app.toast("That match could not be resumed (see the log).", 6.0, "warning")
+            self.app.toast(_("That match could not be resumed (see the log)."), 6.0, "warning")
             self._reload()
             return
         continue_session(self.app, session)
@@ -210,13 +237,13 @@ class SavedMatchesScene(TableScreen, MenuScene):
     def abandon(self, i: int) -> None:
         m = self.matches[i]
         self.app.open(
-            "confirm", "Abandon this match?",
-            f"{match_summary(m.session)}. It is filed in the match history as unfinished and never counted "
-            "as won or lost.", "Abandon", lambda: self._do_abandon(m))
+            "confirm", _("Abandon this match?"),
+            _("{match}. It is filed in the match history as unfinished and never counted "
+              "as won or lost.").format(match=match_summary(m.session)), _("Abandon"), lambda: self._do_abandon(m))
 
     def _do_abandon(self, m) -> None:
         if self.app.storage.abandon(m.session) is None:
-            self.app.toast("The match could not be filed in the history (see the log); it is still kept.",
+            self.app.toast(_("The match could not be filed in the history (see the log); it is still kept."),
                            6.0, "warning")
         self._reload()
 
@@ -248,9 +275,9 @@ class SavedMatchesScene(TableScreen, MenuScene):
     def draw_content(self, surface: pygame.Surface) -> None:
         w, _h = self.size
         n = len(self.matches)
-        sub = (f"{n} unfinished match{'es' if n != 1 else ''} kept for later" if n else
-               "Matches you keep for later wait here.")
-        y = self.draw_title(surface, "Saved matches", self.px(40))
+        sub = (ngettext("{n} unfinished match kept for later", "{n} unfinished matches kept for later",
+                        n).format(n=n) if n else _("Matches you keep for later wait here."))
+        y = self.draw_title(surface, _("Saved matches"), self.px(40))
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(6)), "midtop")
         W.draw_panel(surface, self.panel, s=self.s)
         self.table.draw(surface)
@@ -260,4 +287,4 @@ class SavedMatchesScene(TableScreen, MenuScene):
             b.draw(surface)
 
 
-__all__ = ["UnfinishedMatchScene", "SavedMatchesScene", "continue_session", "match_summary"]
+__all__ = ["UnfinishedMatchScene", "SavedMatchesScene", "continue_session", "match_summary", "seat_label"]

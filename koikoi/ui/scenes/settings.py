@@ -12,22 +12,39 @@ import pygame
 from ...storage import DEFAULT_SETTINGS
 from .. import theme
 from .. import widgets as W
+from ..table import N_, _
 from . import MenuScene
 
 
 def speed_text(v: float) -> str:
+    """The animation speed as a phrase: "Instant", "Normal", "Relaxed (0.5×)", "Fast (1.5×)"."""
+    if v <= 0 or abs(v - 1.0) < 1e-6:
+        return speed_name(v)
+    return _("{speed} ({factor}×)").format(speed=speed_name(v), factor=f"{v:g}")
+
+
+def speed_name(v: float) -> str:
+    """The animation speed's word: Instant, Normal, Relaxed or Fast (in the current language)."""
     if v <= 0:
-        return "Instant"
+        return _("Instant")
     if abs(v - 1.0) < 1e-6:
-        return "Normal"
+        return _("Normal")
     if v < 1:
-        return f"Relaxed ({v:g}×)"
-    return f"Fast ({v:g}×)"
+        return _("Relaxed")
+    return _("Fast")
 
 
 # (value, label) of the "hints" and "pace" settings (koikoi.storage.HINT_MODES, PACE_NAMES).
-HINT_CHOICES = (("auto", "Auto"), ("on", "On"), ("off", "Off"))
-PACE_CHOICES = (("relaxed", "Relaxed"), ("normal", "Normal"), ("quick", "Quick"))
+# The labels are English (N_), translated where they are shown.
+HINT_CHOICES = (("auto", N_("Auto")), ("on", N_("On")), ("off", N_("Off")))
+PACE_CHOICES = (("relaxed", N_("Relaxed")), ("normal", N_("Normal")), ("quick", N_("Quick")))
+CARD_SIZE_LABELS = (N_("Small"), N_("Normal"), N_("Large"))
+NAME_STYLE_LABELS = (N_("Both"), N_("English"), N_("Rōmaji"))
+
+
+def _translated(choices) -> list:
+    """(value, label) pairs with each label in the current language."""
+    return [(v, _(label)) for v, label in choices]
 
 
 class SettingsScene(MenuScene):
@@ -42,20 +59,21 @@ class SettingsScene(MenuScene):
         super().__init__(app)
 
     # ---------------------------------------------------------- layout
-    # (name, description) of each row, the left column top down, then the right.
+    # (name, description) of each row, the left column top down, then the right; English
+    # (N_), translated in ``layout`` (``self.rows``) and ``_describe``.
     TEXTS = (
-        ("Animation speed", "How fast the cards move; Instant skips it."),
-        ("CPU pace", "How long the CPU's turns take; hold Space or click to hurry the CPU."),
-        ("Sound effects", "The volume of card sounds."),
-        ("Music", "The volume of the music."),
-        ("Mute", "Silence every sound."),
-        ("Fullscreen", "Also F11 at any time."),
-        ("Card size", "The cards on the table."),
-        ("Names", "Of cards and yaku: English, rōmaji or both."),
-        ("Month numbers", "The month in a corner of every card."),
-        ("Hints", "Glowing matches and card tooltips. Auto: against CPU · Easy only."),
-        ("Default opponent", "Who a new match starts against."),
-        ("Default rules", "The rule set a new match starts with."),
+        (N_("Animation speed"), N_("How fast the cards move; Instant skips it.")),
+        (N_("CPU pace"), N_("How long the CPU's turns take; hold Space or click to hurry the CPU.")),
+        (N_("Sound effects"), N_("The volume of card sounds.")),
+        (N_("Music"), N_("The volume of the music.")),
+        (N_("Mute"), N_("Silence every sound.")),
+        (N_("Fullscreen"), N_("Also F11 at any time.")),
+        (N_("Card size"), N_("The cards on the table.")),
+        (N_("Names"), N_("Of cards and yaku: English, rōmaji or both.")),
+        (N_("Month numbers"), N_("The month in a corner of every card.")),
+        (N_("Hints"), N_("Glowing matches and card tooltips. Auto: against CPU · Easy only.")),
+        (N_("Default opponent"), N_("Who a new match starts against.")),
+        (N_("Default rules"), N_("The rule set a new match starts with.")),
     )
 
     def layout(self) -> None:
@@ -122,32 +140,32 @@ class SettingsScene(MenuScene):
 
         self.speed = slider(0, 0, st["anim_speed"], self.set_speed, minimum=0.0, maximum=2.0, step=0.25,
                             marks=(0.0, 1.0, 2.0))
-        self.pace = choice(0, 1, PACE_CHOICES, st.get("pace", "normal"), self.set_pace)
+        self.pace = choice(0, 1, _translated(PACE_CHOICES), st.get("pace", "normal"), self.set_pace)
         self.volume = slider(0, 2, st["volume"], self.set_volume, minimum=0.0, maximum=1.0, step=0.05,
                              on_release=lambda v: self.app.play("capture"))
         self.music = slider(0, 3, st.get("music_volume", 0.5), self.set_music, minimum=0.0, maximum=1.0,
                             step=0.05)
         self.mute = toggle(0, 4, st["muted"], self.set_muted)
         self.full = toggle(0, 5, self.app.fullscreen, self.set_fullscreen)
-        self.card_size = choice(1, 0, [(v, lbl) for v, lbl in zip(CARD_SCALES, ("Small", "Normal", "Large"))],
+        self.card_size = choice(1, 0, _translated(zip(CARD_SCALES, CARD_SIZE_LABELS)),
                                 st.get("card_scale", 1.0), self.set_card_scale)
-        self.names = choice(1, 1, [(v, lbl) for v, lbl in zip(NAME_STYLES, ("Both", "English", "Rōmaji"))],
+        self.names = choice(1, 1, _translated(zip(NAME_STYLES, NAME_STYLE_LABELS)),
                             st.get("name_style", "both"), self.set_name_style)
         self.numbers = toggle(1, 2, st["month_numbers"], self.set_numbers)
-        self.hints = choice(1, 3, HINT_CHOICES, st.get("hints", "auto"), self.set_hints)
-        opp_names = {k: label for k, label, _ in OPP_LABELS}
+        self.hints = choice(1, 3, _translated(HINT_CHOICES), st.get("hints", "auto"), self.set_hints)
+        opp_names = {k: _(label) for k, label, _blurb in OPP_LABELS}
         self.opponent = stepper(1, 4, OPPONENTS, last.get("opponent", "medium"), self.set_default_opponent,
                                 lambda v: opp_names.get(v, v))
         self.rules = stepper(1, 5, list(RULESETS), last.get("rules", "casual"), self.set_default_rules,
                              short_label)
         controls = (self.speed, self.pace, self.volume, self.music, self.mute, self.full,
                     self.card_size, self.names, self.numbers, self.hints, self.opponent, self.rules)
-        self.rows = [(name, text, wdg) for (name, text), wdg in zip(self.TEXTS, controls)]
+        self.rows = [(_(name), _(text), wdg) for (name, text), wdg in zip(self.TEXTS, controls)]
         bw = self.px(300)
         by = self.panel.bottom + self.px(30)
         gap = self.px(24)
-        self.reset_b = self.button((0, by, bw, bh), "Restore defaults", self.restore, style="ghost")
-        self.back_b = self.button((0, by, bw, bh), "Back", self.back, style="primary",
+        self.reset_b = self.button((0, by, bw, bh), _("Restore defaults"), self.restore, style="ghost")
+        self.back_b = self.button((0, by, bw, bh), _("Back"), self.back, style="primary",
                                   hotkeys=(pygame.K_BACKSPACE,))
         self.reset_b.rect.right = w // 2 - gap // 2
         self.back_b.rect.left = w // 2 + gap // 2
@@ -159,7 +177,7 @@ class SettingsScene(MenuScene):
         of row ``i``. The description runs the column's width under the name and the control,
         in the small type, wrapped to the lines the row holds, or in the tiny type where the
         small one needs more; only in a window too small for either is its last line cut."""
-        _, text = self.TEXTS[i]
+        text = _(self.TEXTS[i][1])
         room = self.col_w
         free = self.row_h - self.top_h - self.px(8)
         fonts = [self.font("small"), self.font("tiny")]
@@ -191,7 +209,7 @@ class SettingsScene(MenuScene):
         name = self.rows[i][0]
         label = self.font("body", True)
         room = self.rows[i][2].rect.x - self.row_pos[i][0] - self.px(16)
-        _, font, lines, _ = self.texts[i]
+        font, lines = self.texts[i][1:3]
         return label, W.ellipsize(name, label, room), font, lines, self.col_w
 
     # ---------------------------------------------------------- changes
@@ -289,7 +307,7 @@ class SettingsScene(MenuScene):
         of its description, inside the row's dividers."""
         i = next(k for k, r in enumerate(self.rows) if r[2] is self.numbers)
         row = self.row_rect(i)
-        _, font, lines, _ = self.texts[i]
+        font, lines = self.texts[i][1:3]
         pad = max(2, self.px(6))
         left = max(self.numbers.rect.right + self.px(90),
                    row.x + max((W.text_width(line, font) for line in lines), default=0) + self.px(20))
@@ -313,35 +331,35 @@ class SettingsScene(MenuScene):
         return r
 
     def draw_content(self, surface: pygame.Surface) -> None:
-        self.draw_title(surface, "Settings", max(self.px(20), self.panel.y - self.px(116)))
+        self.draw_title(surface, _("Settings"), max(self.px(20), self.panel.y - self.px(116)))
         W.draw_panel(surface, self.panel, s=self.s)
         value = self.font("small", True)
         head = self.font("small", True)
-        for c, title in enumerate(("TABLE AND SOUND", "CARDS AND NEW MATCHES")):
+        for c, title in enumerate((_("TABLE AND SOUND"), _("CARDS AND NEW MATCHES"))):
             x = self.col_x[c]
             W.draw_text(surface, title, head, theme.GOLD, (x, self.head_y), shadow=False)
             W.draw_divider(surface, x, x + self.col_w, self.head_y + head.get_linesize() + self.px(6),
                            theme.GOLD, max(1, self.px(2)))
-        for i, ((name, text, widget), (x, _)) in enumerate(zip(self.rows, self.row_pos)):
+        for i, ((name, text, widget), (x, _y)) in enumerate(zip(self.rows, self.row_pos)):
             row = self.row_rect(i)
             if i % self.per_col:
                 W.draw_divider(surface, x, x + self.col_w, row.y, theme.with_alpha(theme.GOLD_DARK, 200))
             cy, font, lines, y = self.texts[i]
-            label, shown, *_ = self.row_text(i)
+            label, shown = self.row_text(i)[:2]
             W.draw_text(surface, shown, label, theme.CREAM, (x, cy), "midleft")
             for line in lines:
                 W.draw_text(surface, line, font, theme.CREAM_DIM, (x, y), shadow=False)
                 y += font.get_linesize()
             vx = x + self.col_w
             if widget is self.speed:
-                W.draw_text(surface, speed_text(self.speed.value).split(" (")[0], value, theme.GOLD_LIGHT,
+                W.draw_text(surface, speed_name(self.speed.value), value, theme.GOLD_LIGHT,
                             (vx, cy), "midright")
             elif widget in (self.volume, self.music):
-                pct = ("Muted" if self.app.settings.get("muted")
-                       else f"{int(round(widget.value * 100))}%")
+                pct = (_("Muted") if self.app.settings.get("muted")
+                       else _("{percent}%").format(percent=int(round(widget.value * 100))))
                 W.draw_text(surface, pct, value, theme.GOLD_LIGHT, (vx, cy), "midright")
             elif isinstance(widget, W.Toggle):
-                W.draw_text(surface, "On" if widget.value else "Off", value,
+                W.draw_text(surface, _("On") if widget.value else _("Off"), value,
                             theme.GOLD_LIGHT if widget.value else theme.CREAM_DIM,
                             (widget.rect.right + self.px(22), cy), "midleft")
         # a preview card beside the month-number switch, at the chosen card size, in its own row
@@ -370,16 +388,16 @@ class PauseMenuScene(MenuScene):
     def layout(self) -> None:
         w, h = self.size
         bw, bh, gap = self.px(420), self.px(74), self.px(18)
-        labels = [("Resume", self.back, "primary", (pygame.K_ESCAPE,)),
-                  ("Rules of this match", self.rules_panel, "secondary", (pygame.K_r,)),
-                  ("How to play", self.how_to, "secondary", (pygame.K_F1,)),
-                  ("Settings", self.settings, "secondary", ()),
-                  ("Save and leave to title", self.to_title, "secondary", ()),
-                  ("Concede the match", self.concede, "danger", ()),
-                  ("Quit the game", self.app.quit, "danger", ())]
+        labels = [(_("Resume"), self.back, "primary", (pygame.K_ESCAPE,)),
+                  (_("Rules of this match"), self.rules_panel, "secondary", (pygame.K_r,)),
+                  (_("How to play"), self.how_to, "secondary", (pygame.K_F1,)),
+                  (_("Settings"), self.settings, "secondary", ()),
+                  (_("Save and leave to title"), self.to_title, "secondary", ()),
+                  (_("Concede the match"), self.concede, "danger", ()),
+                  (_("Quit the game"), self.app.quit, "danger", ())]
         session = self._session()
         if session is None or session.state.is_over:
-            labels = [lb for lb in labels if lb[0] not in ("Rules of this match", "Concede the match")]
+            labels = [lb for lb in labels if lb[1] not in (self.rules_panel, self.concede)]
         self.layout_button_column(labels, bw, bh, gap)
 
     def enter(self) -> None:
@@ -415,11 +433,13 @@ class PauseMenuScene(MenuScene):
             return
         seat = self.conceding_seat(session)
         name = session.seats[seat].name
-        who = "you" if name.lower() == "you" else name
+        if name.lower() == "you":
+            text = _("The match ends now as a loss for you. It is kept in the match history, marked conceded.")
+        else:
+            text = _("The match ends now as a loss for {who}. It is kept in the match history, "
+                     "marked conceded.").format(who=name)
         self.app.push(ConfirmScene(
-            self.app, "Concede the match?",
-            f"The match ends now as a loss for {who}. It is kept in the match history, marked conceded.",
-            "Concede", lambda: self.do_concede(seat)))
+            self.app, _("Concede the match?"), text, _("Concede"), lambda: self.do_concede(seat)))
 
     def do_concede(self, seat: int) -> None:
         session = self._session()
@@ -428,7 +448,7 @@ class PauseMenuScene(MenuScene):
         session.on_change = None          # nothing more is autosaved
         session.store = None
         if self.app.storage.save_conceded(session, seat) is None:
-            self.app.toast("The conceded match could not be saved to the history.", 5.0, "warning")
+            self.app.toast(_("The conceded match could not be saved to the history."), 5.0, "warning")
         self.app.open("title", mode="reset")
 
     def _session(self):
@@ -449,7 +469,7 @@ class PauseMenuScene(MenuScene):
         return True   # modal
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.draw_menu_panel(surface, "Paused")
+        self.draw_menu_panel(surface, _("Paused"))
 
 
 class ConfirmScene(MenuScene):
@@ -458,8 +478,10 @@ class ConfirmScene(MenuScene):
     opaque = False
     intro_time = 0.15
 
-    def __init__(self, app, title: str, text: str, yes_label: str, on_yes, *, no_label: str = "Cancel"):
-        self.title, self.text, self.yes_label, self.no_label = title, text, yes_label, no_label
+    def __init__(self, app, title: str, text: str, yes_label: str, on_yes, *, no_label: str = ""):
+        # the texts come translated; no "no" label: Cancel, in the current language
+        self.title, self.text, self.yes_label = title, text, yes_label
+        self.no_label = no_label or _("Cancel")
         self.on_yes = on_yes
         super().__init__(app)
 

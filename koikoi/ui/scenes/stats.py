@@ -19,32 +19,42 @@ from ...engine import PRESET_LABELS
 from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
+from ..table import N_, _, ngettext
 from . import MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.stats_scene")
 
 # the CPU levels as declared once in koikoi.ai, then the two kinds of opponent that are not levels
-OPPONENT_LABELS = {**LEVEL_LABELS, "cpu": "CPU", "friend": "Friend"}
+# (English: translated where shown, in ``table_rows``)
+OPPONENT_LABELS = {**LEVEL_LABELS, "cpu": N_("CPU"), "friend": N_("Friend")}
 OPPONENT_ORDER = LEVEL_ORDER + ("cpu", "friend")
 
 TABLE_COLUMNS = (
-    W.Column("opponent", "Opponent", 0.22),
-    W.Column("rules", "Rules", 0.19),
-    W.Column("played", "Played", 0.10, "right"),
-    W.Column("won", "Won", 0.08, "right", bold=True, color=theme.GOOD),
-    W.Column("drawn", "Drawn", 0.09, "right"),
-    W.Column("lost", "Lost", 0.08, "right"),
-    W.Column("rate", "Win %", 0.10, "right", bold=True),
-    W.Column("ppr", "Per round", 0.14, "right", bold=True),
+    W.Column("opponent", N_("Opponent"), 0.22),      # titles translated where drawn
+    W.Column("rules", N_("Rules"), 0.19),
+    W.Column("played", N_("Played"), 0.10, "right"),
+    W.Column("won", N_("Won"), 0.08, "right", bold=True, color=theme.GOOD),
+    W.Column("drawn", N_("Drawn"), 0.09, "right"),
+    W.Column("lost", N_("Lost"), 0.08, "right"),
+    W.Column("rate", N_("Win %"), 0.10, "right", bold=True),
+    W.Column("ppr", N_("Per round"), 0.14, "right", bold=True),
 )
 
 
 def percent(x: Optional[float]) -> str:
-    return "—" if x is None else f"{round(100 * x)}%"
+    return "—" if x is None else _("{percent}%").format(percent=round(100 * x))
 
 
 def signed(x: Optional[float]) -> str:
     return "—" if x is None else f"{x:+.1f}"
+
+
+def _rules_name(name: str) -> str:
+    """A preset's short name as shown ("Casual"); a name that is no preset, as it is."""
+    if name not in PRESET_LABELS:
+        return name
+    from .newmatch import short_label
+    return short_label(name)
 
 
 def table_rows(stats: "S.Stats") -> list[dict]:
@@ -56,8 +66,8 @@ def table_rows(stats: "S.Stats") -> list[dict]:
     for opp, rules in keys:
         rec = stats.by[(opp, rules)]
         out.append({
-            "opponent": OPPONENT_LABELS.get(opp, opp.title()),
-            "rules": PRESET_LABELS.get(rules, rules).split(" (")[0],
+            "opponent": _(OPPONENT_LABELS[opp]) if opp in OPPONENT_LABELS else opp.title(),
+            "rules": _rules_name(rules),
             "played": str(rec.matches), "won": str(rec.wins), "drawn": str(rec.draws),
             "lost": str(rec.losses), "rate": percent(rec.win_rate), "ppr": signed(rec.points_per_round),
         })
@@ -121,14 +131,14 @@ class StatsScene(TableScreen, MenuScene):
         self.yaku_panel = pygame.Rect(self.table_panel.right + self.px(28), below,
                                       self.content.right - self.table_panel.right - self.px(28),
                                       self.content.bottom - below)
-        self.back_b = self.button((0, by, self.px(300), bh), "Back", self.back, style="primary",
+        self.back_b = self.button((0, by, self.px(300), bh), _("Back"), self.back, style="primary",
                                   hotkeys=(pygame.K_BACKSPACE,))
         self.back_b.rect.centerx = w // 2
         self.widgets = [self.back_b]
         if self.empty:
             self.panel = pygame.Rect(0, 0, min(w - 2 * pad, self.px(1100)), self.px(470))
             self.panel.center = (w // 2, (self.content.y + by) // 2)
-            self.new_b = self.button((0, 0, self.px(340), bh), "New match", self.new_match, style="secondary")
+            self.new_b = self.button((0, 0, self.px(340), bh), _("New match"), self.new_match, style="secondary")
             self.new_b.rect.midbottom = (w // 2, self.panel.bottom - self.px(34))
             self.widgets.insert(0, self.new_b)
         # the table scrolls when there are many pairs
@@ -153,23 +163,27 @@ class StatsScene(TableScreen, MenuScene):
         o = self.stats.overall
         calls = o.koikoi_calls
         return [
-            ("Matches", str(o.matches), f"{o.wins} won · {o.draws} drawn · {o.losses} lost"),
-            ("Win rate", percent(o.win_rate), f"{o.rounds_won} of {o.rounds} rounds won"),
-            ("Points per round", signed(o.points_per_round), f"{o.points_for} won · {o.points_against} lost"),
-            ("Best round", str(o.best_round) if o.best_round else "—", "points in one round"),
-            ("Koi-Koi calls", str(calls),
-             f"{o.koikoi_paid} paid off ({percent(o.koikoi_success)})" if calls else "none called yet"),
+            (_("Matches"), str(o.matches),
+             _("{won} won · {drawn} drawn · {lost} lost").format(won=o.wins, drawn=o.draws, lost=o.losses)),
+            (_("Win rate"), percent(o.win_rate),
+             _("{won} of {n} rounds won").format(won=o.rounds_won, n=o.rounds)),
+            (_("Points per round"), signed(o.points_per_round),
+             _("{won} won · {lost} lost").format(won=o.points_for, lost=o.points_against)),
+            (_("Best round"), str(o.best_round) if o.best_round else "—", _("points in one round")),
+            (_("Koi-Koi calls"), str(calls),
+             _("{n} paid off ({percent})").format(n=o.koikoi_paid, percent=percent(o.koikoi_success))
+             if calls else _("none called yet")),
         ]
 
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
-        y = self.draw_title(surface, "Statistics", self.px(36))
+        y = self.draw_title(surface, _("Statistics"), self.px(36))
         progress = self.feed.progress_text()
         if self.empty and progress:
             W.draw_text(surface, progress, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(4)), "midtop")
             return
         if self.empty:
-            W.draw_text(surface, "From every match you finish", self.font("small"), theme.CREAM_DIM,
+            W.draw_text(surface, _("From every match you finish"), self.font("small"), theme.CREAM_DIM,
                         (w // 2, y + self.px(4)), "midtop")
             W.draw_panel(surface, self.panel, s=self.s)
             cx = self.panel.centerx
@@ -177,18 +191,20 @@ class StatsScene(TableScreen, MenuScene):
                 img = self.app.assets.card(cid, self.px(120), month_number=False)
                 W.draw_card(surface, img, (cx + (j - 1) * self.px(70), self.panel.y + self.px(110)),
                             anchor="center", angle=(1 - j) * 10)
-            W.draw_text(surface, "No finished matches yet", self.font("h3", True), theme.CREAM,
+            W.draw_text(surface, _("No finished matches yet"), self.font("h3", True), theme.CREAM,
                         (cx, self.panel.y + self.px(210)), "midtop")
-            W.draw_text(surface, "Win rates, points per round, your favourite yaku and how your Koi-Koi calls "
-                        "pay off will appear here.", self.font("small"), theme.CREAM_DIM,
+            W.draw_text(surface, _("Win rates, points per round, your favourite yaku and how your Koi-Koi calls "
+                          "pay off will appear here."), self.font("small"), theme.CREAM_DIM,
                         (cx, self.panel.y + self.px(262)), "midtop")
             return
         o = self.stats.overall
-        sub = f"Your results in {o.matches} finished match{'es' if o.matches != 1 else ''}"
+        sub = ngettext("Your results in {n} finished match", "Your results in {n} finished matches",
+                       o.matches).format(n=o.matches)
         left_out = self.conceded + self.unfinished
         if left_out:
-            sub += (f"  ·  {left_out} conceded or unfinished match{'es are' if left_out != 1 else ' is'} "
-                    "not counted")
+            sub += "  ·  " + ngettext("{n} conceded or unfinished match is not counted",
+                                      "{n} conceded or unfinished matches are not counted",
+                                      left_out).format(n=left_out)
         if progress:
             sub = progress
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (w // 2, y + self.px(4)), "midtop")
@@ -215,20 +231,20 @@ class StatsScene(TableScreen, MenuScene):
     def _draw_table(self, surface) -> None:
         p = self.table_panel
         W.draw_panel(surface, p, s=self.s)
-        W.draw_text(surface, "By opponent and rules", self.font("h3", True), theme.GOLD_LIGHT,
+        W.draw_text(surface, _("By opponent and rules"), self.font("h3", True), theme.GOLD_LIGHT,
                     (p.x + self.px(30), p.y + self.px(20)))
         self.table.draw(surface)
 
     def _draw_yaku(self, surface) -> None:
         p = self.yaku_panel
         W.draw_panel(surface, p, s=self.s)
-        W.draw_text(surface, "Yaku you made most", self.font("h3", True), theme.GOLD_LIGHT,
+        W.draw_text(surface, _("Yaku you made most"), self.font("h3", True), theme.GOLD_LIGHT,
                     (p.x + self.px(30), p.y + self.px(20)))
         common = self.stats.overall.yaku.most_common()
         common = [(n, c) for n, c in common if n in Y.CAPTURE_ORDER]
         y = p.y + self.px(80)
         if not common:
-            W.draw_text(surface, "No yaku scored yet.", self.font("small"), theme.CREAM_DIM,
+            W.draw_text(surface, _("No yaku scored yet."), self.font("small"), theme.CREAM_DIM,
                         (p.centerx, p.centery), "center")
             return
         style = self.app.settings.get("name_style", "both")
@@ -253,7 +269,8 @@ class StatsScene(TableScreen, MenuScene):
             track = pygame.Rect(tx, bar.y, bar_w, bar.h)
             surface.blit(W.rounded_surface(track.size, track.h // 2, (255, 255, 255, 20)), track.topleft)
             surface.blit(W.rounded_surface(bar.size, bar.h // 2, theme.GOLD, bottom=theme.GOLD_DARK), bar.topleft)
-            W.draw_text(surface, f"{count}×", bold, theme.GOLD_LIGHT, (p.right - self.px(30), bar.centery),
+            W.draw_text(surface, _("{count}×").format(count=count), bold, theme.GOLD_LIGHT,
+                        (p.right - self.px(30), bar.centery),
                         "midright", shadow=False)
         del small
 

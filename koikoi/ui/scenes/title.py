@@ -15,7 +15,7 @@ import pygame
 from ... import __version__
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ..table import _, ngettext
 from . import MenuScene
 from .saved import continue_session, match_summary
 
@@ -74,11 +74,11 @@ class TitleScene(MenuScene):
         bw = min(self.px(400), (w - 3 * gap) // 2)
         row1 = self.logo_center[1] + self.px(185)
         self.widgets = []
-        new = self.button((0, 0, bw, bh), "New match", self.new_match, style="primary",
-                          sublabel="Play the CPU or a friend", hotkeys=(pygame.K_n,))
+        new = self.button((0, 0, bw, bh), _("New match"), self.new_match, style="primary",
+                          sublabel=_("Play the CPU or a friend"), hotkeys=(pygame.K_n,))
         row = []
         if self.saved is not None:
-            row.append(self.button((0, 0, bw, bh), "Continue", self.continue_match, style="primary",
+            row.append(self.button((0, 0, bw, bh), _("Continue"), self.continue_match, style="primary",
                                    sublabel=match_summary(self.saved), hotkeys=(pygame.K_c,)))
             new.style = "secondary"
         row.append(new)
@@ -91,9 +91,9 @@ class TitleScene(MenuScene):
         row.append(self.button((0, 0, bw, bh), _("Play online"), self.play_online, style="secondary",
                                sublabel=_("Host or join over the network"), hotkeys=(pygame.K_o,)))
         if self.kept:
-            row.append(self.button((0, 0, bw, bh), "Saved matches", self.saved_matches, style="secondary",
-                                   sublabel=(f"{self.kept} kept for later" if self.kept != 1 else
-                                             "1 kept for later"), hotkeys=(pygame.K_m,)))
+            row.append(self.button((0, 0, bw, bh), _("Saved matches"), self.saved_matches, style="secondary",
+                                   sublabel=ngettext("{n} kept for later", "{n} kept for later",
+                                                     self.kept).format(n=self.kept), hotkeys=(pygame.K_m,)))
         if len(row) >= 3:               # three or four side by side must fit the window
             bw = min(bw, (w - (len(row) + 1) * gap) // len(row))
             for b in row:
@@ -105,9 +105,9 @@ class TitleScene(MenuScene):
             x += bw + gap
         self.widgets += row
         sh, sgap = self.px(64), self.px(16)
-        labels = (("Match history", self.history, pygame.K_h), ("Statistics", self.statistics, pygame.K_t),
-                  ("How to play", self.how_to, pygame.K_F1), ("Settings", self.settings, pygame.K_s),
-                  ("Quit", self.app.quit, None))
+        labels = ((_("Match history"), self.history, pygame.K_h), (_("Statistics"), self.statistics, pygame.K_t),
+                  (_("How to play"), self.how_to, pygame.K_F1), (_("Settings"), self.settings, pygame.K_s),
+                  (_("Quit"), self.app.quit, None))
         if not learn_first:
             labels = ((_("Learn"), self.learn, pygame.K_l),) + labels
         n = len(labels)
@@ -116,7 +116,7 @@ class TitleScene(MenuScene):
         x = cx - total // 2
         row2 = row1 + bh + self.px(30)
         for label, fn, key in labels:
-            b = self.button((x, row2, sw, sh), label, fn, style="danger" if label == "Quit" else "secondary",
+            b = self.button((x, row2, sw, sh), label, fn, style="danger" if fn == self.app.quit else "secondary",
                             hotkeys=(key,) if key else ())
             self.widgets.append(b)
             x += sw + sgap
@@ -232,8 +232,8 @@ class TitleScene(MenuScene):
             logo.set_alpha(int(255 * k))
         surface.blit(logo, lr)
         # footer
-        W.draw_text(surface, f"v{__version__}   ·   F11 fullscreen", self.font("tiny"), theme.CREAM_DIM,
-                    (w // 2, h - self.px(22)), "midbottom")
+        W.draw_text(surface, _("v{version}   ·   F11 fullscreen").format(version=__version__), self.font("tiny"),
+                    theme.CREAM_DIM, (w // 2, h - self.px(22)), "midbottom")
 
     def draw(self, surface: pygame.Surface) -> None:
         self.draw_background(surface)

@@ -32,6 +32,7 @@ from .core import Widget, _is_click_up
 from .draw import draw_divider, rounded_surface
 from .scroll import Scroller
 from .text import draw_text, ellipsize
+from ...i18n import N_, _
 
 _ALIGNS = ("left", "right", "center")
 
@@ -47,7 +48,9 @@ class Column:
     otherwise. ``draw(surface, cell_rect, index, hot)`` draws a cell itself
     instead of text (``hot``: the mouse is over that cell), on top of every
     row. ``on_click(index)`` runs on a click in this column instead of the
-    table's ``on_activate``.
+    table's ``on_activate``. ``title`` is English (``N_``-marked where the
+    column is declared) and translated where it is drawn, as are the table's
+    ``empty`` and ``empty_detail``.
     """
 
     key: str
@@ -111,7 +114,7 @@ class Table(Widget):
                  rect=(0, 0, 1, 1), s: float = 1.0, row_h: int = 48, header_h: int = 36,
                  hoverable: bool = True, selectable: bool = True, click: bool = True,
                  keys: Union[bool, Callable[[], bool]] = True, zebra: bool = True,
-                 empty: str = "Nothing here yet.", empty_detail: Optional[str] = None,
+                 empty: str = N_("Nothing here yet."), empty_detail: Optional[str] = None,
                  cell_pad: float = 8, rule_gap: float = 6):
         super().__init__(rect, assets=assets)
         self.columns = [c if isinstance(c, Column) else Column(*c) for c in columns]
@@ -294,7 +297,7 @@ class Table(Widget):
         for column, (_key, title, x, cw, align) in zip(self.columns, self.cols):
             if not title:
                 continue
-            text = ellipsize(title.upper(), head, cw - pad)
+            text = ellipsize(_(title).upper(), head, cw - pad)
             if align == "right":
                 pos, anchor = (x + cw - pad, y), "topright"
             elif align == "center":
@@ -346,10 +349,10 @@ class Table(Widget):
         cx, cy = self.empty_center or self.viewport.center
         room = max(self.rect.w, self.viewport.w)
         font = self._font("h3", True)
-        draw_text(surface, ellipsize(self.empty, font, room), font, theme.CREAM, (cx, cy), "center")
+        draw_text(surface, ellipsize(_(self.empty), font, room), font, theme.CREAM, (cx, cy), "center")
         if self.empty_detail:
             small = self._font("small")
-            draw_text(surface, ellipsize(self.empty_detail, small, room), small, theme.CREAM_DIM,
+            draw_text(surface, ellipsize(_(self.empty_detail), small, room), small, theme.CREAM_DIM,
                       (cx, cy + self._px(40)), "center")
 
 
