@@ -28,11 +28,13 @@ tests/ai/test_sim.py and tests/ai/test_coach_cross.py check against the engine.
 from __future__ import annotations
 
 import random
+from typing import Optional
 
 from .ai.knowledge import Knowledge
 from .ai.playout import Policy
 from .ai.sim import DECIDE, DONE, bits, deal_hidden, from_view, points_fn
 from .engine.phase import Phase
+from .i18n import _
 
 _POLICIES: dict = {}   # (id(rules), month) -> (rules, Policy): read-only once built, safe to share
 
@@ -103,7 +105,7 @@ def risk(view, samples: int = 200, seed: int = 0) -> Odds:
     rng = random.Random(seed)
     rand = rng.random
     theirs = early = mine = 0
-    for _ in range(samples):
+    for _i in range(samples):
         r = deal_hidden(template, me, pool, opp_n, rng)
         if call:
             r.koikoi()               # playing on: the call, by the simulator's rule
@@ -133,7 +135,7 @@ def _pct(x: float) -> int:
     return int(round(x * 100))
 
 
-def coach_line(p: float, pays: int, opponent: str = "the CPU") -> str:
+def coach_line(p: float, pays: int, opponent: Optional[str] = None) -> str:
     """The prompt's line for ``p``: ``risk``'s Odds (a plain number is read as the share of
     deals in which the opponent completes a yaku before the seat's hand runs out).
 
@@ -141,21 +143,38 @@ def coach_line(p: float, pays: int, opponent: str = "the CPU") -> str:
     end when the opponent's last turn comes after the seat's and adds to it; "improves its
     yaku" when the opponent holds one already. With the hand empty, the seat has no turn
     left in which to be offered Stop again, so playing on can only lose what it holds: the
-    line says so, and gives the share by the round's end (the rest run out unpaid)."""
-    tail = f"of deals like this. Stop pays {pays} now."
+    line says so, and gives the share by the round's end (the rest run out unpaid).
+    ``opponent``: who plays on against the seat ("the CPU" when not given). Translated,
+    each case as one whole sentence."""
+    if opponent is None:
+        opponent = _("the CPU")
     if not isinstance(p, Odds):
-        return (f"Coach: {opponent} completes a yaku before your hand runs out in about "
-                f"{_pct(p)}% {tail}")
+        return _("Coach: {opponent} completes a yaku before your hand runs out in about {pct}% "
+                 "of deals like this. Stop pays {pays} now.").format(opponent=opponent, pct=_pct(p), pays=pays)
     if p.hand_empty:
-        what = "improves its yaku" if p.opp_holds else "completes a yaku"
         # No turn is left to be offered Stop again: the yaku held score only if stopped now.
-        return (f"Coach: your hand is empty: play on and your yaku score nothing; "
-                f"{opponent} {what} in about {_pct(p)}% {tail}")
-    what = "improves its yaku" if p.opp_holds else "completes a yaku"
+        if p.opp_holds:
+            text = _("Coach: your hand is empty: play on and your yaku score nothing; {opponent} improves "
+                     "its yaku in about {pct}% of deals like this. Stop pays {pays} now.")
+        else:
+            text = _("Coach: your hand is empty: play on and your yaku score nothing; {opponent} completes "
+                     "a yaku in about {pct}% of deals like this. Stop pays {pays} now.")
+        return text.format(opponent=opponent, pct=_pct(p), pays=pays)
     early, total = _pct(p.early), _pct(p)
-    more = f" ({total}% by the round's end)" if total != early else ""
-    return (f"Coach: {opponent} {what} before your hand runs out in about {early}%{more} "
-            f"{tail}")
+    if total != early:
+        if p.opp_holds:
+            text = _("Coach: {opponent} improves its yaku before your hand runs out in about {early}% "
+                     "({total}% by the round's end) of deals like this. Stop pays {pays} now.")
+        else:
+            text = _("Coach: {opponent} completes a yaku before your hand runs out in about {early}% "
+                     "({total}% by the round's end) of deals like this. Stop pays {pays} now.")
+    elif p.opp_holds:
+        text = _("Coach: {opponent} improves its yaku before your hand runs out in about {early}% "
+                 "of deals like this. Stop pays {pays} now.")
+    else:
+        text = _("Coach: {opponent} completes a yaku before your hand runs out in about {early}% "
+                 "of deals like this. Stop pays {pays} now.")
+    return text.format(opponent=opponent, early=early, total=total, pays=pays)
 
 
 __all__ = ["Odds", "risk", "summary", "coach_line"]

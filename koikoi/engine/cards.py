@@ -11,6 +11,12 @@ from enum import IntEnum
 from typing import Iterable, NamedTuple, Union
 
 
+def N_(text: str) -> str:
+    """Marks a name players read, for the translation catalog; the UI translates it where
+    it is shown. The engine itself stays free of translation (an identity)."""
+    return text
+
+
 class Kind(IntEnum):
     """Card kinds; the value orders tie-breaks (Bright > Animal > Ribbon > Chaff)."""
 
@@ -28,18 +34,18 @@ class Kind(IntEnum):
 
 
 PLANTS = (
-    "Pine", "Plum", "Cherry", "Wisteria", "Iris", "Peony",
-    "Bush clover", "Pampas", "Chrysanthemum", "Maple", "Willow", "Paulownia",
+    N_("Pine"), N_("Plum"), N_("Cherry"), N_("Wisteria"), N_("Iris"), N_("Peony"),
+    N_("Bush clover"), N_("Pampas"), N_("Chrysanthemum"), N_("Maple"), N_("Willow"), N_("Paulownia"),
 )
 MONTH_NAMES = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    N_("January"), N_("February"), N_("March"), N_("April"), N_("May"), N_("June"),
+    N_("July"), N_("August"), N_("September"), N_("October"), N_("November"), N_("December"),
 )
 KIND_JAPANESE = {
-    Kind.BRIGHT: ("Hikari", "光"),
-    Kind.ANIMAL: ("Tane", "種"),
-    Kind.RIBBON: ("Tanzaku", "短冊"),
-    Kind.CHAFF: ("Kasu", "カス"),
+    Kind.BRIGHT: (N_("Hikari"), "光"),
+    Kind.ANIMAL: (N_("Tane"), "種"),
+    Kind.RIBBON: (N_("Tanzaku"), "短冊"),
+    Kind.CHAFF: (N_("Kasu"), "カス"),
 }
 
 

@@ -22,6 +22,14 @@ from typing import NamedTuple
 from . import cards as C
 from .cards import ids_of
 
+
+def N_(text: str) -> str:
+    """Marks a name or explanation players read, for the translation catalog; the UI
+    translates it where it is shown (``_(info(name).english)``). An identity: the engine
+    stays free of translation."""
+    return text
+
+
 STYLES = ("both", "english", "romaji")
 """The ``name_style`` setting: rōmaji and English, English only, rōmaji only."""
 
@@ -40,57 +48,57 @@ class YakuInfo(NamedTuple):
 
 
 CAPTURES: tuple[YakuInfo, ...] = (
-    YakuInfo("goko", "Five Brights", "Gokō", "五光", "goko", "All five Brights.",
+    YakuInfo("goko", N_("Five Brights"), "Gokō", "五光", "goko", N_("All five Brights."),
              ids_of(C.BRIGHTS), ("01-B", "03-B", "08-B", "11-B", "12-B")),
-    YakuInfo("shiko", "Four Brights", "Shikō", "四光", "shiko", "Four Brights, not the Rain Man.",
+    YakuInfo("shiko", N_("Four Brights"), "Shikō", "四光", "shiko", N_("Four Brights, not the Rain Man."),
              ids_of(C.BRIGHTS & ~C.RAIN_MAN), ("01-B", "03-B", "08-B", "12-B")),
-    YakuInfo("ame_shiko", "Rainy Four Brights", "Ame-Shikō", "雨四光", "ame_shiko",
-             "Four Brights with the Rain Man.", (), ("01-B", "03-B", "08-B", "11-B")),
-    YakuInfo("sanko", "Three Brights", "Sankō", "三光", "sanko",
-             "Three Brights, not the Rain Man. Only the best Bright yaku counts.", (), ("01-B", "03-B", "08-B")),
-    YakuInfo("inoshikacho", "Boar, Deer, Butterflies", "Inoshikachō", "猪鹿蝶", "inoshikacho",
-             "Boar, Deer and Butterflies.", ids_of(C.INOSHIKACHO), ("07-A", "10-A", "06-A")),
-    YakuInfo("akatan", "Red Poetry Ribbons", "Akatan", "赤短", "akatan", "The three red poetry ribbons.",
+    YakuInfo("ame_shiko", N_("Rainy Four Brights"), "Ame-Shikō", "雨四光", "ame_shiko",
+             N_("Four Brights with the Rain Man."), (), ("01-B", "03-B", "08-B", "11-B")),
+    YakuInfo("sanko", N_("Three Brights"), "Sankō", "三光", "sanko",
+             N_("Three Brights, not the Rain Man. Only the best Bright yaku counts."), (), ("01-B", "03-B", "08-B")),
+    YakuInfo("inoshikacho", N_("Boar, Deer, Butterflies"), "Inoshikachō", "猪鹿蝶", "inoshikacho",
+             N_("Boar, Deer and Butterflies."), ids_of(C.INOSHIKACHO), ("07-A", "10-A", "06-A")),
+    YakuInfo("akatan", N_("Red Poetry Ribbons"), "Akatan", "赤短", "akatan", N_("The three red poetry ribbons."),
              ids_of(C.AKATAN), ("01-RP", "02-RP", "03-RP")),
-    YakuInfo("aotan", "Blue Ribbons", "Aotan", "青短", "aotan", "The three blue ribbons.",
+    YakuInfo("aotan", N_("Blue Ribbons"), "Aotan", "青短", "aotan", N_("The three blue ribbons."),
              ids_of(C.AOTAN), ("06-RB", "09-RB", "10-RB")),
-    YakuInfo("akatan_aotan", "Red and Blue Ribbons", "Akatan-Aotan", "赤短・青短", "akatan_aotan",
-             "All six poetry and blue ribbons, as one yaku.", ids_of(C.AKATAN | C.AOTAN),
+    YakuInfo("akatan_aotan", N_("Red and Blue Ribbons"), "Akatan-Aotan", "赤短・青短", "akatan_aotan",
+             N_("All six poetry and blue ribbons, as one yaku."), ids_of(C.AKATAN | C.AOTAN),
              ("01-RP", "02-RP", "03-RP", "06-RB", "09-RB", "10-RB")),
-    YakuInfo("hanami_zake", "Flower Viewing", "Hanami-zake", "花見酒", "hanami_zake",
-             "The Cherry curtain and the Sake cup.", ids_of(C.CURTAIN | C.SAKE_CUP), ("03-B", "09-A")),
-    YakuInfo("tsukimi_zake", "Moon Viewing", "Tsukimi-zake", "月見酒", "tsukimi_zake",
-             "The Moon and the Sake cup.", ids_of(C.MOON | C.SAKE_CUP), ("08-B", "09-A")),
-    YakuInfo("tane", "Animals", "Tane", "タネ", "tane", "Any five Animals; +1 for each further one.",
+    YakuInfo("hanami_zake", N_("Flower Viewing"), "Hanami-zake", "花見酒", "hanami_zake",
+             N_("The Cherry curtain and the Sake cup."), ids_of(C.CURTAIN | C.SAKE_CUP), ("03-B", "09-A")),
+    YakuInfo("tsukimi_zake", N_("Moon Viewing"), "Tsukimi-zake", "月見酒", "tsukimi_zake",
+             N_("The Moon and the Sake cup."), ids_of(C.MOON | C.SAKE_CUP), ("08-B", "09-A")),
+    YakuInfo("tane", N_("Animals"), "Tane", "タネ", "tane", N_("Any five Animals; +1 for each further one."),
              (), ("02-A", "04-A", "05-A", "08-A", "11-A")),
-    YakuInfo("tanzaku", "Ribbons", "Tanzaku", "タン", "tanzaku", "Any five Ribbons; +1 for each further one.",
+    YakuInfo("tanzaku", N_("Ribbons"), "Tanzaku", "タン", "tanzaku", N_("Any five Ribbons; +1 for each further one."),
              (), ("04-R", "05-R", "07-R", "11-R", "01-RP")),
-    YakuInfo("kasu", "Chaff", "Kasu", "カス", "kasu", "Any ten Chaff; +1 for each further one.",
+    YakuInfo("kasu", N_("Chaff"), "Kasu", "カス", "kasu", N_("Any ten Chaff; +1 for each further one."),
              (), ("01-P1", "02-P1", "03-P1", "04-P1", "05-P1", "06-P1", "07-P1", "08-P1", "09-P1", "10-P1")),
-    YakuInfo("tsuki_fuda", "The Month's Cards", "Tsuki-fuda", "月札", "tsuki_fuda",
-             "All four cards of the round's month (Pine in round 1, Plum in round 2, ...).", (),
+    YakuInfo("tsuki_fuda", N_("The Month's Cards"), "Tsuki-fuda", "月札", "tsuki_fuda",
+             N_("All four cards of the round's month (Pine in round 1, Plum in round 2, ...)."), (),
              ("01-B", "01-RP", "01-P1", "01-P2")),
 )
 
 # Rounds won at the deal, the dealer's payment and the Koi-Koi bonus: not scored from captures,
 # named in awards like yaku.
 OTHERS: tuple[YakuInfo, ...] = (
-    YakuInfo("teshi", "Four of a Month", "Teshi", "手四", "lucky_points",
-             "A dealt hand holding all four cards of one month.", (),
+    YakuInfo("teshi", N_("Four of a Month"), "Teshi", "手四", "lucky_points",
+             N_("A dealt hand holding all four cards of one month."), (),
              ("01-B", "01-RP", "01-P1", "01-P2", "02-A", "03-B", "04-A", "05-A")),
-    YakuInfo("kuttsuki", "Four Pairs", "Kuttsuki", "くっつき", "lucky_points",
-             "A dealt hand of four pairs: every month held twice (or four times).", (),
+    YakuInfo("kuttsuki", N_("Four Pairs"), "Kuttsuki", "くっつき", "lucky_points",
+             N_("A dealt hand of four pairs: every month held twice (or four times)."), (),
              ("01-B", "01-P1", "02-A", "02-P1", "03-B", "03-P1", "04-A", "04-P1")),
-    YakuInfo("teshi_kuttsuki", "Four of a Month and Four Pairs", "Teshi + Kuttsuki", "手四・くっつき",
-             "lucky_both_hands_points", "A dealt hand that is both Teshi and Kuttsuki.", (),
+    YakuInfo("teshi_kuttsuki", N_("Four of a Month and Four Pairs"), "Teshi + Kuttsuki", "手四・くっつき",
+             "lucky_both_hands_points", N_("A dealt hand that is both Teshi and Kuttsuki."), (),
              ("01-B", "01-RP", "01-P1", "01-P2", "02-A", "02-P1", "03-B", "03-P1")),
-    YakuInfo("field_four", "Four of a Month in the Field", "Ba-shi", "場四", "lucky_points",
-             "All four cards of one month in the opening field (when the dealer wins by it).", (),
+    YakuInfo("field_four", N_("Four of a Month in the Field"), "Ba-shi", "場四", "lucky_points",
+             N_("All four cards of one month in the opening field (when the dealer wins by it)."), (),
              ("01-B", "01-RP", "01-P1", "01-P2")),
-    YakuInfo("oya_ken", "Dealer's Privilege", "Oya-ken", "親権", "oya_ken",
-             "Nobody scored: the dealer is paid."),
-    YakuInfo("koikoi_bonus", "Koi-Koi Bonus", "Koi-Koi", "こいこい", "own_call_bonus",
-             "Points added for each of the winner's own Koi-Koi calls this round."),
+    YakuInfo("oya_ken", N_("Dealer's Privilege"), "Oya-ken", "親権", "oya_ken",
+             N_("Nobody scored: the dealer is paid.")),
+    YakuInfo("koikoi_bonus", N_("Koi-Koi Bonus"), "Koi-Koi", "こいこい", "own_call_bonus",
+             N_("Points added for each of the winner's own Koi-Koi calls this round.")),
 )
 
 TABLE: tuple[YakuInfo, ...] = CAPTURES + OTHERS

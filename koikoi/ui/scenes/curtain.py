@@ -7,24 +7,25 @@ ready.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 import pygame
 
 from .. import theme
 from .. import widgets as W
 from ..scene import Scene
+from ..table import _
 
 
 class CurtainScene(Scene):
     opaque = True
     pauses_below = True
 
-    def __init__(self, app, title: str, subtitle: str = "Click when ready",
+    def __init__(self, app, title: str, subtitle: Optional[str] = None,
                  on_ready: Callable[[], None] = None):
         super().__init__(app)
         self.title = title
-        self.subtitle = subtitle
+        self.subtitle = _("Click when ready") if subtitle is None else subtitle
         self.on_ready = on_ready
         self.done = False
         self._pressed = False

@@ -20,6 +20,8 @@ from .. import hints, theme
 from .. import widgets as W
 from ..scene import Scene
 from ..tooltip import HoverTimer, draw_tooltip
+from ..table.hud import yaku_label
+from ..table import _, ngettext
 
 CLOSE_KEYS = (pygame.K_ESCAPE, pygame.K_p, pygame.K_BACKSPACE)
 NEXT_KEYS = (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_n, pygame.K_DOWN)
@@ -53,7 +55,7 @@ class InspectorScene(Scene):
         self.side = side
         self.practice = practice
         self.you = you
-        self.title = title or ("YOUR COMBOS" if you else "COMBOS")
+        self.title = title or (_("YOUR COMBOS") if you else _("COMBOS"))
         self.on_close = on_close
         self.closed = False
         self.page = 0
@@ -84,7 +86,8 @@ class InspectorScene(Scene):
             except Exception:   # a hint must never stop the game
                 self.near = []
             self.entries += [Entry("near", m.name, m.points, m.candidates,
-                                   f"{m.away} {m.noun} away ({m.unseen} of {len(m.candidates)} left unseen)")
+                                   _("{away} {noun} away ({unseen} of {total} left unseen)").format(
+                                       away=m.away, noun=_(m.noun), unseen=m.unseen, total=len(m.candidates)))
                              for m in self.near]
         self.size = None
         self._img: Optional[pygame.Surface] = None
@@ -120,11 +123,11 @@ class InspectorScene(Scene):
         bw = self.px(220)
         by = self.panel.bottom - self.pad - self.bh
         a = self.app.assets
-        self.prev_b = W.Button(pygame.Rect(self.panel.x + self.pad, by, bw, self.bh), "PREVIOUS", self.prev,
+        self.prev_b = W.Button(pygame.Rect(self.panel.x + self.pad, by, bw, self.bh), _("PREVIOUS"), self.prev,
                                style="secondary", assets=a, sound="click")
-        self.next_b = W.Button(pygame.Rect(self.panel.x + self.pad + bw + self.px(18), by, bw, self.bh), "NEXT",
+        self.next_b = W.Button(pygame.Rect(self.panel.x + self.pad + bw + self.px(18), by, bw, self.bh), _("NEXT"),
                                self.next, style="secondary", assets=a, sound="click")
-        self.close_b = W.Button(pygame.Rect(self.panel.right - self.pad - bw, by, bw, self.bh), "CLOSE",
+        self.close_b = W.Button(pygame.Rect(self.panel.right - self.pad - bw, by, bw, self.bh), _("CLOSE"),
                                 self.close, style="primary", assets=a, sound="click")
         self._sync_buttons()
         self._img = None
@@ -206,8 +209,8 @@ class InspectorScene(Scene):
         self.tip.update(dt, hit, hit, self.mouse, self.practice and hit is not None)
 
     # ------------------------------------------------------------------ drawing
-    def _who(self) -> str:
-        return "you" if self.you else "they"
+    def _preview(self) -> str:
+        return _("Preview: if you stopped now") if self.you else _("Preview: if they stopped now")
 
     def _render(self) -> pygame.Surface:
         """The panel for the current page (cached until the page or size changes)."""
@@ -224,9 +227,9 @@ class InspectorScene(Scene):
         # the title, left; the page and the practice note, right: the title gives way when long
         notes = []
         if len(self.pages) > 1:
-            notes.append(f"Page {self.page + 1} of {len(self.pages)}")
+            notes.append(_("Page {n} of {total}").format(n=self.page + 1, total=len(self.pages)))
         if self.near and self.practice:
-            notes.append("Easy practice: combos within two cards are listed too")
+            notes.append(_("Easy practice: combos within two cards are listed too"))
         inner = p.w - 2 * pad
         notes_w = max((W.text_width(n, sub_f) for n in notes), default=0)
         title_room = max(int(inner * 0.4), inner - notes_w - self.px(32))
@@ -250,9 +253,9 @@ class InspectorScene(Scene):
         shown_near_header = False
         for e in entries:
             if e.kind == "none":
-                msg = "No completed combos yet."
+                msg = _("No completed combos yet.")
                 if self.practice and not self.near:
-                    msg = "No combos yet, and none within two cards."
+                    msg = _("No combos yet, and none within two cards.")
                 W.draw_text(img, "—", pts_f, theme.CREAM_DIM, (pad, y + (self.none_h - pts_f.get_height()) // 2))
                 W.draw_text(img, msg, body_f, theme.CREAM_DIM, (pad + self.px(60), y + self.none_h // 2), "midleft")
                 y += self.none_h
@@ -261,8 +264,8 @@ class InspectorScene(Scene):
                 h = self.row_h
                 card_h = int(h * 0.78)
                 # the kanji and the short name; the English under them when both are shown
-                main = f"{Y.info(e.name).kanji}  {Y.label(e.name, self.style, short=True)}"
-                second = Y.info(e.name).english if self.style == "both" else ""
+                main = f"{Y.info(e.name).kanji}  {yaku_label(e.name, self.style, short=True)}"
+                second = _(Y.info(e.name).english) if self.style == "both" else ""
                 room = int(p.w * 0.36) - self.px(20)        # the cards start at 0.36 of the panel
                 nf = W.fit_font(self.app.assets, main, room, theme.font_px("h3", self.s), bold=True,
                                 minimum=theme.font_px("small", self.s))
@@ -271,7 +274,7 @@ class InspectorScene(Scene):
                     W.draw_text(img, W.ellipsize(second, sub_f, room), sub_f, theme.CREAM_DIM,
                                 (pad, nr.bottom + self.px(4)))
                 W.draw_text(img, f"{e.points}", pts_f, theme.GOLD_LIGHT, (p.w - pad, y + h // 2), "midright")
-                W.draw_text(img, "pts", sub_f, theme.CREAM_DIM, (p.w - pad, y + h // 2 + pts_f.get_height() // 2),
+                W.draw_text(img, _("pts"), sub_f, theme.CREAM_DIM, (p.w - pad, y + h // 2 + pts_f.get_height() // 2),
                             "topright")
                 self._cards(img, e.cards, card_h, y + (h - card_h) // 2, month_numbers,
                             left=pad + int(p.w * 0.36), right=p.w - pad - self.px(110))
@@ -283,13 +286,13 @@ class InspectorScene(Scene):
                     W.draw_divider(img, pad, p.w - pad, y + self.px(2), (*theme.GOLD_DARK, 120))
                 card_h = int(h * 0.72)
                 tag_f = self.font("tiny", True)
-                tag = pygame.Rect(pad, y + self.px(12), tag_f.size("NEAR")[0] + self.px(16), tag_f.get_height() + 4)
+                tag = pygame.Rect(pad, y + self.px(12), tag_f.size(_("NEAR"))[0] + self.px(16), tag_f.get_height() + 4)
                 img.blit(W.rounded_surface(tag.size, tag.h // 2, (*theme.LACQUER_DARK, 230),
                                            border=theme.LACQUER_LIGHT, border_width=1), tag.topleft)
-                W.draw_text(img, "NEAR", tag_f, theme.CREAM, tag.center, "center", shadow=False)
+                W.draw_text(img, _("NEAR"), tag_f, theme.CREAM, tag.center, "center", shadow=False)
                 tx = tag.right + self.px(16)
-                head = f"{Y.info(e.name).kanji}  {Y.label(e.name, self.style, short=True)}"
-                worth = f"worth {e.points}"
+                head = f"{Y.info(e.name).kanji}  {yaku_label(e.name, self.style, short=True)}"
+                worth = _("worth {points}").format(points=e.points)
                 room = int(p.w * 0.6) - tx - W.text_width(worth, sub_f) - self.px(14)   # the cards: from 0.62
                 hf = W.fit_font(self.app.assets, head, room, theme.font_px("body", self.s), bold=True,
                                 minimum=theme.font_px("small", self.s))
@@ -306,29 +309,30 @@ class InspectorScene(Scene):
         W.draw_divider(img, pad, p.w - pad, y, theme.GOLD_DARK)
         y += self.px(12)
         lh = body_f.get_linesize()
-        who = self._who()
+        preview = self._preview()
         col = pad + max(W.text_width(t, body_f) for t in (
-            "Base total", "Multipliers", f"Preview: if {who} stopped now")) + self.px(36)
-        W.draw_text(img, "Base total", body_f, theme.CREAM_DIM, (pad, y))
+            _("Base total"), _("Multipliers"), preview)) + self.px(36)
+        W.draw_text(img, _("Base total"), body_f, theme.CREAM_DIM, (pad, y))
         W.draw_text(img, f"{aw.base}", body_f, theme.CREAM, (col, y))
         y += lh
         if aw.multipliers:
-            mult = ",  ".join(f"×{f} {label}" for label, f in aw.multipliers)
+            mult = _(",  ").join(_("×{factor} {why}").format(factor=f, why=_(label)) for label, f in aw.multipliers)
         elif aw.base:
-            mult = "none"
+            mult = _("none")
         elif self.pending_mults:
-            mult = ",  ".join(f"×{f} {label}" for label, f in self.pending_mults) + "  (once a combo is made)"
+            mult = _("{multipliers}  (once a combo is made)").format(multipliers=_(",  ").join(
+                _("×{factor} {why}").format(factor=f, why=_(label)) for label, f in self.pending_mults))
         else:
-            mult = "none (no combo to multiply)"
-        W.draw_text(img, "Multipliers", body_f, theme.CREAM_DIM, (pad, y))
+            mult = _("none (no combo to multiply)")
+        W.draw_text(img, _("Multipliers"), body_f, theme.CREAM_DIM, (pad, y))
         mf = body_f if W.text_width(mult, body_f) <= p.w - pad - col else sub_f   # many: a size smaller
         W.draw_text(img, W.ellipsize(mult, mf, p.w - pad - col), mf, theme.CREAM,
                     (col, y + (body_f.get_height() - mf.get_height()) // 2))
         y += lh
-        W.draw_text(img, f"Preview: if {who} stopped now", body_f, theme.GOLD_LIGHT, (pad, y))
-        tot = f"{aw.total} point{'s' if aw.total != 1 else ''}"
+        W.draw_text(img, preview, body_f, theme.GOLD_LIGHT, (pad, y))
+        tot = ngettext("{n} point", "{n} points", aw.total).format(n=aw.total)
         tr = W.draw_text(img, tot, self.font("body", True), theme.GOLD_LIGHT, (col, y))
-        W.draw_text(img, "(not points won yet)", sub_f, theme.CREAM_DIM,
+        W.draw_text(img, _("(not points won yet)"), sub_f, theme.CREAM_DIM,
                     (tr.right + self.px(16), tr.bottom), "bottomleft")
         return img
 
@@ -367,7 +371,7 @@ class InspectorScene(Scene):
         for b in (self.prev_b, self.next_b, self.close_b):
             b.draw(surface)
         left = self.next_b.rect.right if self.next_b.visible else self.panel.x + self.pad
-        hint = "Esc or P resumes play"
+        hint = _("Esc or P resumes play")
         W.draw_text(surface, hint, self.font("small"), theme.CREAM_DIM,
                     ((left + self.close_b.rect.left) // 2, self.close_b.rect.centery), "center")
         if self.practice and getattr(self.app, "top", self) is self:

@@ -6,27 +6,32 @@ import pygame
 
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ..table import N_, _
 from . import DialogScene
 
-# (keys, what they do), in the order a player meets them.
+# (keys, what they do), in the order a player meets them (translated where drawn).
 KEYS = (
-    (_("1 – 8"), _("Pick a card from your hand (left to right)")),
-    (_("← →"), _("Move through your hand; with two matches, choose which to take")),
-    (_("Enter / Space"), _("Play the picked card (twice when two cards match)")),
-    (_("Esc / right-click"), _("Put the card back; with nothing picked, pause")),
-    (_("S / K"), _("At a yaku: stop (Shōbu) or play on (Koi-Koi)")),
-    (_("C / Shift+C"), _("Your combos / the other side's combos")),
-    (_("Hold Space or click"), _("Hurry the CPU's turn along")),
-    (_("P"), _("Pause: rules of this match, how to play, settings, leave")),
-    (_("F1 / ?"), _("This list")),
-    (_("F11 / Alt+Enter"), _("Full screen on or off")),
+    (N_("1 – 8"), N_("Pick a card from your hand (left to right)")),
+    (N_("← →"), N_("Move through your hand; with two matches, choose which to take")),
+    (N_("Enter / Space"), N_("Play the picked card (twice when two cards match)")),
+    (N_("Esc / right-click"), N_("Put the card back; with nothing picked, pause")),
+    (N_("S / K"), N_("At a yaku: stop (Shōbu) or play on (Koi-Koi)")),
+    (N_("C / Shift+C"), N_("Your combos / the other side's combos")),
+    (N_("Hold Space or click"), N_("Hurry the CPU's turn along")),
+    (N_("P"), N_("Pause: rules of this match, how to play, settings, leave")),
+    (N_("F1 / ?"), N_("This list")),
+    (N_("F11 / Alt+Enter"), N_("Full screen on or off")),
 )
 
 
 class KeysScene(DialogScene):
-    title = _("Keys")
-    hint = _("Esc, Enter or a click closes this")
+    @property
+    def title(self) -> str:
+        return _("Keys")
+
+    @property
+    def hint(self) -> str:
+        return _("Esc, Enter or a click closes this")
     pausable = False
 
     def layout(self) -> None:
@@ -55,11 +60,12 @@ class KeysScene(DialogScene):
         p = self.panel
         pad = self.px(48)
         key_font, text_font = self.font("body", True), self.font("body")
-        key_w = max(W.text_width(k, key_font) for k, _t in KEYS) + self.px(28)
+        key_w = max(W.text_width(_(k), key_font) for k, _t in KEYS) + self.px(28)
         line = max(key_font.get_linesize(), text_font.get_linesize()) + self.px(8)
         y += self.px(24)
         room = self.ok.rect.y - self.px(20)
         for keys, text in KEYS:
+            keys, text = _(keys), _(text)
             if y + line > room:
                 break
             W.draw_text(surface, keys, key_font, theme.GOLD_LIGHT, (p.x + pad, y))

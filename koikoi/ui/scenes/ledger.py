@@ -24,10 +24,10 @@ from ...engine import yaku as Y
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
-from ..table import _, ngettext
+from ..table import N_, _, ngettext
 from . import MenuScene, TableScreen
 from . import review_panel as RP
-from .results import RoundResultsScene
+from .results import RoundResultsScene, you_seat
 from ...engine.phase import SeatKind
 
 
@@ -89,18 +89,19 @@ def _as_session(obj):
     """A session, or a stand-in with the few attributes the screens read."""
     if hasattr(obj, "seats") and hasattr(obj, "state"):
         return obj
-    seats = (SimpleNamespace(name="Player 1", kind=SeatKind.HUMAN), SimpleNamespace(name="Player 2", kind=SeatKind.HUMAN))
+    seats = (SimpleNamespace(name=_("Player {n}").format(n=1), kind=SeatKind.HUMAN),
+             SimpleNamespace(name=_("Player {n}").format(n=2), kind=SeatKind.HUMAN))
     return SimpleNamespace(state=obj, seats=seats, is_hotseat=True)
 
 
 COLUMNS = (
-    W.Column("round", "Round", 0.10),
-    W.Column("dealer", "Dealer", 0.13),
-    W.Column("winner", "Winner", 0.14),
-    W.Column("yaku", "Yaku", 0.22),
-    W.Column("base", "Base", 0.06, "right"),
-    W.Column("mult", "Mult.", 0.08, "right"),
-    W.Column("award", "Award", 0.07, "right", bold=True),
+    W.Column("round", N_("Round"), 0.10),
+    W.Column("dealer", N_("Dealer"), 0.13),
+    W.Column("winner", N_("Winner"), 0.14),
+    W.Column("yaku", N_("Yaku"), 0.22),
+    W.Column("base", N_("Base"), 0.06, "right"),
+    W.Column("mult", N_("Mult."), 0.08, "right"),
+    W.Column("award", N_("Award"), 0.07, "right", bold=True),
     W.Column("s0", "", 0.09, "right", bold=True, title_color=theme.SEAT_COLORS[0]),   # titled with the
     W.Column("s1", "", 0.09, "right", bold=True, title_color=theme.SEAT_COLORS[1]),   # seats' names
     W.Column("replay", "", 0.10, "right"),
@@ -165,18 +166,19 @@ def fit_widths(widths: list, needs: list, flex: int, flex_min: int, flex_floor: 
 def ledger_cells(row, names: tuple) -> dict:
     """The text of each column for one LedgerRow."""
     if row.reason == "lucky_draw":
-        winner = "Draw"
+        winner = _("Draw")
     elif row.winner is None:
-        winner = "No game"
+        winner = _("No game")
     else:
         winner = names[row.winner]
-    yaku = ", ".join(Y.label(n, "romaji") for n, _, _ in row.yaku) or "—"
+    yaku = _(", ").join(Y.label(n, "romaji") for n, _p, _i in row.yaku) or "—"
     if row.reason in ("lucky_hand", "field_four") and row.yaku:
         yaku = Y.label(row.yaku[0][0], "romaji")
-    mult = " ".join(f"×{f}" for _, f in row.multipliers) or "—"
-    calls = [names[s] + (f" ({c}×)" if c > 1 else "") for s, c in enumerate(row.calls) if c]
+    mult = " ".join(f"×{f}" for _l, f in row.multipliers) or "—"
+    calls = [_("{name} ({n}×)").format(name=names[s], n=c) if c > 1 else names[s]
+             for s, c in enumerate(row.calls) if c]
     return {
-        "round": f"{row.round} · {MONTH_NAMES[(row.round - 1) % 12][:3]}",
+        "round": _("{n} · {month}").format(n=row.round, month=_(MONTH_NAMES[(row.round - 1) % 12][:3])),
         "dealer": names[row.dealer] if row.dealer is not None else "—",
         "winner": winner,
         "yaku": yaku,
@@ -185,8 +187,17 @@ def ledger_cells(row, names: tuple) -> dict:
         "award": f"+{row.award}" if row.award else "0",
         "s0": str(row.scores[0]),
         "s1": str(row.scores[1]),
-        "calls": ("Koi-Koi called by " + " and ".join(calls)) if calls else "",
+        "calls": _calls_line(calls),
     }
+
+
+def _calls_line(calls: list) -> str:
+    """ "Koi-Koi called by You and CPU" ("" when nobody called)."""
+    if not calls:
+        return ""
+    if len(calls) == 1:
+        return _("Koi-Koi called by {name}").format(name=calls[0])
+    return _("Koi-Koi called by {first} and {second}").format(first=calls[0], second=" and ".join(calls[1:]))
 
 
 def calls_brief(row, names: tuple, font=None, width: Optional[int] = None) -> str:
@@ -197,12 +208,14 @@ def calls_brief(row, names: tuple, font=None, width: Optional[int] = None) -> st
     calls = [(names[s], f" {c}×" if c > 1 else "") for s, c in enumerate(row.calls) if c]
     if not calls:
         return ""
-    text = "Koi-Koi: " + ", ".join(n + k for n, k in calls)
+    sep = _(", ")
+    text = _("Koi-Koi: {names}").format(names=sep.join(n + k for n, k in calls))
     if font is None or width is None or W.text_width(text, font) <= width:
         return text
-    fixed = W.text_width("Koi-Koi: " + ", ".join(k for _, k in calls) + ", " * (len(calls) - 1), font)
+    fixed = W.text_width(_("Koi-Koi: {names}").format(names=sep.join(k for _n, k in calls))
+                         + sep * (len(calls) - 1), font)
     each = max(W.text_width("W…", font), (width - fixed) // len(calls))
-    return "Koi-Koi: " + ", ".join(W.ellipsize(n, font, each) + k for n, k in calls)
+    return _("Koi-Koi: {names}").format(names=sep.join(W.ellipsize(n, font, each) + k for n, k in calls))
 
 
 def ledger_row_cells(row, names: tuple) -> dict:
@@ -225,9 +238,10 @@ def rules_line(st) -> str:
     """ "Casual (6 months, stacking yaku)  ·  6 rounds": the preset's label, which names its
     length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one)."""
     label = PRESET_LABELS.get(st.rules.name, st.rules.name)
+    label = _(label) if label else label
     preset = RULESETS.get(st.rules.name)
     if preset is None or st.months != preset.months:
-        label = label.split(" (")[0]
+        label = label.split(" (")[0].split("（")[0]
     n = len(st.ledger)
     return ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
 
@@ -246,13 +260,15 @@ class MatchResultsScene(TableScreen, MenuScene):
         for c in COLUMNS:
             if c.key in ("s0", "s1"):
                 c = replace(c, title=self.names[int(c.key[1])])
+            elif c.title:
+                c = replace(c, title=_(c.title))
             elif c.key == "replay":
                 c = replace(c, draw=self._draw_replay, on_click=self.replay_row)
             columns.append(c)
         self.columns = columns             # by share; each layout fits them to the window
         self.table = W.Table(columns, self.state.ledger, cells=self._cells,
                              on_activate=self.open_row, assets=app.assets, keys=self.table_keys_free,
-                             empty="No rounds were played.")
+                             empty=_("No rounds were played."))
         super().__init__(app)
         if not from_history and hasattr(session_or_state, "to_json"):
             app.finish_match(session_or_state)
@@ -296,14 +312,14 @@ class MatchResultsScene(TableScreen, MenuScene):
         gap = self.px(24)
         by = min(h - bh - self.px(36), self.panel.bottom + self.px(56))
         if self.from_history:
-            first = self.button((0, by, bw, bh), "Back", self.back, style="primary",
+            first = self.button((0, by, bw, bh), _("Back"), self.back, style="primary",
                                 hotkeys=(pygame.K_BACKSPACE,))
         else:
-            first = self.button((0, by, bw, bh), "New match", self.new_match, style="primary",
+            first = self.button((0, by, bw, bh), _("New match"), self.new_match, style="primary",
                                 hotkeys=(pygame.K_n,))
-        second = self.button((0, by, bw, bh), "Title screen", self.to_title, style="secondary",
+        second = self.button((0, by, bw, bh), _("Title screen"), self.to_title, style="secondary",
                              hotkeys=(pygame.K_t,))
-        rules_b = self.button((0, by, bw, bh), "Rules of this match", self.show_rules, style="ghost",
+        rules_b = self.button((0, by, bw, bh), _("Rules of this match"), self.show_rules, style="ghost",
                               hotkeys=(pygame.K_r,))
         row = [first, second, rules_b]
         if self.can_review:
@@ -448,18 +464,20 @@ class MatchResultsScene(TableScreen, MenuScene):
         st = self.state
         k = self.intro
         cx = w // 2
-        sub = "MATCH RESULTS" if not self.from_history else "FROM THE MATCH HISTORY"
+        sub = _("MATCH RESULTS") if not self.from_history else _("FROM THE MATCH HISTORY")
         W.draw_text(surface, sub, self.font("small", True), theme.GOLD, (cx, self.y_label), "midtop")
         if self.conceded is not None:
             name = self.names[self.conceded]
-            big = "You conceded the match" if name.lower() == "you" else f"{name} conceded the match"
+            big = (_("You conceded the match") if self._is_you(self.conceded) else
+                   _("{name} conceded the match").format(name=name))
         elif not st.is_over:
-            big = "Left unfinished"
+            big = _("Left unfinished")
         elif st.winner is None:
-            big = "A draw"
+            big = _("A draw")
         else:
             name = self.names[st.winner]
-            big = "You win the match!" if name.lower() == "you" else f"{name} wins the match"
+            big = (_("You win the match!") if self._is_you(st.winner) else
+                   _("{name} wins the match").format(name=name))
         font = W.fit_font(self.app.assets, big, w - self.px(80),
                           int(theme.font_px("display", self.s) * (0.9 + 0.1 * k)), bold=True)
         W.draw_text(surface, big, font, theme.GOLD_LIGHT, (cx, self.y_big), "center")
@@ -473,11 +491,22 @@ class MatchResultsScene(TableScreen, MenuScene):
         W.draw_text(surface, rules_line(st), self.font("small"), theme.CREAM_DIM, (cx, self.y_rules), "midtop")
         self._draw_table(surface)
 
+    def _is_you(self, seat: int) -> bool:
+        """Whether ``seat`` reads as "You": the human seat outside friend matches (a stand-in
+        session, as from the history, by its name, in English or translated)."""
+        you = you_seat(self.session)
+        if you is not None:
+            return you == seat
+        if getattr(self.session, "is_hotseat", True) is False:
+            return False
+        name = self.names[seat]
+        return name.lower() == "you" or name == _("You")
+
     def _draw_table(self, surface: pygame.Surface) -> None:
         W.draw_panel(surface, self.panel, s=self.s)
         self.table.draw(surface)
         if self.state.ledger:
-            hint = "Click a round for its details, or Replay to step through it"
+            hint = _("Click a round for its details, or Replay to step through it")
             W.draw_text(surface, hint, self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
 
@@ -488,5 +517,5 @@ class MatchResultsScene(TableScreen, MenuScene):
         surface.blit(W.rounded_surface(pill.size, pill.h // 2, theme.LACQUER if hot else (255, 255, 255, 16),
                                        border=theme.GOLD if hot else theme.GOLD_DARK, border_width=1),
                      pill.topleft)
-        W.draw_text(surface, "▶ Replay", self.font("tiny"), theme.CREAM if hot else theme.GOLD,
+        W.draw_text(surface, _("▶ Replay"), self.font("tiny"), theme.CREAM if hot else theme.GOLD,
                     pill.center, "center", shadow=False)

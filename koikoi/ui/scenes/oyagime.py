@@ -23,6 +23,7 @@ from ..assets import card_size
 from ..scene import Scene
 from ..table.driver import CpuPacer, send
 from ..registry import scene_class
+from ..table import _
 from . import MenuScene
 
 log = logging.getLogger("koikoi.oyagime")
@@ -43,7 +44,7 @@ def open_round(app, session, *, replace: bool = True) -> Optional[Scene]:
             RoundScene = scene_class("round")
         except Exception as exc:  # ImportError, or an error inside the module
             log.exception("the round scene could not be loaded")
-            scene = UnavailableScene(app, "The card table could not be opened.",
+            scene = UnavailableScene(app, _("The card table could not be opened."),
                                      f"{type(exc).__name__}: {exc}")
         else:
             scene = RoundScene(app, session)
@@ -54,24 +55,32 @@ def open_round(app, session, *, replace: bool = True) -> Optional[Scene]:
     return scene
 
 
-def _subject(name: str) -> tuple[str, str]:
-    """('you', 'deal') or ('CPU (Hard)', 'deals')."""
-    return ("you", "deal") if name.lower() == "you" else (name, "deals")
+def _is_you(session, seat: int) -> bool:
+    """Whether ``seat`` reads as "you": the human seat outside friend (hot-seat) matches."""
+    try:
+        if session.is_hotseat:
+            return False
+        return session.seats[seat].kind == SeatKind.HUMAN
+    except (AttributeError, IndexError, TypeError):
+        return False
 
 
 def verdict_text(session, event: OyagimeDecided) -> str:
     """One line saying who deals and why."""
     a, b = card(event.cards[0]), card(event.cards[1])
     if event.dealer is None:
-        return f"Both cards are from {MONTH_NAMES[a.month - 1]}: draw again."
+        return _("Both cards are from {month}: draw again.").format(month=_(MONTH_NAMES[a.month - 1]))
     win, lose = (a, b) if event.dealer == 0 else (b, a)
-    who, verb = _subject(session.seats[event.dealer].name)
+    name = session.seats[event.dealer].name
+    you = _is_you(session, event.dealer)
     if event.reason == "higher_kind":
-        why = (f"Both are {MONTH_NAMES[win.month - 1]}, and a {KIND_JAPANESE[win.kind][0]} "
-               f"beats a {KIND_JAPANESE[lose.kind][0]}")
-    else:
-        why = f"{MONTH_NAMES[win.month - 1]} comes before {MONTH_NAMES[lose.month - 1]}"
-    return f"{why}: {who} {verb} first."
+        text = (_("Both are {month}, and a {winner} beats a {loser}: you deal first.") if you else
+                _("Both are {month}, and a {winner} beats a {loser}: {name} deals first."))
+        return text.format(month=_(MONTH_NAMES[win.month - 1]), winner=_(KIND_JAPANESE[win.kind][0]),
+                           loser=_(KIND_JAPANESE[lose.kind][0]), name=name)
+    text = (_("{winner} comes before {loser}: you deal first.") if you else
+            _("{winner} comes before {loser}: {name} deals first."))
+    return text.format(winner=_(MONTH_NAMES[win.month - 1]), loser=_(MONTH_NAMES[lose.month - 1]), name=name)
 
 
 class _Slot:
@@ -117,7 +126,7 @@ class OyagimeScene(MenuScene):
             x += cw + (mid_gap if i == 1 else pair_gap)
         self.deck_pos = (w // 2, y + ch // 2)
         bw, bh = self.px(380), self.px(80)
-        self.go = self.button((0, 0, bw, bh), "Deal the cards", self.continue_, style="primary",
+        self.go = self.button((0, 0, bw, bh), _("Deal the cards"), self.continue_, style="primary",
                               hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE))
         self.go.rect.midtop = (w // 2, self.rects[0].bottom + self.px(185))
         self.go.visible = self.decided is not None and self.decided.dealer is not None
@@ -276,16 +285,17 @@ class OyagimeScene(MenuScene):
         if seat is None:
             return "", None
         if self.session.seats[seat].kind == SeatKind.CPU:
-            return f"{names[seat]} is choosing…", None
+            return _("{name} is choosing…").format(name=names[seat]), None
         if self.session.is_hotseat:
-            return f"{names[seat]}: turn up one of your cards.", "Click a card, or press 1 or 2."
-        return "Turn up one of your two cards.", "Click a card, or press 1 or 2."
+            return (_("{name}: turn up one of your cards.").format(name=names[seat]),
+                    _("Click a card, or press 1 or 2."))
+        return _("Turn up one of your two cards."), _("Click a card, or press 1 or 2.")
 
     def draw_content(self, surface: pygame.Surface) -> None:
         a = self.app.assets
         w, h = self.size
-        self.draw_title(surface, "Oya-gime  ·  親決め", self.px(40),
-                            subtitle="Who deals first? Each player turns up a card: the earlier month deals.")
+        self.draw_title(surface, _("Oya-gime  ·  親決め"), self.px(40),
+                            subtitle=_("Who deals first? Each player turns up a card: the earlier month deals."))
         # seat labels over each pair
         names = [s.name for s in self.session.seats]
         label_font = self.font("h3", True)
@@ -337,7 +347,9 @@ class OyagimeScene(MenuScene):
             W.draw_card(surface, img, (cx, cy), anchor="center")
             if slot.face is not None and f >= 1:
                 c = card(slot.face)
-                W.draw_text(surface, f"{MONTH_NAMES[c.month - 1]} · {c.plant}", self.font("small"),
+                name = _("{month} · {plant}").format(month=_(MONTH_NAMES[c.month - 1]), plant=_(c.plant))
+                W.draw_text(surface, name,
+                            self.font("small"),
                             theme.CREAM, (rect.centerx, rect.bottom + self.px(16)), "midtop")
         # the prompt or the verdict
         text, hint = self._prompt()
@@ -349,7 +361,7 @@ class OyagimeScene(MenuScene):
             if hint:
                 W.draw_text(surface, hint, self.font("small"), theme.CREAM_DIM,
                             (w // 2, ty + font.get_linesize() + self.px(6)), "midtop")
-        W.draw_text(surface, "Esc  Title screen", self.font("tiny"), theme.CREAM_DIM,
+        W.draw_text(surface, _("Esc  Title screen"), self.font("tiny"), theme.CREAM_DIM,
                     (self.px(22), h - self.px(22)), "bottomleft")
 
 
@@ -363,7 +375,7 @@ class UnavailableScene(MenuScene):
 
     def layout(self) -> None:
         w, h = self.size
-        self.ok = self.button((0, 0, self.px(340), self.px(76)), "Title screen", self.back,
+        self.ok = self.button((0, 0, self.px(340), self.px(76)), _("Title screen"), self.back,
                               hotkeys=(pygame.K_RETURN,))
         self.ok.rect.midtop = (w // 2, h // 2 + self.px(90))
         self.widgets = [self.ok]
@@ -380,7 +392,7 @@ class UnavailableScene(MenuScene):
                     (w // 2, panel.y + self.px(60)), "midtop")
         font = self.font("small")
         y = panel.y + self.px(150)
-        for line in W.wrap_text(self.detail + "\nYour match is saved: choose Continue on the title screen "
-                                "once the game is repaired.", font, panel.w - self.px(100))[:5]:
+        saved = _("Your match is saved: choose Continue on the title screen once the game is repaired.")
+        for line in W.wrap_text(self.detail + "\n" + saved, font, panel.w - self.px(100))[:5]:
             W.draw_text(surface, line, font, theme.CREAM_DIM, (w // 2, y), "midtop")
             y += font.get_linesize()

@@ -31,12 +31,14 @@ from .. import anim, hints, theme
 from .. import widgets as W
 from ..scene import Scene
 from ..tooltip import HoverTimer, draw_tooltip
+from ..table.hud import yaku_label
+from ..table import N_, _, ngettext
 from ...engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.prompt")
 
 STOP, KOIKOI = "stop", "koikoi"           # ``recommend``'s answers
-SUGGESTS = "Coach suggests"               # the tag on the recommended button (drawn in capitals)
+SUGGESTS = N_("Coach suggests")              # the tag on the recommended button (drawn in capitals)
 
 
 def recommend(odds, pays_now: int, pays_later: int) -> Optional[str]:
@@ -178,14 +180,14 @@ class KoiKoiPromptScene(Scene):
         if not self.practice:
             return None
         if self.coach_risk is None:
-            return f"Coach: weighing the odds of playing on… Stop pays {self.coach_pays} now."
+            return _("Coach: weighing the odds of playing on… Stop pays {points} now.").format(points=self.coach_pays)
         if self.coach_risk < 0:
-            return f"Coach: Stop pays {self.coach_pays} now."
+            return _("Coach: Stop pays {points} now.").format(points=self.coach_pays)
         try:
             other = self.session.seats[1 - self.seat]
-            who = "the CPU" if other.kind == SeatKind.CPU else other.name
+            who = _("the CPU") if other.kind == SeatKind.CPU else other.name
         except (AttributeError, IndexError):
-            who = "the CPU"
+            who = _("the CPU")
         return coach.coach_line(self.coach_risk, self.coach_pays, who)
 
     # ------------------------------------------------------------------ layout
@@ -226,10 +228,11 @@ class KoiKoiPromptScene(Scene):
         # the line under the award: the arithmetic, then the reasons (two lines when long)
         aw = self.award
         if aw.multipliers:
-            detail = (" ".join([f"{aw.base}"] + [f"× {f}" for _, f in aw.multipliers]) + f" = {aw.total}   ("
-                      + ", ".join(lbl for lbl, _ in aw.multipliers) + ")")
+            detail = _("{base} {factors} = {total}   ({reasons})").format(
+                base=aw.base, factors=" ".join(f"× {f}" for _l, f in aw.multipliers), total=aw.total,
+                reasons=_(", ").join(_(lbl) for lbl, _f in aw.multipliers))
         else:
-            detail = f"{aw.base} base points, no multipliers"
+            detail = _("{base} base points, no multipliers").format(base=aw.base)
         detail_lines = [detail] if W.text_width(detail, sub_f) <= inner_w else W.wrap_text(detail, sub_f, inner_w)
         detail_lines = [W.ellipsize(line, sub_f, inner_w) for line in detail_lines[:2]]
         bh = theme.px(theme.BUTTON_H * 1.35, s)
@@ -257,7 +260,7 @@ class KoiKoiPromptScene(Scene):
         img.blit(W.rounded_surface(panel.size, theme.px(22, s), (44, 12, 16, 246), bottom=(16, 6, 8, 246),
                                    border=theme.GOLD, border_width=max(2, theme.px(3, s)), highlight=30), (0, 0))
         y = pad
-        r = W.draw_text(img, "出来役  Yaku!", title_f, theme.GOLD_LIGHT, (pw // 2, y), "midtop")
+        r = W.draw_text(img, _("出来役  Yaku!"), title_f, theme.GOLD_LIGHT, (pw // 2, y), "midtop")
         y = r.bottom + theme.px(10, s)
         W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
         y += theme.px(6, s)
@@ -265,11 +268,11 @@ class KoiKoiPromptScene(Scene):
         name_room = int(inner_w * 0.5)     # the name column; the cards take the rest, overlapping when many
         for name, pts, ids in shown_rows:
             # the kanji and the short name; the English under them when both are shown
-            main = f"{Y.info(name).kanji}  {Y.label(name, self.style, short=True)}"
-            second = Y.info(name).english if self.style == "both" else ""
+            main = f"{Y.info(name).kanji}  {yaku_label(name, self.style, short=True)}"
+            second = _(Y.info(name).english) if self.style == "both" else ""
             tag = ""
             if pts > self.before.get(name, 0):
-                tag = "NEW" if name not in self.before else f"+{pts - self.before[name]}"
+                tag = _("NEW") if name not in self.before else f"+{pts - self.before[name]}"
             tw, th = tag_f.size(tag) if tag else (0, 0)
             tag_w = tw + theme.px(14 + 12, s) if tag else 0
             nf = W.fit_font(a, main, name_room - tag_w, name_px, bold=True, minimum=max(9, name_px * 2 // 3))
@@ -313,14 +316,16 @@ class KoiKoiPromptScene(Scene):
                     self.card_rects[-1] = (pygame.Rect(r0.x, r0.y, cw, r0.h), cid0)
             y += row_h
         if hidden:
-            more = f"+ {len(hidden)} more: " + ",  ".join(
-                f"{Y.label(n, self.style, short=True)} {p}" for n, p, _ in hidden)
+            more = ngettext("+ {n} more: {yaku}", "+ {n} more: {yaku}", len(hidden)).format(
+                n=len(hidden), yaku=_(",  ").join(
+                    _("{yaku} {points}").format(yaku=yaku_label(n, self.style, short=True), points=p)
+                    for n, p, _r in hidden))
             W.draw_text(img, W.ellipsize(more, sub_f, inner_w), sub_f, theme.CREAM_DIM, (pad, y))
             y += sub_f.get_height()
         y += theme.px(8, s)
         W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)
         y += theme.px(8, s)
-        line = f"Stop now and win {aw.total} point{'s' if aw.total != 1 else ''}"
+        line = ngettext("Stop now and win {n} point", "Stop now and win {n} points", aw.total).format(n=aw.total)
         W.draw_text(img, line, body_f, theme.GOLD_LIGHT, (pw // 2, y), "midtop")
         y += body_f.get_height() + theme.px(4, s)
         for dl in detail_lines:
@@ -337,10 +342,10 @@ class KoiKoiPromptScene(Scene):
         # Two alike buttons: neither is the default (the coach's advice is a tag, drawn over them).
         bw = (pw - pad * 3) // 2
         by = panel.bottom - pad - bh
-        stop = W.Button(pygame.Rect(panel.x + pad, by, bw, bh), "勝負  Shōbu", self._stop, style="secondary",
-                        sublabel="Stop and score now  (S)", assets=a, hotkeys=(pygame.K_s,), sound=None)
-        koi = W.Button(pygame.Rect(panel.right - pad - bw, by, bw, bh), "こいこい  Koi-Koi", self._koikoi,
-                       style="secondary", sublabel="Play on for more  (K)", assets=a, hotkeys=(pygame.K_k,),
+        stop = W.Button(pygame.Rect(panel.x + pad, by, bw, bh), _("勝負  Shōbu"), self._stop, style="secondary",
+                        sublabel=_("Stop and score now  (S)"), assets=a, hotkeys=(pygame.K_s,), sound=None)
+        koi = W.Button(pygame.Rect(panel.right - pad - bw, by, bw, bh), _("こいこい  Koi-Koi"), self._koikoi,
+                       style="secondary", sublabel=_("Play on for more  (K)"), assets=a, hotkeys=(pygame.K_k,),
                        sound=None)
         focused = getattr(self, "focus", None)
         was = None
@@ -390,7 +395,7 @@ class KoiKoiPromptScene(Scene):
         if b is None:
             return None
         f = self.tag_font
-        tw, th = f.size(SUGGESTS.upper())
+        tw, th = f.size(_(SUGGESTS).upper())
         s = theme.scale(self.size)
         r = pygame.Rect(0, 0, tw + theme.px(28, s), th + theme.px(6, s))
         r.centerx = b.rect.centerx
@@ -409,7 +414,7 @@ class KoiKoiPromptScene(Scene):
                                        border_width=max(2, theme.px(3, s))), ring.topleft)
         surface.blit(W.rounded_surface(r.size, r.h // 2, (28, 22, 12, 250), border=theme.GOLD_LIGHT,
                                        border_width=max(1, theme.px(2, s))), r.topleft)
-        W.draw_text(surface, SUGGESTS.upper(), self.tag_font, theme.GOLD_LIGHT, r.center, "center", shadow=False)
+        W.draw_text(surface, _(SUGGESTS).upper(), self.tag_font, theme.GOLD_LIGHT, r.center, "center", shadow=False)
 
     def _draw_lesson(self, surface: pygame.Surface) -> None:
         """A lesson's touches: a pulsing ring on the button it asks for, and its note (or
@@ -547,18 +552,19 @@ class RoundSummaryScene(Scene):
         big = a.font(theme.font_px("h1", s), True)
         body = a.font(theme.font_px("body", s))
         if row.winner is None:
-            title = "No game"
+            title = _("No game")
         else:
-            title = f"{self.session.seats[row.winner].name} wins {row.award}"
+            title = _("{name} wins {points}").format(name=self.session.seats[row.winner].name, points=row.award)
         y = r.y + theme.px(30, s)
         W.draw_text(surface, title, big, theme.GOLD_LIGHT, (r.centerx, y), "midtop")
         y += big.get_height() + theme.px(16, s)
-        for name, pts, _ in row.yaku:
+        for name, pts, _ids in row.yaku:
             y_name = Y.info(name)
             W.draw_text(surface, f"{y_name.kanji} {y_name.romaji}  {pts}", body, theme.CREAM, (r.centerx, y),
                         "midtop")
             y += body.get_height()
-        W.draw_text(surface, f"Scores {row.scores[0]} : {row.scores[1]}   —   click to continue", body,
+        scores = _("Scores {a} : {b}   —   click to continue").format(a=row.scores[0], b=row.scores[1])
+        W.draw_text(surface, scores, body,
                     theme.CREAM_DIM, (r.centerx, r.bottom - theme.px(24, s)), "midbottom")
 
 
@@ -584,9 +590,9 @@ class MatchSummaryScene(Scene):
         st = self.session.state
         big = self.app.assets.font(theme.font_px("display", s), True)
         if st.winner is None:
-            title = "A draw"
+            title = _("A draw")
         else:
-            title = f"{self.session.seats[st.winner].name} wins"
+            title = _("{name} wins").format(name=self.session.seats[st.winner].name)
         W.draw_text(surface, title, big, theme.GOLD_LIGHT, (w // 2, h // 2), "center")
         body = self.app.assets.font(theme.font_px("h2", s))
         W.draw_text(surface, f"{st.scores[0]} : {st.scores[1]}", body, theme.CREAM,

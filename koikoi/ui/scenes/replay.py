@@ -746,7 +746,7 @@ class ReplayScene(MenuScene):
             color = theme.CREAM
         else:
             who = self.names[row.winner]
-            if who.lower() == "you":
+            if self.you is not None and self.you == row.winner:    # the seat, not the name
                 head = _n("{who} win {n} point", "{who} win {n} points", row.award)
             else:
                 head = _n("{who} wins {n} point", "{who} wins {n} points", row.award)

@@ -23,7 +23,7 @@ from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
 from ..assets import card_size
-from ..table import _
+from ..table import _, ngettext, pgettext
 from . import MenuScene
 from . import review_panel as RP
 from ...engine.phase import SeatKind
@@ -32,48 +32,71 @@ REVEAL_STEP = 0.22       # seconds between the rows of the breakdown
 
 
 def multiplier_text(label: str, winner: Optional[int], names: tuple) -> str:
-    """The engine's multiplier label in the words of this table's seats."""
+    """The engine's multiplier label in the words of this table's seats (translated)."""
     if winner is None:
-        return label
+        return _(label)
     other = names[1 - winner]
     me = names[winner]
     if label == "opponent called Koi-Koi":
-        return f"{other} called Koi-Koi"
+        return _("{who} called Koi-Koi").format(who=other)
     if label == "you called Koi-Koi":
-        return f"{me} called Koi-Koi"
-    return label[:1].upper() + label[1:]
+        return _("{who} called Koi-Koi").format(who=me)
+    text = _(label)
+    return text[:1].upper() + text[1:]
 
 
 def round_title(row, months: Optional[int]) -> str:
-    month = MONTH_NAMES[(row.round - 1) % 12]
-    return f"Round {row.round} of {months}  ·  {month}" if months else f"Round {row.round}  ·  {month}"
+    month = _(MONTH_NAMES[(row.round - 1) % 12])
+    if months:
+        return _("Round {n} of {months}  ·  {month}").format(n=row.round, months=months, month=month)
+    return _("Round {n}  ·  {month}").format(n=row.round, month=month)
 
 
-def headline(row, names: tuple, hotseat: bool) -> tuple[str, str]:
-    """(big line, explanation) for a ledger row."""
+def you_seat(session) -> Optional[int]:
+    """The seat that reads as "You": the human seat outside friend (hot-seat) matches, else None."""
+    try:
+        if session.is_hotseat:
+            return None
+        seats = [i for i, s in enumerate(session.seats) if s.kind == SeatKind.HUMAN]
+    except (AttributeError, TypeError):
+        return None
+    return seats[0] if len(seats) == 1 else None
+
+
+def headline(row, names: tuple, hotseat: bool, you: Optional[int] = -1) -> tuple[str, str]:
+    """(big line, explanation) for a ledger row. ``you``: the seat that reads as "You"
+    (None: nobody); left out, a seat named "You" (in English or translated) does."""
     if row.reason == "lucky_draw":
-        return "A draw", "Both players were dealt a lucky hand: nobody scores."
+        return _("A draw"), _("Both players were dealt a lucky hand: nobody scores.")
     if row.winner is None:
-        return "No game", "Both hands are played out and nobody stopped: no points this round."
+        return _("No game"), _("Both hands are played out and nobody stopped: no points this round.")
     who = names[row.winner]
-    you = who.lower() == "you"
-    big = "You win the round" if you else f"{who} wins the round"
+    if you == -1:
+        you = row.winner if (who.lower() == "you" or who == _("You")) else None
+    you = you is not None and you == row.winner
+    big = _("You win the round") if you else _("{name} wins the round").format(name=who)
     if row.reason == "stop":
         calls = row.calls[row.winner]
-        why = (f"{'You' if you else who} stopped (shōbu)"
-               + (f" after {calls} Koi-Koi call{'s' if calls != 1 else ''}." if calls else "."))
+        if calls:
+            why = (ngettext("You stopped (shōbu) after {n} Koi-Koi call.",
+                            "You stopped (shōbu) after {n} Koi-Koi calls.", calls) if you else
+                   ngettext("{name} stopped (shōbu) after {n} Koi-Koi call.",
+                            "{name} stopped (shōbu) after {n} Koi-Koi calls.", calls)).format(name=who, n=calls)
+        else:
+            why = _("You stopped (shōbu).") if you else _("{name} stopped (shōbu).").format(name=who)
     elif row.reason == "auto_stop":
         if any(row.calls):
-            why = "A yaku made after a Koi-Koi ends the round at once under these rules."
+            why = _("A yaku made after a Koi-Koi ends the round at once under these rules.")
         else:
-            why = "A yaku made with the last cards of the round scores at once."
+            why = _("A yaku made with the last cards of the round scores at once.")
     elif row.reason == "lucky_hand":
-        big = "Lucky hand!"
-        why = f"{'You were' if you else who + ' was'} dealt a lucky hand and {'win' if you else 'wins'} at once."
+        big = _("Lucky hand!")
+        why = (_("You were dealt a lucky hand and win at once.") if you else
+               _("{name} was dealt a lucky hand and wins at once.").format(name=who))
     elif row.reason == "field_four":
-        why = "All four cards of a month were dealt to the field: the dealer wins."
+        why = _("All four cards of a month were dealt to the field: the dealer wins.")
     elif row.reason == "exhausted":
-        why = "The hands are played out; the dealer's privilege pays the dealer."
+        why = _("The hands are played out; the dealer's privilege pays the dealer.")
     else:
         why = ""
     return big, why
@@ -128,7 +151,7 @@ class RoundResultsScene(MenuScene):
         pw = min(w - self.px(60), self.px(1220))
         pad = self.px(56)
         # the fixed parts, measured as draw_content lays them out
-        _big, why = headline(row, self.names, self.session.is_hotseat)
+        _big, why = headline(row, self.names, self.session.is_hotseat, you_seat(self.session))
         why_lines = len(W.wrap_text(why, self.font("small"), pw - 2 * pad)[:2]) if why else 0
         header_h = (self.px(30 + 40 + 8 + 14 + 16) + self.font("h1", True).get_linesize()
                     + why_lines * self.font("small").get_linesize())
@@ -159,7 +182,7 @@ class RoundResultsScene(MenuScene):
         self.panel = pygame.Rect(0, 0, pw, min(ph_max, header_h + body_h + footer_h))
         self.panel.center = (w // 2, h // 2)
         bw, bh = self.px(320), self.px(76)
-        self.ok = self.button((0, 0, bw, bh), "Continue", self.close, style="primary",
+        self.ok = self.button((0, 0, bw, bh), pgettext("round results", "Continue"), self.close, style="primary",
                               hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE))
         self.ok.rect.midbottom = (w // 2, self.panel.bottom - self.px(30))
         self.widgets = [self.ok]
@@ -290,7 +313,7 @@ class RoundResultsScene(MenuScene):
                                          p.w - 2 * pad),
                     self.font("small", True), theme.GOLD, (cx, y), "midtop")
         y += self.px(40)
-        big, why = headline(row, self.names, self.session.is_hotseat)
+        big, why = headline(row, self.names, self.session.is_hotseat, you_seat(self.session))
         color = theme.GOLD_LIGHT if self._good_news() else theme.CREAM
         big_f = W.fit_font(a, big, p.w - 2 * pad, theme.font_px("h1", self.s), bold=True)
         big = W.ellipsize(big, big_f, p.w - 2 * pad)
@@ -337,6 +360,7 @@ class RoundResultsScene(MenuScene):
                 draw_card_strip(layer, a, ids, pygame.Rect(pad, (self.yaku_h - ch) // 2, strip_w, ch),
                                 month_numbers=month_numbers)
                 main, sub = Y.title(name)
+                main = _(main)
                 ty = self.yaku_h // 2
                 nx = name_x - p.x
                 if two_lines:
@@ -358,7 +382,7 @@ class RoundResultsScene(MenuScene):
                 y += self.yaku_h
         else:
             step_i += 1
-            msg = "No yaku were scored." if row.winner is None else ""
+            msg = _("No yaku were scored.") if row.winner is None else ""
             if msg:
                 W.draw_text(surface, msg, self.font("body"), theme.CREAM_DIM, (cx, y + self.px(30)), "midtop")
             y += self.px(90)
@@ -379,7 +403,7 @@ class RoundResultsScene(MenuScene):
             W.draw_divider(surface, calc_x - self.px(10), right, y, theme.GOLD_DARK)
             y += self.px(8)
             if self._alpha_for(step_i) > 0:
-                W.draw_text(surface, "Base", label_f, theme.CREAM_DIM, (calc_x, y + line_h // 2), "midleft")
+                W.draw_text(surface, _("Base"), label_f, theme.CREAM_DIM, (calc_x, y + line_h // 2), "midleft")
                 W.draw_text(surface, str(row.base), factor_f, theme.CREAM, (right, y + line_h // 2),
                             "midright")
             y += line_h
@@ -395,7 +419,7 @@ class RoundResultsScene(MenuScene):
                 step_i += 1
             if self._alpha_for(step_i) > 0:
                 W.draw_divider(surface, calc_x - self.px(10), right, y + self.px(4), theme.GOLD, max(1, self.px(2)))
-                W.draw_text(surface, "Award", self.font("body", True), theme.GOLD_LIGHT,
+                W.draw_text(surface, _("Award"), self.font("body", True), theme.GOLD_LIGHT,
                             (calc_x, y + self.px(12) + line_h // 2), "midleft")
                 k = self._alpha_for(step_i)
                 shown = int(round(row.award * k))
@@ -436,5 +460,5 @@ class RoundResultsScene(MenuScene):
                             minimum=theme.font_px("tiny", self.s))
             W.draw_text(surface, W.ellipsize(self.names[seat], nf, room), nf, theme.SEAT_COLORS[seat],
                         (r.x + self.px(24), r.centery), "midleft")
-        W.draw_text(surface, "MATCH TOTALS", self.font("tiny", True), theme.CREAM_DIM,
+        W.draw_text(surface, _("MATCH TOTALS"), self.font("tiny", True), theme.CREAM_DIM,
                     (p.centerx, y - self.px(6)), "midbottom")

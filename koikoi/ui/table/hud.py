@@ -20,7 +20,7 @@ from ...engine.cards import ID_TO_INDEX
 from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
-from . import _
+from . import N_, _
 from ...narration import turn_summary
 from .controls import field_matches
 
@@ -29,7 +29,19 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger("koikoi.table")
 
-KIND_LABELS = ("光", "種", "短", "カス")   # the empty stacks' labels, as on a real table
+KIND_LABELS = (N_("光"), N_("種"), N_("短"), N_("カス"))   # the empty stacks' labels, as on a real table
+# (translated where drawn)
+
+
+def yaku_label(name, style: str = "both", short: bool = False) -> str:
+    """``yaku.label`` with its English part translated (the engine keeps the English):
+    "Sankō · Three Brights", "Three Brights" or "Sankō"."""
+    y = Y.info(name)
+    if style == "english":
+        return _(y.english)
+    if style == "romaji" or short:
+        return y.romaji
+    return _("{romaji} · {english}").format(romaji=y.romaji, english=_(y.english))
 
 
 def mask(ids) -> int:
@@ -223,7 +235,7 @@ class Hud:
                 ph = pygame.Rect(rect.x, rect.y, lay.small_w, lay.small_h)
                 surface.blit(W.rounded_surface(ph.size, max(2, lay.small_h // 14), (0, 0, 0, 36),
                                                border=(255, 240, 200, 40), border_width=1), ph.topleft)
-                W.draw_text(surface, KIND_LABELS[kind_i], self.f_small, (255, 240, 200, 110),
+                W.draw_text(surface, _(KIND_LABELS[kind_i]), self.f_small, (255, 240, 200, 110),
                             ph.center, "center", shadow=False)
                 continue
             r = lay.captured[seat].get(ids[-1])
@@ -285,7 +297,7 @@ class Hud:
         # score leaves no room
         calls = t.calls[seat]
         font = self.f_bold if calls else self.f_small
-        text = "こいこい ×{n}".format(n=calls)
+        text = _("こいこい ×{n}").format(n=calls)
         pts_right = sr.right + pad // 2 + self.f_small.size(_("pts"))[0]
         y = sr.bottom + pad // 2
         if pts_right + pad > r.right - pad - font.size(text)[0]:
@@ -330,7 +342,7 @@ class Hud:
             return
         # With yaku, they take the whole line (the title is the box itself: it opens the
         # inspector), in a smaller size if they need it; only what still cannot fit is cut.
-        rest = "  ·  ".join(f"{Y.label(n, style, short=True)} {p}" for n, p in yaku)
+        rest = "  ·  ".join(f"{yaku_label(n, style, short=True)} {p}" for n, p in yaku)
         width = arrow.left - pad // 2 - left
         size = self.small_size
         font = W.fit_font(self.scene.assets, rest, width, size, minimum=max(9, int(size * 0.72)))
@@ -356,7 +368,7 @@ class Hud:
         if len(yaku) > rows:
             # more yaku than lines: side by side, wrapped at "·" (only a last line that still
             # cannot hold the rest is shortened)
-            lines = W.wrap_text("\u00a0·  ".join(f"{Y.label(n, style, short=True)}\u00a0{p}" for n, p in yaku),
+            lines = W.wrap_text("\u00a0·  ".join(f"{yaku_label(n, style, short=True)}\u00a0{p}" for n, p in yaku),
                                 self.f_small, box.w - pad)
             for i, text in enumerate(lines[:rows]):
                 font = self.f_small
@@ -371,7 +383,7 @@ class Hud:
                 iy += lh
             yaku = ()
         for n, p in yaku:
-            W.draw_text(surface, W.ellipsize(Y.label(n, style, short=True), self.f_small, box.w - pad * 2 - pw),
+            W.draw_text(surface, W.ellipsize(yaku_label(n, style, short=True), self.f_small, box.w - pad * 2 - pw),
                         self.f_small, theme.CREAM, (ix, iy))
             W.draw_text(surface, str(p), self.f_small, theme.GOLD_LIGHT, (box.right - pad // 2, iy), "topright")
             iy += lh
@@ -380,7 +392,7 @@ class Hud:
         for miss in self.near_of(seat):
             if iy + lh > box.bottom - pad // 4:
                 break
-            label = _("1 away: {yaku}").format(yaku=Y.label(miss.name, style, short=True))
+            label = _("1 away: {yaku}").format(yaku=yaku_label(miss.name, style, short=True))
             W.draw_text(surface, W.ellipsize(label, self.f_small, box.w - pad), self.f_small,
                         theme.CREAM_DIM, (ix, iy))
             iy += lh
