@@ -56,6 +56,7 @@ KANJI = (
     # the Japanese catalog (koikoi/locale/ja): what `python tools/catalog.py glyphs` asks for
     "両何作使個停備切加動参同問善好学完少従思悪打押振捨探損操替未末析案検機止渡準物用疑直"
     "移端約結総置能覧解討詰返送配順並付伏余価値印地外実良試象途進間際類"
+    "与主乗互交他代件任会伝伸体例信候側公別制助化可号各否含員囲堂増変多天字届屋席常式形影必応成所払投抜拒持指掛接支暗更書有棄楽様標権正段満灰照版特狙申異立答算範索細聞致補複要許証詳誤誰起超足近退重金降限隅階離響頭頼"
 )
 
 # Ranges of code points to keep (inclusive).

@@ -280,11 +280,14 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--frames", type=int, default=90, help="frames to step before the capture")
     parser.add_argument("--home", help="use this KOIKOI_HOME (default: a temporary folder)")
+    parser.add_argument("--lang", default="en", help="the language to render in (en, ja)")
     args = parser.parse_args(argv)
     home = args.home or tempfile.mkdtemp(prefix="koikoi-shot-")
     os.environ["KOIKOI_HOME"] = home
+    from koikoi import i18n
     from koikoi.storage import Storage
     from koikoi.ui.app import App
+    i18n.set_language(args.lang)
     app = App(args.size, storage=Storage(Path(home)), seed=args.seed)
     app.settings["anim_speed"] = 0.0      # settle every animation at once
     warning = build(app, args.scene, args.seed)
