@@ -199,3 +199,108 @@ def test_lesson_progress_setting_is_validated():
         clean, reset = validate_settings({"lessons": bad})
         assert clean["lessons"] == {"done": []} and reset == ["lessons"]
     assert valid_lessons({"done": ["a"] * 500}) == {"done": ["a"]}
+
+
+# ---------------------------------------------------------------- translated texts (data/ja)
+JA = L.DATA / "ja"
+_KANA = range(0x3040, 0x3100)
+
+
+def _japanese(text: str) -> bool:
+    return any(ord(c) in _KANA for c in text)
+
+
+def test_every_japanese_file_loads_and_covers_every_text():
+    files = sorted(p.name for p in JA.glob("*.json"))
+    assert files == sorted(f"{i}.json" for i in AWARDS)
+    ja = {e.id: e.lesson for e in L.load_all(lang="ja")}
+    assert sorted(ja) == sorted(AWARDS) and all(ja.values())
+    for lid, en in BY_ID.items():
+        tr = ja[lid]
+        raw = json.loads((JA / f"{lid}.json").read_text("utf-8"))
+        assert raw["id"] == lid == tr.id
+        assert tr.lang == "ja" and en.lang == "en"
+        for key in ("title", "intro", "summary"):
+            assert _japanese(getattr(tr, key)) == bool(getattr(en, key)), (lid, key)
+        assert len(tr.steps) == len(en.steps)
+        for n, (a, b) in enumerate(zip(en.steps, tr.steps), 1):
+            for key in ("say", "wrong"):
+                if getattr(a, key):
+                    assert _japanese(getattr(b, key)), (lid, n, key)
+                else:
+                    assert not getattr(b, key), (lid, n, key)
+            # only the words change: the moves and checks are the English lesson's
+            assert (a.seat, a.action, a.highlight, a.check) == (b.seat, b.action, b.highlight, b.check)
+        assert (tr.deck, tr.dealer, tr.rules) == (en.deck, en.dealer, en.rules)
+
+
+def _lesson_with(tmp_path: Path, texts, lid: str = "01-matching") -> Path:
+    p = _write(tmp_path, f"{lid}.json", data_of(lid))
+    (tmp_path / "ja").mkdir(exist_ok=True)
+    _write(tmp_path / "ja", f"{lid}.json", texts)
+    return p
+
+
+def test_a_partial_translation_falls_back_to_english_for_the_rest(tmp_path):
+    p = _lesson_with(tmp_path, {"format": 1, "id": "01-matching", "title": "月で合わせる",
+                                "steps": {"2": {"wrong": "ちがいます"}}})
+    en, ja = L.load(p, "en"), L.load(p, "ja")
+    assert ja.title == "月で合わせる" and ja.summary == en.summary and ja.intro == en.intro
+    assert ja.steps[1].wrong == "ちがいます" and ja.steps[1].say == en.steps[1].say
+    assert ja.steps[0].say == en.steps[0].say and en.title == "Matching by month"
+    assert L.load(p, "fr").title == en.title            # no such translation: English
+
+
+@pytest.mark.parametrize("texts, words", [
+    ("{not json", "not valid JSON"),
+    ([1, 2], "one JSON object"),
+    ({"format": 1, "id": "02-two-choice", "title": "x"}, "id"),
+    ({"format": 2, "id": "01-matching", "title": "x"}, "format"),
+    ({"format": 1, "id": "01-matching", "deal": {}}, "unknown keys"),
+    ({"format": 1, "id": "01-matching", "steps": {"99": {"say": "x"}}}, "not a step"),
+    ({"format": 1, "id": "01-matching", "steps": {"0": {"say": "x"}}}, "not a step"),
+    ({"format": 1, "id": "01-matching", "steps": {"4": {"say": "x"}}}, "no say"),        # a CPU move
+    ({"format": 1, "id": "01-matching", "steps": {"1": {"wrong": "x"}}}, "no wrong"),
+    ({"format": 1, "id": "01-matching", "steps": {"1": {"expect": {"play": "01-B"}}}}, "say and/or wrong"),
+    ({"format": 1, "id": "01-matching", "steps": [{"say": "x"}]}, "steps must be"),
+    ({"format": 1, "id": "01-matching", "title": ""}, "title must be"),
+    ({"format": 1, "id": "01-matching", "summary": "x" * 700}, "longer"),
+])
+def test_a_bad_translation_is_ignored_and_english_is_used(tmp_path, caplog, texts, words):
+    p = _lesson_with(tmp_path, texts)
+    with caplog.at_level("WARNING", logger="koikoi.lessons"):
+        lesson = L.load(p, "ja")
+    assert lesson.lang == "en" and lesson.title == "Matching by month"
+    assert lesson.steps == L.load(p, "en").steps
+    assert any(words in r.getMessage() and "English instead" in r.getMessage() for r in caplog.records)
+    if not isinstance(texts, str):
+        with pytest.raises(L.LessonError) as err:
+            L.overlay(data_of("01-matching"), texts)
+        assert words in str(err.value)
+    entries = L.load_all(tmp_path, lang="ja")
+    assert len(entries) == 1 and entries[0].lesson is not None and entries[0].lesson.lang == "en"
+
+
+def test_a_broken_english_lesson_is_not_rescued_by_its_translation(tmp_path):
+    data = data_of("01-matching")
+    data["steps"][1]["expect"] = {"play": "10-A"}
+    p = _write(tmp_path, "01-matching.json", data)
+    (tmp_path / "ja").mkdir()
+    _write(tmp_path / "ja", "01-matching.json", {"format": 1, "id": "01-matching", "title": "月"})
+    with pytest.raises(L.LessonError, match="step 2"):
+        L.load(p, "ja")
+
+
+def test_the_language_follows_i18n():
+    from koikoi import i18n
+    try:
+        assert i18n.set_language("ja") == "ja"
+        entries = L.load_all()
+        assert all(e.lesson.lang == "ja" and _japanese(e.lesson.title) for e in entries)
+        assert _japanese(L.load(L.DATA / "05-brights.json").steps[0].say)
+        i18n.set_language("en")
+        entries = L.load_all()
+        assert [e.lesson.title for e in entries] == [BY_ID[e.id].title for e in entries]
+        assert all(e.lesson.lang == "en" and not _japanese(e.lesson.summary) for e in entries)
+    finally:
+        i18n.set_language("en")

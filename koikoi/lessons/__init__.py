@@ -28,13 +28,24 @@ round's award) holds. ``load`` runs it, so a lesson that loads is one that plays
 end; a file that is malformed or does not play is reported with the reason
 (``LessonError``), and ``load_all`` lists it as unavailable rather than failing.
 
-Texts are the lesson's own words (user-visible; translated later through catalogs).
+Texts are the lesson's own words, in English. A translation lives next to it in
+``data/<lang>/<same file name>`` and holds only the texts::
+
+    {"format": 1, "id": "01-matching", "title": "...", "intro": "...", "summary": "...",
+     "steps": {"2": {"say": "...", "wrong": "..."}}}          # step numbers count from 1
+
+``load``/``load_all`` lay it over the English lesson for the language asked for (default:
+``koikoi.i18n.language()`` at the call, so a screen that loads again follows a language
+switch). Whatever it leaves out stays English; a translation file that is malformed, names
+another id, a step the lesson lacks, or a text the English step does not have, is ignored
+whole with a log line, and the English lesson is used.
 Pure Python: no pygame, no writes.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -46,6 +57,9 @@ from ..engine import apply as engine_apply
 from ..engine import card as card_of
 from ..engine.cards import IDS, ids_of
 from ..engine.scoring import round_month, yaku_points
+from .. import i18n
+
+log = logging.getLogger(__name__)
 
 DATA = Path(__file__).resolve().parent / "data"
 FORMAT = 1
@@ -103,6 +117,7 @@ class Lesson:
     steps: tuple
     intro: str = ""
     path: Optional[Path] = None
+    lang: str = "en"                    # the language of its texts (English where none)
 
     def start(self) -> State:
         """The lesson's match at its first step: one month, this deal, no oya-gime."""
@@ -317,9 +332,7 @@ def parse(data: Any, *, path: Optional[Path] = None, verify: bool = True) -> Les
     return lesson
 
 
-def load(path) -> Lesson:
-    """The lesson in the file at ``path`` (LessonError if it cannot be read or played)."""
-    path = Path(path)
+def _read_json(path: Path) -> Any:
     try:
         raw = path.read_bytes()[:MAX_BYTES + 1]
     except OSError as exc:
@@ -327,19 +340,120 @@ def load(path) -> Lesson:
     if len(raw) > MAX_BYTES:
         raise LessonError(f"{path.name} is larger than {MAX_BYTES // 1024} KB")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise LessonError(f"{path.name} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise LessonError(f"{path.name} is nested too deeply") from None
+
+
+_TEXT_TOP = ("title", "intro", "summary")
+_TEXT_STEP = ("say", "wrong")
+
+
+def overlay(data: Any, texts: Any) -> dict:
+    """The lesson ``data`` (its parsed English JSON) with the texts of a translation file
+    (parsed JSON) laid over it; raises LessonError if the translation does not fit."""
+    if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
+        raise LessonError("the lesson itself is malformed")
+    if not isinstance(texts, dict):
+        raise LessonError("a translation file holds one JSON object")
+    if texts.get("format", FORMAT) != FORMAT:
+        raise LessonError(f"unknown translation format {texts.get('format')!r:.20}")
+    extra = sorted(k for k in texts if k not in {"format", "id", "steps", *_TEXT_TOP})
+    if extra:
+        raise LessonError(f"a translation holds only texts; unknown keys: {', '.join(map(str, extra))[:80]}")
+    if texts.get("id") != data.get("id"):
+        raise LessonError(f"the translation's id {texts.get('id')!r:.45} is not the lesson's "
+                          f"{data.get('id')!r:.45}")
+    out = dict(data)
+    for key in _TEXT_TOP:
+        if key in texts:
+            if not data.get(key):
+                raise LessonError(f"the lesson has no {key} to translate")
+            out[key] = _text(texts[key], key)
+    steps = texts.get("steps", {})
+    if not isinstance(steps, dict):
+        raise LessonError("steps must be an object: {\"<step number>\": {\"say\": ..., \"wrong\": ...}}")
+    new_steps = list(data["steps"])
+    for key, spec in steps.items():
+        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= len(new_steps)):
+            raise LessonError(f"step {key!r:.20} is not a step of the lesson (1 to {len(new_steps)})")
+        n = int(key)
+        what = f"step {n}"
+        english = new_steps[n - 1]
+        if not isinstance(spec, dict) or not spec or not set(spec) <= set(_TEXT_STEP):
+            raise LessonError(f"{what} must hold say and/or wrong texts only")
+        if not isinstance(english, dict):
+            raise LessonError(f"{what} of the lesson is malformed")
+        merged = dict(english)
+        for k, value in spec.items():
+            if not english.get(k):
+                raise LessonError(f"{what} has no {k} text to translate")
+            merged[k] = _text(value, f"{what}.{k}")
+        new_steps[n - 1] = merged
+    out["steps"] = new_steps
+    return out
+
+
+def translation_path(path, lang: str) -> Path:
+    """Where the ``lang`` texts for the lesson file at ``path`` live."""
+    path = Path(path)
+    return path.parent / lang / path.name
+
+
+def _translated(data: Any, path: Path, lang: str) -> Optional[dict]:
+    """``data`` with its ``lang`` texts laid over, or None (no file, or one not used: logged)."""
+    tpath = translation_path(path, lang)
+    try:
+        if not tpath.is_file():
+            return None
+    except OSError:
+        return None
+    try:
+        return overlay(data, _read_json(tpath))
+    except LessonError as exc:
+        log.warning("lesson texts %s not used (English instead): %s", tpath, exc)
+    except Exception as exc:   # a bad translation never breaks the English lesson
+        log.warning("lesson texts %s not used (English instead): %s: %s", tpath, type(exc).__name__, exc)
+    return None
+
+
+def _language(lang: Optional[str]) -> str:
+    if lang is None:
+        lang = i18n.language()
+    return i18n.normalize(lang) or i18n.SOURCE_LANGUAGE
+
+
+def load(path, lang: Optional[str] = None) -> Lesson:
+    """The lesson in the file at ``path`` (LessonError if it cannot be read or played), with
+    its texts in ``lang`` where a translation has them (default: the game's language)."""
+    path = Path(path)
+    data = _read_json(path)
+    lang = _language(lang)
+    if lang != i18n.SOURCE_LANGUAGE:
+        merged = _translated(data, path, lang)
+        if merged is not None:
+            try:
+                return replace(parse(merged, path=path), lang=lang)
+            except RecursionError:
+                raise LessonError(f"{path.name} is nested too deeply") from None
+            except LessonError as exc:
+                # the English lesson decides: if it is broken too, its own reason is raised below
+                log.warning("lesson texts %s not used (English instead): %s",
+                            translation_path(path, lang), exc)
     try:
         return parse(data, path=path)
     except RecursionError:
         raise LessonError(f"{path.name} is nested too deeply") from None
 
 
-def load_all(folder=None) -> list:
+def load_all(folder=None, lang: Optional[str] = None) -> list:
     """Every lesson file in ``folder`` (default: the built-in ones), in file-name order, as
-    ``Entry``s: a lesson that cannot be used carries its reason instead (never raises)."""
+    ``Entry``s: a lesson that cannot be used carries its reason instead (never raises).
+    Texts are in ``lang`` where translated (default: the game's language now)."""
     folder = Path(folder) if folder is not None else DATA
+    lang = _language(lang)
     out = []
     try:
         paths = sorted(p for p in folder.glob("*.json") if p.is_file())
@@ -347,7 +461,7 @@ def load_all(folder=None) -> list:
         return out
     for p in paths:
         try:
-            lesson = load(p)
+            lesson = load(p, lang)
             out.append(Entry(lesson.id, p, lesson))
         except LessonError as exc:
             out.append(Entry(p.stem, p, None, str(exc)))
@@ -499,5 +613,6 @@ def card_name(card_id: str) -> str:
     return c.name if c.kind.name != "CHAFF" else f"{c.plant} plain"
 
 
-__all__ = ["Lesson", "Step", "Entry", "LessonError", "parse", "load", "load_all", "replay", "advance",
+__all__ = ["Lesson", "Step", "Entry", "LessonError", "parse", "load", "load_all", "overlay",
+           "translation_path", "replay", "advance",
            "check", "step_ready", "highlights", "yaku_of", "phase_of", "DATA", "YOU", "CPU"]
