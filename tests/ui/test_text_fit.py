@@ -19,6 +19,7 @@ import pytest
 from koikoi.engine.cards import DECK, KIND_JAPANESE, MONTH_NAMES, PLANTS
 from koikoi.engine.scoring import YAKU_NAMES
 from koikoi.ui import widgets as W
+from koikoi.ui.widgets.text import NO_LINE_START
 from koikoi.ui.assets import Assets
 
 MB = 1_000_000
@@ -51,16 +52,19 @@ def old_wrap_text(text, font, width):
             trial = w if not line else line + " " + w
             if font.size(trial)[0] <= width or not line:
                 line = trial
-                # a single word wider than the line: cut it by characters
-                while font.size(line)[0] > width and len(line) > 1:
-                    cut = len(line)
-                    while cut > 1 and font.size(line[:cut])[0] > width:
-                        cut -= 1
-                    lines.append(line[:cut])
-                    line = line[cut:]
             else:
                 lines.append(line)
                 line = w
+            # a word wider than the line (alone on it): cut it by characters, never
+            # starting a line with a closing mark
+            while font.size(line)[0] > width and len(line) > 1:
+                cut = len(line)
+                while cut > 1 and font.size(line[:cut])[0] > width:
+                    cut -= 1
+                while cut > 1 and line[cut] in NO_LINE_START:
+                    cut -= 1
+                lines.append(line[:cut])
+                line = line[cut:]
         lines.append(line)
     return lines
 
@@ -184,7 +188,11 @@ def test_random_ordinary_text_wraps_and_ellipsizes_as_before(assets):
         text = "".join(rng.choice(alphabet) for _ in range(rng.choice((1, 3, 8, 20, 50, 120, 250))))
         width = rng.choice((1, 10, 20, 45, 90, 150, 300, 700, 1500, 2000))
         assert W.ellipsize(text, font, width) == old_ellipsize(text, font, width), (text, width)
-        assert W.wrap_text(text, font, width) == old_wrap_text(text, font, width), (text, width)
+        got, want = W.wrap_text(text, font, width), old_wrap_text(text, font, width)
+        if len(want) > W.MAX_WRAP_LINES:        # capped: the lines before the last are the same
+            assert len(got) == W.MAX_WRAP_LINES and got[-1].endswith("…"), (text, width)
+            got, want = got[:-1], want[:W.MAX_WRAP_LINES - 1]
+        assert got == want, (text, width)
 
 
 def test_fit_font_displayable_and_text_width_match_the_old_code(assets):
@@ -342,3 +350,14 @@ def test_button_with_a_huge_sublabel_draws_quickly(assets):
         W.wrap_text(n, assets.font(18), 240)
     # this took minutes before; now it takes well under a second
     assert time.perf_counter() - t0 < 5.0
+
+
+def test_japanese_after_a_spaced_name_is_cut_to_fit_and_no_line_starts_with_a_closing_mark(font):
+    """A run without spaces after a line break used to be laid whole (it overflowed the box);
+    lines of Japanese cut by characters never start with 。、」 and the like."""
+    text = "Haru Tanaka-Yamamoto の接続が切れました。席はそのまま残っています。しばらく待つか、勝ちを申告できます。"
+    for width in (120, 160, 220, 300, 400):
+        lines = W.wrap_text(text, font, width)
+        assert all(font.size(ln)[0] <= width for ln in lines), (width, lines)
+        assert all(not ln or ln[0] not in NO_LINE_START for ln in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")

@@ -177,6 +177,8 @@ def text_width(text: str, font: pygame.font.Font) -> int:
 
 
 _SPACES = re.compile(" +")
+# Characters a line never starts with (Japanese kinsoku: closing marks and small kana marks).
+NO_LINE_START = frozenset("。、，．・：；？！」』）］｝〕〉》】ー…‥ゝゞヽヾ々,.:;!?)]}")
 
 
 def _clip_line(line: str, limit: int) -> str:
@@ -213,6 +215,9 @@ def _wrap_para(para: str, font: pygame.font.Font, width, limit: int, lines: list
                 hi = min(j - k - 1, limit)
                 cut = _last_fit(lambda c: size(para[k:k + c])[0] <= width, 1, hi,
                                 cut or _guess_chars(font, width))
+                # no line starts with a closing mark (。、」…): its last character goes along
+                while cut > 1 and k + cut < j and para[k + cut] in NO_LINE_START:
+                    cut -= 1
                 lines.append(para[k:k + cut])
                 if len(lines) > cap:
                     return
@@ -249,6 +254,10 @@ def _wrap_para(para: str, font: pygame.font.Font, width, limit: int, lines: list
         le = para.find(" ", ls)
         if le < 0:
             le = m
+        if le > ls and (le - ls > limit or size(para[ls:le])[0] > width):
+            # a word wider than a line (a run of Japanese, say) starts an empty line: cut there
+            i = le = ls
+            continue
         if le >= m:
             break
         i = le + 1
