@@ -40,10 +40,21 @@ from .engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled,
                             OyagimeSpread, Played, RoundDealt, RoundEnded, Stopped, YakuMade,
                             public_event)
 from .engine.rules import PRESET_LABELS
+from .engine.scoring import counted_label
 
 
 # The translation functions (koikoi.i18n), re-exported: modules import them from here.
-from .i18n import N_, _, _n  # noqa: E402,F401
+from .i18n import SOURCE_LANGUAGE, N_, _, _n, language  # noqa: E402,F401
+
+
+def yaku_label(name, style: str = "both", short: bool = False) -> str:
+    """A yaku's name on one line for the ``name_style`` setting, in the current language.
+    English: ``yaku.label`` ("Sankō · Three Brights", "Three Brights" or "Sankō"). Another
+    language: the translated English name under "english", the kanji (花見酒) otherwise."""
+    if language() == SOURCE_LANGUAGE:
+        return Y.label(name, style, short)
+    y = Y.info(name)
+    return _(y.english) if style == "english" else y.kanji
 
 
 STYLES = Y.STYLES
@@ -158,12 +169,22 @@ def cards_text(ids: Iterable, style: str = "both") -> str:
 def yaku_text(yaku: Iterable, style: str = "both") -> str:
     """"Tanzaku · Ribbons (1) and Kasu · Chaff (1)" of ((name, points), ...) (or of
     (name, points, cards) rows)."""
-    return join([_("{yaku} ({points})").format(yaku=Y.label(y[0], style), points=y[1]) for y in yaku])
+    return join([_("{yaku} ({points})").format(yaku=yaku_label(y[0], style), points=y[1]) for y in yaku])
 
 
 def rules_name(name: str) -> str:
     """A preset's short name ("Casual"), or the name as written."""
     return PRESET_LABELS.get(name, name).split(" (")[0]
+
+
+def multiplier_label(label) -> str:
+    """The engine's multiplier label (scoring.multipliers) in the current language, as it
+    reads on its own ("3 Koi-Koi calls", "7 points or more")."""
+    found = counted_label(label)
+    if found is not None:
+        one, many, n = found
+        return _n(one, many, n).format(n=n)
+    return _(str(label))
 
 
 def multiplier_text(label: str, winner: Optional[int], names: Sequence[str],
@@ -196,7 +217,7 @@ def multiplier_text(label: str, winner: Optional[int], names: Sequence[str],
     if m:
         n = int(m.group(1))
         return _n("{n} bright in the opening field", "{n} brights in the opening field", n).format(n=n)
-    return label
+    return multiplier_label(label)
 
 
 # ---------------------------------------------------------------- sentences
@@ -350,7 +371,7 @@ def sentence(event: NamedTuple, names: Sequence[str] = ("Player 1", "Player 2"),
                     _("All four {plant} cards lie in the field: {who} takes them."),
                     plant=plant_name(month, style))
     if isinstance(e, LuckyHand):
-        hands = join([Y.label(h, style) for h in e.hands])
+        hands = join([yaku_label(h, style) for h in e.hands])
         return _say(who, _n("You hold a lucky hand, {hands}: {n} point.",
                             "You hold a lucky hand, {hands}: {n} points.", e.points),
                     _n("{who} holds a lucky hand, {hands}: {n} point.",
@@ -426,5 +447,5 @@ def turn_summary(events: Iterable, seat: int, style: str = "both") -> tuple:
     return _("; ").join(parts), cards
 
 
-__all__ = ["card_name", "plant_name", "cards_text", "yaku_text", "join", "rules_name", "multiplier_text",
+__all__ = ["card_name", "plant_name", "cards_text", "yaku_text", "yaku_label", "multiplier_label", "join", "rules_name", "multiplier_text",
            "round_result", "sentence", "sentences", "turn_summary", "STYLES"]

@@ -36,6 +36,12 @@ class RandomPlayer:
         return legal[self._rng.randrange(len(legal))]
 
 
+def N_(text: str) -> str:
+    """Marks a level's label, blurb or seat name for extraction: koikoi.ai does not depend on
+    the UI's translation module; the screens translate these where they show them."""
+    return text
+
+
 @dataclass(frozen=True)
 class Level:
     """One CPU level, as the game names and builds it."""
@@ -52,13 +58,13 @@ class Level:
 
 
 CPU_LEVELS: tuple[Level, ...] = (
-    Level("random", "CPU · Random", "Random moves", "CPU (Random)", hints=False, offered=False,
+    Level("random", N_("CPU · Random"), N_("Random moves"), N_("CPU (Random)"), hints=False, offered=False,
           player="players:RandomPlayer"),
-    Level("easy", "CPU · Easy", "Relaxed", "CPU (Easy)", hints=True, offered=True,
+    Level("easy", N_("CPU · Easy"), N_("Relaxed"), N_("CPU (Easy)"), hints=True, offered=True,
           player="easy:EasyPlayer"),
-    Level("medium", "CPU · Medium", "Thoughtful", "CPU (Medium)", hints=False, offered=True,
+    Level("medium", N_("CPU · Medium"), N_("Thoughtful"), N_("CPU (Medium)"), hints=False, offered=True,
           player="medium:MediumPlayer"),
-    Level("hard", "CPU · Hard", "Ruthless", "CPU (Hard)", hints=False, offered=True,
+    Level("hard", N_("CPU · Hard"), N_("Ruthless"), N_("CPU (Hard)"), hints=False, offered=True,
           player="hard:HardPlayer", searches=True),
 )
 """Every CPU level, weakest first."""

@@ -11,6 +11,50 @@ from .yaku import CAPTURE_ORDER, TABLE, points as _knob_points
 
 YAKU_ORDER = CAPTURE_ORDER
 
+
+def N_(text: str) -> str:
+    """Marks a multiplier label for extraction (the engine stays free of koikoi.i18n); the UI
+    translates it where it is shown."""
+    return text
+
+
+def _n(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a (singular, plural) pair of label templates with ``{n}`` for extraction; the UI
+    translates a label made from one with ``ngettext(singular, plural, n)`` (``counted_label``)."""
+    return singular, plural
+
+
+# The multiplier labels (``multipliers``): English, the same text in every language; the UI
+# translates them where it shows them. The counted ones are templates with {n}.
+SEVEN_PLUS = N_("7 points or more")
+OPPONENT_CALLED = N_("opponent called Koi-Koi")
+YOU_CALLED = N_("you called Koi-Koi")
+ANYONE_CALLED = N_("Koi-Koi was called")
+OWN_CALLS = _n("own Koi-Koi ×{n}", "own Koi-Koi ×{n}")
+CALLS = _n("{n} Koi-Koi call", "{n} Koi-Koi calls")
+OWN_CALLS_PAST_BONUS = _n("{n} own Koi-Koi calls", "{n} own Koi-Koi calls")
+FIELD_BRIGHTS = _n("{n} bright in the opening field", "{n} brights in the opening field")
+COUNTED_LABELS = (OWN_CALLS, CALLS, OWN_CALLS_PAST_BONUS, FIELD_BRIGHTS)
+
+
+def _counted(pair: tuple[str, str], n: int) -> str:
+    return (pair[0] if n == 1 else pair[1]).format(n=n)
+
+
+def counted_label(label) -> Optional[tuple[str, str, int]]:
+    """(singular, plural, n) of a multiplier label made from one of ``COUNTED_LABELS``
+    ("3 Koi-Koi calls" -> ("{n} Koi-Koi call", "{n} Koi-Koi calls", 3)); None for any other."""
+    if not isinstance(label, str):
+        return None
+    for pair in COUNTED_LABELS:
+        for template in pair:
+            before, _, after = template.partition("{n}")
+            if len(label) > len(before) + len(after) and label.startswith(before) and label.endswith(after):
+                digits = label[len(before):len(label) - len(after)]
+                if digits.isdigit() and digits.isascii() and _counted(pair, int(digits)) == label:
+                    return pair[0], pair[1], int(digits)
+    return None
+
 # name -> (English, romaji, Japanese): the table's names, for code that reads them this way.
 YAKU_NAMES = {y.name: (y.english, y.romaji, y.kanji) for y in TABLE}
 
@@ -230,33 +274,32 @@ def multipliers(base: int, rules: Rules, own_calls: int, opponent_calls: int,
     """The multipliers of RULES.md 4.2-4.4, in the order they apply."""
     out = []
     if rules.seven_plus_double and base >= 7:
-        out.append(("7 points or more", 2))
+        out.append((SEVEN_PLUS, 2))
     mode = rules.koikoi_multiplier
     if mode == "opponent_called":
         if opponent_calls:
-            out.append(("opponent called Koi-Koi", 2))
+            out.append((OPPONENT_CALLED, 2))
     elif mode == "own_calls_and_opponent":
         if own_calls:
-            out.append((f"own Koi-Koi ×{own_calls}", 1 + own_calls))
+            out.append((_counted(OWN_CALLS, own_calls), 1 + own_calls))
         if opponent_calls:
-            out.append(("opponent called Koi-Koi", 2))
+            out.append((OPPONENT_CALLED, 2))
     elif mode == "caller":
         if own_calls:
-            out.append(("you called Koi-Koi", 2))
+            out.append((YOU_CALLED, 2))
     elif mode == "anyone":
         if own_calls or opponent_calls:
-            out.append(("Koi-Koi was called", 2))
+            out.append((ANYONE_CALLED, 2))
     elif mode == "scaling":
         calls = own_calls + opponent_calls
         if calls:
-            out.append((f"{calls} Koi-Koi call{'s' if calls > 1 else ''}", 1 + calls))
+            out.append((_counted(CALLS, calls), 1 + calls))
     limit = rules.own_call_bonus_max_calls
     if limit is not None and own_calls > limit and rules.own_call_bonus:
         # Past the Koi-Koi bonus's last call: ×2 at one call more, ×3 at two more, ...
-        out.append((f"{own_calls} own Koi-Koi calls", own_calls - limit + 1))
+        out.append((_counted(OWN_CALLS_PAST_BONUS, own_calls), own_calls - limit + 1))
     if rules.field_brights_multiplier and field_brights:
-        out.append((f"{field_brights} bright{'s' if field_brights > 1 else ''} in the opening field",
-                    1 + field_brights))
+        out.append((_counted(FIELD_BRIGHTS, field_brights), 1 + field_brights))
     return tuple(out)
 
 

@@ -20,7 +20,8 @@ from ..engine import card as card_of
 from ..engine import yaku as Y
 from ..engine.cards import ALL, CARD_MONTH_MASK, DECK, Kind, from_mask, to_mask
 from ..engine.scoring import yaku_points
-from ..i18n import N_, _
+from ..i18n import SOURCE_LANGUAGE, N_, _, language, ngettext
+from ..narration import yaku_label
 
 NAME_STYLES = Y.STYLES
 # English (N_): translated where shown (``kind_text``; a near miss's ``noun`` by whoever draws it)
@@ -29,6 +30,44 @@ KIND_ENGLISH = {Kind.BRIGHT: N_("Bright"), Kind.ANIMAL: N_("Animal"), Kind.RIBBO
 KIND_NOUN = {Kind.BRIGHT: (N_("bright"), N_("brights")), Kind.ANIMAL: (N_("animal"), N_("animals")),
              Kind.RIBBON: (N_("ribbon"), N_("ribbons")), Kind.CHAFF: (N_("plain"), N_("plains"))}
 CARD_NOUN = (N_("card"), N_("cards"))
+
+
+def _miss_sentence(noun: str, away: int) -> str:
+    """A near miss's whole sentence (translated, with ``{yaku}`` and the counts to fill in)
+    for its English ``noun``: no noun is spliced into a sentence."""
+    one = next((o for o, m in (*KIND_NOUN.values(), CARD_NOUN) if noun in (o, m)), CARD_NOUN[0])
+    if one == "bright":
+        return ngettext("{yaku}: {away} bright away ({unseen} of {total} left unseen)",
+                        "{yaku}: {away} brights away ({unseen} of {total} left unseen)", away)
+    if one == "animal":
+        return ngettext("{yaku}: {away} animal away ({unseen} of {total} left unseen)",
+                        "{yaku}: {away} animals away ({unseen} of {total} left unseen)", away)
+    if one == "ribbon":
+        return ngettext("{yaku}: {away} ribbon away ({unseen} of {total} left unseen)",
+                        "{yaku}: {away} ribbons away ({unseen} of {total} left unseen)", away)
+    if one == "plain":
+        return ngettext("{yaku}: {away} plain away ({unseen} of {total} left unseen)",
+                        "{yaku}: {away} plains away ({unseen} of {total} left unseen)", away)
+    return ngettext("{yaku}: {away} card away ({unseen} of {total} left unseen)",
+                    "{yaku}: {away} cards away ({unseen} of {total} left unseen)", away)
+
+
+# ------------------------------------------------------------------ yaku names, in the language
+def yaku_heading(name, style: str = "both") -> str:
+    """The kanji and the short label ("三光  Sankō"), or the kanji alone when the label is it."""
+    kanji, label = Y.info(name).kanji, yaku_label(name, style, short=True)
+    return kanji if label == kanji else f"{kanji}  {label}"
+
+
+def yaku_title(name, style: str = "both") -> tuple:
+    """(main line, second line) of a yaku's name (``yaku.title`` in English); in another
+    language the kanji over the rōmaji, or the translated English over the kanji."""
+    if language() == SOURCE_LANGUAGE:
+        return Y.title(name, style)
+    y = Y.info(name)
+    if style == "english":
+        return _(y.english), y.kanji
+    return y.kanji, y.romaji
 
 
 def _id(c) -> str:
@@ -91,10 +130,10 @@ class NearMiss(NamedTuple):
     points: int           # what the yaku would be worth
 
     def text(self, style: str = "both") -> str:
-        main = Y.label(self.name, style, short=True)
+        main = yaku_label(self.name, style, short=True)
         n = len(self.candidates)
-        return _("{yaku}: {away} {noun} away ({unseen} of {total} left unseen)").format(
-            yaku=main, away=self.away, noun=_(self.noun), unseen=self.unseen, total=n)
+        return _miss_sentence(self.noun, self.away).format(
+            yaku=main, away=self.away, unseen=self.unseen, total=n)
 
 
 def _noun(cards, away: int) -> str:

@@ -16,11 +16,11 @@ from typing import Callable, Optional
 import pygame
 
 from ...engine import yaku as Y
+from ...narration import multiplier_label
 from .. import hints, theme
 from .. import widgets as W
 from ..scene import Scene
 from ..tooltip import HoverTimer, draw_tooltip
-from ..table.hud import yaku_label
 from ..table import _, ngettext
 
 CLOSE_KEYS = (pygame.K_ESCAPE, pygame.K_p, pygame.K_BACKSPACE)
@@ -264,7 +264,7 @@ class InspectorScene(Scene):
                 h = self.row_h
                 card_h = int(h * 0.78)
                 # the kanji and the short name; the English under them when both are shown
-                main = f"{Y.info(e.name).kanji}  {yaku_label(e.name, self.style, short=True)}"
+                main = hints.yaku_heading(e.name, self.style)
                 second = _(Y.info(e.name).english) if self.style == "both" else ""
                 room = int(p.w * 0.36) - self.px(20)        # the cards start at 0.36 of the panel
                 nf = W.fit_font(self.app.assets, main, room, theme.font_px("h3", self.s), bold=True,
@@ -291,7 +291,7 @@ class InspectorScene(Scene):
                                            border=theme.LACQUER_LIGHT, border_width=1), tag.topleft)
                 W.draw_text(img, _("NEAR"), tag_f, theme.CREAM, tag.center, "center", shadow=False)
                 tx = tag.right + self.px(16)
-                head = f"{Y.info(e.name).kanji}  {yaku_label(e.name, self.style, short=True)}"
+                head = hints.yaku_heading(e.name, self.style)
                 worth = _("worth {points}").format(points=e.points)
                 room = int(p.w * 0.6) - tx - W.text_width(worth, sub_f) - self.px(14)   # the cards: from 0.62
                 hf = W.fit_font(self.app.assets, head, room, theme.font_px("body", self.s), bold=True,
@@ -316,12 +316,12 @@ class InspectorScene(Scene):
         W.draw_text(img, f"{aw.base}", body_f, theme.CREAM, (col, y))
         y += lh
         if aw.multipliers:
-            mult = _(",  ").join(_("×{factor} {why}").format(factor=f, why=_(label)) for label, f in aw.multipliers)
+            mult = _(",  ").join(_("×{factor} {why}").format(factor=f, why=multiplier_label(label)) for label, f in aw.multipliers)
         elif aw.base:
             mult = _("none")
         elif self.pending_mults:
             mult = _("{multipliers}  (once a combo is made)").format(multipliers=_(",  ").join(
-                _("×{factor} {why}").format(factor=f, why=_(label)) for label, f in self.pending_mults))
+                _("×{factor} {why}").format(factor=f, why=multiplier_label(label)) for label, f in self.pending_mults))
         else:
             mult = _("none (no combo to multiply)")
         W.draw_text(img, _("Multipliers"), body_f, theme.CREAM_DIM, (pad, y))

@@ -20,13 +20,14 @@ from typing import Optional
 import pygame
 
 from ...engine import MONTH_NAMES, PRESET_LABELS, RULESETS
-from ...engine import yaku as Y
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _, ngettext
+from ..hints import yaku_label
+from ..table import N_, _, ngettext, seat_label
 from . import MenuScene, TableScreen
 from . import review_panel as RP
+from .replay import problem_text
 from .results import RoundResultsScene, you_seat
 from ...engine.phase import SeatKind
 
@@ -171,9 +172,9 @@ def ledger_cells(row, names: tuple) -> dict:
         winner = _("No game")
     else:
         winner = names[row.winner]
-    yaku = _(", ").join(Y.label(n, "romaji") for n, _p, _i in row.yaku) or "—"
+    yaku = _(", ").join(yaku_label(n, "romaji") for n, _p, _i in row.yaku) or "—"
     if row.reason in ("lucky_hand", "field_four") and row.yaku:
-        yaku = Y.label(row.yaku[0][0], "romaji")
+        yaku = yaku_label(row.yaku[0][0], "romaji")
     mult = " ".join(f"×{f}" for _l, f in row.multipliers) or "—"
     calls = [_("{name} ({n}×)").format(name=names[s], n=c) if c > 1 else names[s]
              for s, c in enumerate(row.calls) if c]
@@ -255,7 +256,7 @@ class MatchResultsScene(TableScreen, MenuScene):
         self.session = _as_session(session_or_state)
         self.state = self.session.state
         self.from_history = from_history
-        self.names = tuple(s.name for s in self.session.seats)
+        self.names = tuple(seat_label(s.name) for s in self.session.seats)
         columns = []
         for c in COLUMNS:
             if c.key in ("s0", "s1"):
@@ -407,7 +408,8 @@ class MatchResultsScene(TableScreen, MenuScene):
         try:
             self.app.open("replay", self.session, self.state.ledger[i].round)
         except ValueError as exc:
-            self.app.toast(f"That round cannot be replayed: {exc}", 5.0, "warning")
+            self.app.toast(_("That round cannot be replayed: {problem}").format(problem=problem_text(exc)),
+                           5.0, "warning")
 
     @property
     def can_review(self) -> bool:
@@ -420,7 +422,8 @@ class MatchResultsScene(TableScreen, MenuScene):
         try:
             self.app.open("replay", self.session, self.state.ledger[0].round, review=True)
         except ValueError as exc:
-            self.app.toast(_("The match cannot be reviewed: {problem}").format(problem=exc), 5.0, "warning")
+            self.app.toast(_("The match cannot be reviewed: {problem}").format(problem=problem_text(exc)),
+                           5.0, "warning")
 
     def open_row(self, i: int) -> None:
         row = self.state.ledger[i]

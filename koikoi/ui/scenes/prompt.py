@@ -26,13 +26,14 @@ import pygame
 from ...engine import KoiKoi, Stop
 from ...engine import yaku as Y
 from ...engine.scoring import multipliers
+from ...narration import multiplier_label
 from ... import coach
 from .. import anim, hints, theme
 from .. import widgets as W
 from ..scene import Scene
 from ..tooltip import HoverTimer, draw_tooltip
 from ..table.hud import yaku_label
-from ..table import N_, _, ngettext
+from ..table import N_, _, ngettext, seat_label
 from ...engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.prompt")
@@ -185,7 +186,7 @@ class KoiKoiPromptScene(Scene):
             return _("Coach: Stop pays {points} now.").format(points=self.coach_pays)
         try:
             other = self.session.seats[1 - self.seat]
-            who = _("the CPU") if other.kind == SeatKind.CPU else other.name
+            who = _("the CPU") if other.kind == SeatKind.CPU else seat_label(other.name)
         except (AttributeError, IndexError):
             who = _("the CPU")
         return coach.coach_line(self.coach_risk, self.coach_pays, who)
@@ -230,7 +231,7 @@ class KoiKoiPromptScene(Scene):
         if aw.multipliers:
             detail = _("{base} {factors} = {total}   ({reasons})").format(
                 base=aw.base, factors=" ".join(f"× {f}" for _l, f in aw.multipliers), total=aw.total,
-                reasons=_(", ").join(_(lbl) for lbl, _f in aw.multipliers))
+                reasons=_(", ").join(multiplier_label(lbl) for lbl, _f in aw.multipliers))
         else:
             detail = _("{base} base points, no multipliers").format(base=aw.base)
         detail_lines = [detail] if W.text_width(detail, sub_f) <= inner_w else W.wrap_text(detail, sub_f, inner_w)
@@ -268,7 +269,7 @@ class KoiKoiPromptScene(Scene):
         name_room = int(inner_w * 0.5)     # the name column; the cards take the rest, overlapping when many
         for name, pts, ids in shown_rows:
             # the kanji and the short name; the English under them when both are shown
-            main = f"{Y.info(name).kanji}  {yaku_label(name, self.style, short=True)}"
+            main = hints.yaku_heading(name, self.style)
             second = _(Y.info(name).english) if self.style == "both" else ""
             tag = ""
             if pts > self.before.get(name, 0):
@@ -554,13 +555,16 @@ class RoundSummaryScene(Scene):
         if row.winner is None:
             title = _("No game")
         else:
-            title = _("{name} wins {points}").format(name=self.session.seats[row.winner].name, points=row.award)
+            title = _("{name} wins {points}").format(name=seat_label(self.session.seats[row.winner].name), points=row.award)
         y = r.y + theme.px(30, s)
         W.draw_text(surface, title, big, theme.GOLD_LIGHT, (r.centerx, y), "midtop")
         y += big.get_height() + theme.px(16, s)
         for name, pts, _ids in row.yaku:
             y_name = Y.info(name)
-            W.draw_text(surface, f"{y_name.kanji} {y_name.romaji}  {pts}", body, theme.CREAM, (r.centerx, y),
+            # the kanji and the rōmaji (in another language than English, the kanji alone)
+            romaji = hints.yaku_label(name, "romaji")
+            head = y_name.kanji if romaji == y_name.kanji else f"{y_name.kanji} {romaji}"
+            W.draw_text(surface, f"{head}  {pts}", body, theme.CREAM, (r.centerx, y),
                         "midtop")
             y += body.get_height()
         scores = _("Scores {a} : {b}   —   click to continue").format(a=row.scores[0], b=row.scores[1])
@@ -592,7 +596,7 @@ class MatchSummaryScene(Scene):
         if st.winner is None:
             title = _("A draw")
         else:
-            title = _("{name} wins").format(name=self.session.seats[st.winner].name)
+            title = _("{name} wins").format(name=seat_label(self.session.seats[st.winner].name))
         W.draw_text(surface, title, big, theme.GOLD_LIGHT, (w // 2, h // 2), "center")
         body = self.app.assets.font(theme.font_px("h2", s))
         W.draw_text(surface, f"{st.scores[0]} : {st.scores[1]}", body, theme.CREAM,

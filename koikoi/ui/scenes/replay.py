@@ -35,14 +35,14 @@ import pygame
 
 from ... import narration as N
 from ...engine import DECK, MONTH_NAMES, PRESET_LABELS, Kind, action_of, card, public_event
-from ...engine import yaku as Y
 from ...engine.events import (Chose, FieldSwept, Flipped, KoiKoiCalled, Played, RoundDealt, RoundEnded,
                               Stopped, YakuMade)
 from ...engine.table import PublicTable, fold_all, tables
 from .. import theme
 from .. import widgets as W
-from ..hints import style_of
-from ..table import _
+from ..hints import style_of, yaku_label
+from .newmatch import short_label
+from ..table import _, seat_label
 from . import MenuScene
 from . import review_panel as RP
 from .review_panel import _n
@@ -74,6 +74,23 @@ class Position:
     table: Optional[PublicTable] = None            # the viewing seat's table after the step
 
 
+class RoundIncomplete(ValueError):
+    """A round the log does not hold from its deal to its result (the message stays English,
+    for logs; ``problem_text`` gives the player's words)."""
+
+    def __init__(self, round_no: int):
+        super().__init__(f"round {round_no} is not complete in this log")
+        self.round_no = round_no
+
+
+def problem_text(exc: BaseException) -> str:
+    """Why a replay cannot open, in the current language (a problem this module does not
+    name reads as the exception's own text)."""
+    if isinstance(exc, RoundIncomplete):
+        return _("round {n} is not complete in this log").format(n=exc.round_no)
+    return str(exc)
+
+
 def round_bounds(events, round_no: int) -> tuple[int, int]:
     """(index of the round's final deal, index of its RoundEnded) in the log."""
     start = end = None
@@ -84,7 +101,7 @@ def round_bounds(events, round_no: int) -> tuple[int, int]:
             end = i
             break
     if start is None or end is None:
-        raise ValueError(f"round {round_no} is not complete in this log")
+        raise RoundIncomplete(round_no)
     return start, end
 
 
@@ -216,7 +233,7 @@ class ReplayScene(MenuScene):
         self.session = _as_session(session_or_state)
         self.state = self.session.state
         seats = self.session.seats
-        self.names = tuple(s.name for s in seats)
+        self.names = tuple(seat_label(s.name) for s in seats)
         self.round_no = round_no
         humans = [i for i, s in enumerate(seats) if getattr(s, "kind", None) == SeatKind.HUMAN]
         self.you: Optional[int] = humans[0] if len(humans) == 1 else None   # None: a friend match
@@ -560,9 +577,10 @@ class ReplayScene(MenuScene):
         # header
         cx = w // 2
         W.draw_text(surface, _("REPLAY"), self.font("small", True), theme.GOLD, (cx, self.px(18)), "midtop")
-        title = _("Round {n}  ·  {month}").format(n=self.round_no, month=MONTH_NAMES[(self.round_no - 1) % 12])
+        title = _("Round {n}  ·  {month}").format(n=self.round_no, month=_(MONTH_NAMES[(self.round_no - 1) % 12]))
         r = W.draw_text(surface, title, self.font("h2", True), theme.GOLD_LIGHT, (cx, self.px(44)), "midtop")
-        rules = PRESET_LABELS.get(st.rules.name, st.rules.name).split(" (")[0]
+        # the preset's short name in the current language (a house rule set's own name as it is)
+        rules = short_label(st.rules.name) if st.rules.name in PRESET_LABELS else str(st.rules.name)
         sub = _("{first} vs {second}  ·  {rules}  ·  step {n} of {total}").format(
             first=self.names[0], second=self.names[1], rules=rules, n=self.index + 1, total=len(self.steps))
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (cx, r.bottom + self.px(4)), "midtop")
@@ -753,7 +771,8 @@ class ReplayScene(MenuScene):
             head = head.format(who=who, n=row.award)
             color = theme.SEAT_COLORS[row.winner]
         style = self.style
-        sub = ", ".join(f"{Y.label(n, style, short=True)} {pts}" for n, pts, _k in row.yaku) or _("Both hands are empty")
+        sub = _(", ").join(_("{yaku} {points}").format(yaku=yaku_label(n, style, short=True), points=pts)
+                            for n, pts, _k in row.yaku) or _("Both hands are empty")
         small = self.font("small")
         w = max(W.text_width(head, big), W.text_width(sub, small)) + self.px(80)
         box = pygame.Rect(0, 0, min(area.w, w), big.get_linesize() + small.get_linesize() + self.px(44))
@@ -781,7 +800,8 @@ class ReplayScene(MenuScene):
                             (box.right - self.px(20), r.centery), "midright")
             yk = p.yaku[seat]
             style = self.style
-            ytext = ", ".join(f"{Y.label(n, style, short=True)} {pt}" for n, pt in yk) if yk else _("No yaku yet")
+            ytext = _(", ").join(_("{yaku} {points}").format(yaku=yaku_label(n, style, short=True), points=pt)
+                                for n, pt in yk) if yk else _("No yaku yet")
             ty = r.bottom + self.px(4)
             W.draw_text(surface, W.ellipsize(ytext, tiny, box.w - self.px(40)), tiny,
                         theme.GOLD_LIGHT if yk else theme.CREAM_DIM, (x, ty), shadow=False)
@@ -874,4 +894,4 @@ class ReplayScene(MenuScene):
 
 
 __all__ = ["ReplayScene", "Position", "round_steps", "round_bounds", "position_key", "position_of_state",
-           "result_text"]
+           "result_text", "RoundIncomplete", "problem_text"]

@@ -18,12 +18,13 @@ from typing import Callable, Optional
 import pygame
 
 from ...engine import MONTH_NAMES
-from ...engine import yaku as Y
 from ...engine.events import RoundEnded
+from ...narration import multiplier_label
 from .. import theme
 from .. import widgets as W
 from ..assets import card_size
-from ..table import _, ngettext, pgettext
+from ..hints import yaku_title
+from ..table import _, ngettext, pgettext, seat_label
 from . import MenuScene
 from . import review_panel as RP
 from ...engine.phase import SeatKind
@@ -34,14 +35,14 @@ REVEAL_STEP = 0.22       # seconds between the rows of the breakdown
 def multiplier_text(label: str, winner: Optional[int], names: tuple) -> str:
     """The engine's multiplier label in the words of this table's seats (translated)."""
     if winner is None:
-        return _(label)
+        return multiplier_label(label)
     other = names[1 - winner]
     me = names[winner]
     if label == "opponent called Koi-Koi":
         return _("{who} called Koi-Koi").format(who=other)
     if label == "you called Koi-Koi":
         return _("{who} called Koi-Koi").format(who=me)
-    text = _(label)
+    text = multiplier_label(label)
     return text[:1].upper() + text[1:]
 
 
@@ -128,7 +129,7 @@ class RoundResultsScene(MenuScene):
         self.event = ended_event
         self.row = ended_event.row
         self.on_close = on_close
-        self.names = tuple(s.name for s in session.seats)
+        self.names = tuple(seat_label(s.name) for s in session.seats)
         self.revealed = 0.0
         self._sounded = 0
         self._closed = False
@@ -359,8 +360,7 @@ class RoundResultsScene(MenuScene):
                 ch = min(ch, self.yaku_h - 2)
                 draw_card_strip(layer, a, ids, pygame.Rect(pad, (self.yaku_h - ch) // 2, strip_w, ch),
                                 month_numbers=month_numbers)
-                main, sub = Y.title(name)
-                main = _(main)
+                main, sub = yaku_title(name)
                 ty = self.yaku_h // 2
                 nx = name_x - p.x
                 if two_lines:

@@ -21,19 +21,10 @@ import pygame
 from ...engine import PRESET_LABELS, Phase
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _, ngettext
+from ..table import N_, _, ngettext, seat_label
 from . import DialogScene, MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.saved")
-
-
-def seat_label(name: str) -> str:
-    """A seat's name as shown: the game's own names ("You", "CPU (Hard)") in the current
-    language, a name a player typed as it is."""
-    from ...ai import CPU_LEVELS
-    if name == "You" or name in {lvl.seat_name for lvl in CPU_LEVELS}:
-        return _(name)
-    return name
 
 
 def match_summary(session) -> str:

@@ -19,6 +19,7 @@ from ...engine import PRESET_LABELS
 from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
+from ..hints import yaku_label
 from ..table import N_, _, ngettext
 from . import MenuScene, TableScreen
 
@@ -263,7 +264,7 @@ class StatsScene(TableScreen, MenuScene):
                             (p.x + self.px(30) + j * int(cw * 0.6), ry + (row_h - ch) // 2), shadow=False)
             tx = p.x + self.px(30) + int(cw * 0.6) * 2 + cw + self.px(20)
             bar_w = p.right - self.px(110) - tx
-            W.draw_text(surface, W.ellipsize(Y.label(name, style), bold, p.right - self.px(40) - tx), bold,
+            W.draw_text(surface, W.ellipsize(yaku_label(name, style), bold, p.right - self.px(40) - tx), bold,
                         theme.CREAM, (tx, ry + self.px(12)), shadow=False)
             bar = pygame.Rect(tx, ry + self.px(46), max(self.px(8), int(bar_w * count / top)), self.px(12))
             track = pygame.Rect(tx, bar.y, bar_w, bar.h)

@@ -15,3 +15,17 @@ client use.
 
 # The translation function (koikoi.i18n), re-exported: the UI imports it from here.
 from ...i18n import N_, _, _n, ngettext, pgettext  # noqa: F401
+
+
+HUMAN_DEFAULT_NAME = "You"
+"""The name the New match dialog gives the player's seat (stored in the match, in English)."""
+
+
+def seat_label(name) -> str:
+    """A seat's name as shown: the game's own names ("You", "CPU (Hard)") in the current
+    language, a name a player typed as it is."""
+    from ...ai import CPU_LEVELS
+    name = str(name)
+    if name == HUMAN_DEFAULT_NAME or name in {lvl.seat_name for lvl in CPU_LEVELS}:
+        return _(name)
+    return name

@@ -20,7 +20,7 @@ from ...engine.cards import ID_TO_INDEX
 from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
-from . import N_, _
+from . import N_, _, seat_label
 from ...narration import turn_summary
 from .controls import field_matches
 
@@ -33,15 +33,8 @@ KIND_LABELS = (N_("光"), N_("種"), N_("短"), N_("カス"))   # the empty stac
 # (translated where drawn)
 
 
-def yaku_label(name, style: str = "both", short: bool = False) -> str:
-    """``yaku.label`` with its English part translated (the engine keeps the English):
-    "Sankō · Three Brights", "Three Brights" or "Sankō"."""
-    y = Y.info(name)
-    if style == "english":
-        return _(y.english)
-    if style == "romaji" or short:
-        return y.romaji
-    return _("{romaji} · {english}").format(romaji=y.romaji, english=_(y.english))
+yaku_label = hints.yaku_label
+"""A yaku's name for the ``name_style`` setting, in the current language (``hints.yaku_label``)."""
 
 
 def mask(ids) -> int:
@@ -150,7 +143,7 @@ class Hud:
                 return _("YOUR COMBOS")
             if kind == SeatKind.CPU:
                 return _("CPU COMBOS")
-        return _("{name} COMBOS").format(name=scene.name(seat).upper())
+        return _("{name} COMBOS").format(name=seat_label(scene.name(seat)).upper())
 
     # ------------------------------------------------------------------ the background layer
     def draw_field_bed(self, surface, lay) -> None:
@@ -190,7 +183,7 @@ class Hud:
         for seat, events in scene.director.log:
             turn, _cards = turn_summary(events, seat, style)
             if turn:
-                who = _("You") if scene.is_you(seat) else scene.name(seat)
+                who = _("You") if scene.is_you(seat) else seat_label(scene.name(seat))
                 out.append(_("{name}: {turn}").format(name=who, turn=turn))
         return out
 
@@ -278,9 +271,9 @@ class Hud:
         # the name beside the dealer's badge: smaller if it needs to be, cut only past that
         room = r.w - 2 * pad - int(self.f_bold.get_height() * 1.3)
         size = self.bold_size
-        font = W.fit_font(scene.assets, scene.name(seat), room, size, bold=True,
+        font = W.fit_font(scene.assets, seat_label(scene.name(seat)), room, size, bold=True,
                           minimum=max(9, int(size * 0.75)))
-        nr = W.draw_text(surface, W.ellipsize(scene.name(seat), font, room), font, color,
+        nr = W.draw_text(surface, W.ellipsize(seat_label(scene.name(seat)), font, room), font, color,
                          (x, y + (self.f_bold.get_height() - font.get_height()) // 2))
         nr.y, nr.h = y, self.f_bold.get_height()
         if t.dealer == seat:
