@@ -26,10 +26,9 @@ from __future__ import annotations
 from typing import Optional
 
 from ..engine import ChooseMatch, KoiKoi, Play, Stop
-from ..engine import yaku as Y
 from ..engine.cards import ALL, BRIGHTS, CARD_MONTH_MASK, CHAFF, ID_TO_INDEX, IDS, ids_of
 from ..engine.scoring import yaku_points
-from ..narration import N_, _, _n, card_name, cards_text, join
+from ..narration import N_, _, _n, card_name, cards_text, join, yaku_label
 from .model import FORCED, GOOD
 
 _BRIGHT_YAKU = frozenset(("sanko", "shiko", "ame_shiko", "goko"))
@@ -47,7 +46,7 @@ def _raised(v, before: int, after: int, seat: int) -> list:
 
 
 def _yaku_names(names, style: str) -> str:
-    return join([Y.label(n, style) for n in names])
+    return join([yaku_label(n, style) for n in names])
 
 
 def _takes(v, action) -> tuple:
@@ -290,7 +289,7 @@ def _decide(v, d, opp: str, style: str) -> str:
     values = {type(o.action): o.points for o in d.options}
     threat = _threat(v)
     if threat:
-        threat["their_yaku"] = Y.label(threat["their_yaku"], style)
+        threat["their_yaku"] = yaku_label(threat["their_yaku"], style)
     if isinstance(d.best, Stop):
         stop_pts = v.award(me).total
         if threat:

@@ -16,8 +16,10 @@ import pygame
 from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Kind, Rules
 from ...engine import yaku as Y
 from ...engine.scoring import ino_mode
+from ... import narration as N
 from .. import theme
 from .. import widgets as W
+from ..hints import yaku_title
 from ..table import N_, _, ngettext
 from . import MenuScene
 from .rule_notes import _points, rule_note_items, rule_notes  # noqa: F401  (re-exported)
@@ -130,7 +132,8 @@ def _award_text(award) -> str:
     if not award.multipliers:
         return pts
     # the engine's multiplier labels (koikoi.engine.scoring.multipliers), translated where they are marked
-    parts = " ".join(_("×{factor} ({reason})").format(factor=f, reason=_(label)) for label, f in award.multipliers)
+    parts = " ".join(_("×{factor} ({reason})").format(factor=f, reason=N.multiplier_label(label))
+                     for label, f in award.multipliers)
     return _("{base} {multipliers} = {total}").format(base=award.base, multipliers=parts, total=pts)
 
 
@@ -334,7 +337,7 @@ class HowToPlayScene(MenuScene):
         col_name = col_cards + self.px(24)
         col_pts = width - self.px(10)
         for i, (name, pts, how) in enumerate(yaku_rows(rules)):
-            main, sub = Y.title(name, style)
+            main, sub = yaku_title(name, style)
             desc_w = col_pts - col_name - self.px(90)
             desc_lines = W.wrap_text(how, small, desc_w)[:2]
             text_h = self.px(24) + bold.get_linesize() + small.get_linesize() * (1 + len(desc_lines))
