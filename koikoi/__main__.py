@@ -9,7 +9,7 @@
     python -m koikoi --host             # the Host a match screen (a server inside the game)
     python -m koikoi --host --server play.example.org:8765   # ... creating the room on that match server
     python -m koikoi --join 192.168.1.20:8765/KOI-4821 [--name Haru]   # join that room at once
-    python -m koikoi --lang ja          # play in Japanese (English while its catalog is incomplete)
+    python -m koikoi --lang ja          # play in Japanese this time (the Language setting is kept)
 
 Logging goes to the rotating log file (koikoi.logsetup), the game runs under
 the crash guard (koikoi.crash), and a second copy started while one is open
@@ -95,16 +95,24 @@ LANGUAGE_NAMES = {"ja": "Japanese", "en": "English"}    # for the message below 
 
 
 def apply_language(code: Optional[str]) -> str:
-    """--lang: switch to ``code`` if its catalog is complete; otherwise say so and stay English."""
+    """--lang: switch to ``code`` if its catalog is complete; otherwise say so and stay English.
+
+    A given --lang wins over the Language setting for this run only (it is never saved):
+    ``main`` hands the language returned here to the App (``App(lang=...)``). Without
+    --lang (``code`` None) nothing changes and the App applies the setting."""
     from . import i18n
-    if not code or code == i18n.SOURCE_LANGUAGE:
-        return i18n.set_language(i18n.SOURCE_LANGUAGE)
-    if not i18n.is_complete(code):
+    if not code:
+        return i18n.language()
+    if code == i18n.SOURCE_LANGUAGE:
+        used = i18n.set_language(i18n.SOURCE_LANGUAGE)
+    elif not i18n.is_complete(code):
         st = i18n.completion(code) or {"percent": 0.0}
         print(f"koikoi: the {LANGUAGE_NAMES.get(code, code)} translation is not complete yet "
               f"({int(st['percent'])}% translated); playing in English", file=sys.stderr)
-        return i18n.set_language(i18n.SOURCE_LANGUAGE)
-    return i18n.set_language(code)
+        used = i18n.set_language(i18n.SOURCE_LANGUAGE)
+    else:
+        used = i18n.set_language(code)
+    return used
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
@@ -132,7 +140,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         "in the game; wss://HOST:PORT connects over TLS")
     p.add_argument("--name", type=_name, metavar="NAME", help="your name in an online match")
     p.add_argument("--lang", type=_lang, metavar="ja|en",
-                   help="the language of the game (English while a translation is incomplete)")
+                   help="the language of the game this time, over the Language setting "
+                        "(English while a translation is incomplete)")
     p.add_argument("--version", action="version", version=f"koikoi {__version__}")
     args = p.parse_args(argv)
     if args.server is not None and not args.host:
@@ -180,7 +189,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         from .selfcheck import run
         return run()
-    apply_language(args.lang)
+    lang = apply_language(args.lang) if args.lang else None     # None: the Language setting
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from .crash import install_excepthook, run_guarded
     from .instance_lock import InstanceLock
@@ -221,7 +230,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .ui.scenes.title import TitleScene
         try:
             app = App(args.size, fullscreen=args.fullscreen, storage=storage, seed=args.seed,
-                      read_only=read_only)
+                      read_only=read_only, lang=lang)
         except pygame.error as exc:
             print(f"koikoi: cannot open a window: {exc}", file=sys.stderr)
             return 1

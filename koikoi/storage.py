@@ -40,7 +40,11 @@ fullscreen, window_size, card_scale (0.85 / 1.0 / 1.15), name_style ("both",
 the house-rule changes on top of the preset, validated by ``valid_house_rules``),
 hints ("auto": with CPU · Easy only, "on", "off"), pace (the CPU's pace: "relaxed",
 "normal", "quick"; ``koikoi.ui.hints.PACES``), friend_names (the two names of a
-friend match, each 1 to 40 characters as ``koikoi.session.clean_name`` takes them).
+friend match, each 1 to 40 characters as ``koikoi.session.clean_name`` takes them),
+language ("system": the OS language when its catalog is complete, "en", "ja";
+``koikoi.i18n.resolve`` turns it into the language played in).
+
+The messages returned for the UI are in the current language (``koikoi.i18n``).
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, r
                     stamped_sibling)
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
 from .engine.phase import SeatKind
+from .i18n import _
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import MatchSession
@@ -100,12 +105,14 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "online": {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""},
     # the lessons (Title -> Learn) completed, by lesson id
     "lessons": {"done": []},
+    "language": "system",       # "system" (the OS language, if translated), "en" or "ja"
 }
 
 CARD_SCALES = (0.85, 1.0, 1.15)
 NAME_STYLES = ("both", "english", "romaji")
 HINT_MODES = ("auto", "on", "off")
 PACE_NAMES = ("relaxed", "normal", "quick")    # the keys of koikoi.ui.hints.PACES
+LANGUAGES = ("system", "en", "ja")              # the "language" setting (koikoi.i18n.resolve)
 
 
 # ------------------------------------------------------------------ folders
@@ -304,8 +311,9 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
                 out[key] = min(CARD_SCALES, key=lambda c: abs(value - c))
             else:
                 reset.append(key)
-        elif key in ("name_style", "hints", "pace"):
-            allowed = {"name_style": NAME_STYLES, "hints": HINT_MODES, "pace": PACE_NAMES}[key]
+        elif key in ("name_style", "hints", "pace", "language"):
+            allowed = {"name_style": NAME_STYLES, "hints": HINT_MODES, "pace": PACE_NAMES,
+                       "language": LANGUAGES}[key]
             if isinstance(value, str) and value in allowed:
                 out[key] = value
             else:
@@ -512,7 +520,7 @@ class Storage:
     def load_settings(self) -> tuple[dict, Optional[str]]:
         """(settings, warning or None). Never raises for a bad file."""
         p = self.settings_path
-        defaults, _ = validate_settings({})
+        defaults, _reset = validate_settings({})
         try:
             data = read_json(p, max_bytes=SETTINGS_MAX_BYTES, root=self.config_dir)
             if data is None:
@@ -522,29 +530,47 @@ class Storage:
         except BadFile as exc:
             log.warning("settings file %s is unusable: %s", p, exc)
             moved = self._set_aside(p)
-            where = f" (kept as {moved.name})" if moved else ""
-            return defaults, f"Your settings file could not be read{where}; the defaults are in use."
+            if moved:
+                return defaults, _("Your settings file could not be read (kept as {file}); "
+                                   "the defaults are in use.").format(file=moved.name)
+            return defaults, _("Your settings file could not be read; the defaults are in use.")
         settings, reset = validate_settings(data)
         unknown = unknown_settings(data)
         if reset or unknown:
             # the file as it was is kept beside the new one: nothing the player set is lost,
             # even entries only a newer version of the game understands
             copy_ = None if self.read_only else keep_copy(p)
-            kept = f" The old file was kept as {copy_.name}." if copy_ else ""
             if unknown:
                 log.warning("settings this version does not know: %s", ", ".join(unknown[:20]))
             if reset:
                 log.warning("settings reset to defaults: %s", ", ".join(reset))
                 nice = ", ".join(k.replace("_", " ") for k in reset)
-                return settings, f"Some settings were invalid and were reset: {nice}.{kept}"
-            return settings, f"Your settings file is from a newer version; unknown entries were set aside.{kept}"
+                if copy_:
+                    return settings, _("Some settings were invalid and were reset: {names}. "
+                                       "The old file was kept as {file}.").format(names=nice, file=copy_.name)
+                return settings, _("Some settings were invalid and were reset: {names}.").format(names=nice)
+            if copy_:
+                return settings, _("Your settings file is from a newer version; unknown entries were set "
+                                   "aside. The old file was kept as {file}.").format(file=copy_.name)
+            return settings, _("Your settings file is from a newer version; unknown entries were set aside.")
         return settings, None
+
+    def saved_language(self) -> str:
+        """The "language" setting as saved ("system" when unset, bad or unreadable), read
+        without touching the file: the game picks its language before ``load_settings``
+        words its messages."""
+        try:
+            data = read_json(self.settings_path, max_bytes=SETTINGS_MAX_BYTES, root=self.config_dir)
+        except BadFile:
+            return DEFAULT_SETTINGS["language"]
+        value = data.get("language") if isinstance(data, dict) else None
+        return value if isinstance(value, str) and value in LANGUAGES else DEFAULT_SETTINGS["language"]
 
     def save_settings(self, settings: dict) -> bool:
         if self.read_only:
             log.info("read-only: settings not saved")
             return True
-        clean, _ = validate_settings(settings)
+        clean, _reset = validate_settings(settings)
         try:
             atomic_write_text(self.settings_path, json.dumps(clean, indent=2, ensure_ascii=False))
             return True
@@ -635,8 +661,10 @@ class Storage:
             log.warning("autosave %s refused: %s", p, exc)
             moved = self._set_aside(p)
             self._autosave_id = "" if moved else _UNKNOWN
-            where = f" It was kept as {moved.name}." if moved else ""
-            return None, f"The saved match could not be restored ({_short(exc)}).{where}"
+            if moved:
+                return None, _("The saved match could not be restored ({reason}). "
+                               "It was kept as {file}.").format(reason=_short(exc), file=moved.name)
+            return None, _("The saved match could not be restored ({reason}).").format(reason=_short(exc))
         if session is None:
             self._autosave_id = ""
             return None, None
@@ -727,8 +755,12 @@ class Storage:
             except (BadFile, ValueError, OSError) as exc:
                 log.warning("saved match %s refused: %s", p, exc)
                 moved = self._set_aside(p)
-                problems.append(f"A saved match could not be restored ({_short(exc)})."
-                                + (f" It was kept as {moved.name}." if moved else ""))
+                if moved:
+                    problems.append(_("A saved match could not be restored ({reason}). "
+                                      "It was kept as {file}.").format(reason=_short(exc), file=moved.name))
+                else:
+                    problems.append(_("A saved match could not be restored ({reason}).").format(
+                        reason=_short(exc)))
                 continue
             filed = self.is_filed(session.id)
             if filed is not None or session.state.is_over:
@@ -856,7 +888,7 @@ class Storage:
         return session
 
 
-__all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES",
+__all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES", "LANGUAGES",
            "HINT_MODES", "PACE_NAMES", "valid_friend_names", "valid_online", "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
            "move_aside", "validate_settings", "level_available", "session_from_data",
            "config_dir", "data_dir", "log_dir", "path_problem", "ENV_HOME", "MAX_WINDOW", "MIN_WINDOW"]

@@ -403,17 +403,27 @@ def test_the_glyph_check_finds_a_missing_character(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------- --lang
-def test_lang_flag_falls_back_to_english_while_the_catalog_is_incomplete(capsys, english_after):
+def test_lang_flag_falls_back_to_english_while_the_catalog_is_incomplete(locale_root, capsys, english_after):
     from koikoi.__main__ import apply_language, parse_args
+    # the real catalog is complete now: an incomplete one of the same language stands in
+    write_po(locale_root, "ja", 'msgid "Menu"\nmsgstr "メニュー"\n\nmsgid "Back"\nmsgstr ""\n')
     assert parse_args(["--lang", "ja"]).lang == "ja"
-    if i18n.is_complete("ja"):
-        pytest.skip("the Japanese catalog is complete")
+    assert not i18n.is_complete("ja")
     pct = int(i18n.completion("ja")["percent"])
+    assert pct == 50
     assert apply_language("ja") == "en" and i18n.language() == "en"
     err = capsys.readouterr().err
     assert err.strip() == (f"koikoi: the Japanese translation is not complete yet ({pct}% translated); "
                            "playing in English")
     assert apply_language("en") == "en" and capsys.readouterr().err == ""
+    assert apply_language(None) == "en" and capsys.readouterr().err == ""   # no --lang: nothing said
+
+
+def test_the_real_japanese_catalog_is_complete_so_lang_ja_plays_in_japanese(capsys, english_after):
+    from koikoi.__main__ import apply_language
+    assert i18n.is_complete("ja")
+    assert apply_language("ja") == "ja" and i18n.language() == "ja"
+    assert capsys.readouterr().err == ""
 
 
 def test_lang_flag_uses_a_complete_catalog(locale_root, english_after, capsys):

@@ -262,7 +262,9 @@ def test_new_settings_keys_round_trip():
 
 
 @pytest.mark.parametrize("key,bad", [("card_scale", 2.0), ("card_scale", "big"), ("card_scale", True),
-                                     ("name_style", "klingon"), ("name_style", 3)])
+                                     ("name_style", "klingon"), ("name_style", 3),
+                                     ("language", "tlh"), ("language", "JA"), ("language", None),
+                                     ("language", ["ja"])])
 def test_wrong_new_values_reset_key_by_key(key, bad):
     st = Storage()
     st.settings_path.parent.mkdir(parents=True)
@@ -417,3 +419,53 @@ def test_the_online_fields_are_remembered_and_checked(tmp_path):
     assert st.save_settings(settings)
     again, _ = st.load_settings()
     assert again["online"] == {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""}
+
+
+# ---------------------------------------------------------------- the language setting
+
+
+def test_the_language_setting_is_system_by_default_and_round_trips():
+    assert DEFAULT_SETTINGS["language"] == "system" and S.LANGUAGES == ("system", "en", "ja")
+    st = Storage()
+    assert st.saved_language() == "system"              # no file yet
+    for code in S.LANGUAGES:
+        s, _w = st.load_settings()
+        s["language"] = code
+        assert st.save_settings(s)
+        back, warning = Storage().load_settings()
+        assert warning is None and back["language"] == code
+        assert Storage().saved_language() == code
+
+
+def test_saved_language_reads_without_touching_a_bad_file():
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    st.settings_path.write_text("{not json")
+    assert st.saved_language() == "system"
+    assert st.settings_path.read_text() == "{not json"     # load_settings moves it aside, this does not
+    st.settings_path.write_text(json.dumps({"language": "xx", "volume": 0.3}))
+    assert st.saved_language() == "system"
+    assert list(st.settings_path.parent.glob("settings.json.*")) == []
+
+
+def test_storage_warnings_follow_the_language(tmp_path, monkeypatch):
+    from koikoi import i18n
+    d = tmp_path / "ja" / "LC_MESSAGES"
+    d.mkdir(parents=True)
+    (d / "koikoi.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=1; plural=0;\\n"\n\n'
+        'msgid "Some settings were invalid and were reset: {names}. The old file was kept as {file}."\n'
+        'msgstr "一部の設定を元に戻しました：{names}（{file}）"\n', encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n._catalogs.clear()
+    st = Storage()
+    st.settings_path.parent.mkdir(parents=True)
+    st.settings_path.write_text(json.dumps({"pace": "warp"}))
+    try:
+        assert i18n.set_language("ja") == "ja"
+        _s, warning = st.load_settings()
+    finally:
+        i18n.set_language("en")
+        i18n._catalogs.clear()
+    assert warning.startswith("一部の設定を元に戻しました：pace（settings.json.backup-"), warning

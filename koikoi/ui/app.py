@@ -19,6 +19,11 @@ slower until the window is back). Input goes to the top scene first; an overlay 
 ``pauses_below`` passes on what it does not consume. F11 (or Alt+Enter)
 toggles fullscreen.
 
+``App(lang="ja")`` (--lang) plays in that language for this run whatever the
+Language setting says, and saves nothing about it; without it the setting
+("system": the OS language when translated) is applied at start.
+``app.set_language(code)`` switches, saves, and lays every scene out again.
+
 ``App(read_only=True)`` (a second window while another copy of the game holds
 the lock, see koikoi.instance_lock) reads the player's files but never writes
 them: it sees ``storage.read_only_view()``, and its matches have no store.
@@ -38,6 +43,7 @@ from typing import Optional
 
 import pygame
 
+from .. import i18n
 from ..i18n import N_, _
 from ..storage import MAX_WINDOW, Storage
 from . import registry, theme
@@ -135,13 +141,17 @@ class Toast:
 class App:
     def __init__(self, size=(1280, 720), *, fullscreen: bool = False,
                  storage: Optional[Storage] = None, seed: Optional[int] = None,
-                 read_only: bool = False):
+                 read_only: bool = False, lang: Optional[str] = None):
         tune_malloc()
         pygame.init()
         self.read_only = bool(read_only)
         storage = storage if storage is not None else Storage()
         self.storage = storage.read_only_view() if self.read_only else storage
         self.storage.tidy()              # leftovers of writes a crash interrupted (the writer only)
+        # the language first, so a settings warning is already in it: ``lang`` (--lang, see
+        # koikoi.__main__) wins for this run and is not saved; otherwise the "language" setting
+        self.lang_override = lang
+        self.apply_language({"language": self.storage.saved_language()})
         self.settings, warning = self.storage.load_settings()
         self.seed = seed
         self.scenes: list[Scene] = []
@@ -245,11 +255,7 @@ class App:
         if not self.fullscreen:
             self._window_size = self.window.get_size()
         if self.size != old:
-            for scene in list(self.scenes):
-                try:
-                    scene.resize(self.size)
-                except Exception:
-                    log.exception("%s.resize failed", type(scene).__name__)
+            self.relayout()
 
     def toggle_fullscreen(self) -> None:
         self.set_fullscreen(not self.fullscreen)
@@ -264,6 +270,37 @@ class App:
         self.settings["fullscreen"] = self.fullscreen
         self.save_settings()
         self.on_window_resized()
+
+    # ------------------------------------------------------------ language
+    def apply_language(self, settings: Optional[dict] = None) -> str:
+        """Play in the --lang language, else in the "language" setting's (``i18n.resolve``:
+        "system" is the OS language when its catalog is complete). Returns the code."""
+        if self.lang_override is not None:
+            return i18n.set_language(self.lang_override)
+        st = self.settings if settings is None else settings
+        return i18n.set_language(i18n.resolve(st.get("language", "system")))
+
+    def set_language(self, code: str) -> str:
+        """The Settings row: switch to ``code`` ("system", "en", "ja"), save it, and lay
+        out every scene again (as a window resize does) so the game speaks it at once.
+        A --lang of this run gives way to the player's choice. Returns the language in use."""
+        from ..storage import LANGUAGES
+        if code not in LANGUAGES:
+            raise ValueError(f"language must be one of {LANGUAGES}, not {code!r}")
+        self.settings["language"] = code
+        self.lang_override = None
+        used = self.apply_language()
+        self.save_settings()
+        self.relayout()
+        return used
+
+    def relayout(self) -> None:
+        """Every scene on the stack recomputes its layout (and so its texts)."""
+        for scene in list(self.scenes):
+            try:
+                scene.resize(self.size)
+            except Exception:
+                log.exception("%s.resize failed", type(scene).__name__)
 
     # ------------------------------------------------------------ settings
     @property

@@ -1,5 +1,11 @@
 """Settings: animation speed, the CPU's pace, sound and music, fullscreen, card size,
-names, month numbers on the cards, hints, the new-match defaults; and the pause menu.
+names, month numbers on the cards, hints, the new-match defaults, the language; and the
+pause menu.
+
+The Language row sits on the title's line, at the panel's right edge: System (the OS
+language, when translated) and every language whose catalog is complete, each in its
+own tongue (``i18n.NATIVE_NAMES``: English, 日本語; only "System" is translated).
+Choosing one switches the whole game at once (``app.set_language``).
 
 Every change is applied and saved at once (``app.save_settings``); there is
 no Apply button to forget.
@@ -9,7 +15,8 @@ from __future__ import annotations
 
 import pygame
 
-from ...storage import DEFAULT_SETTINGS
+from ... import i18n
+from ...storage import DEFAULT_SETTINGS, LANGUAGES
 from .. import theme
 from .. import widgets as W
 from ..table import N_, _
@@ -40,6 +47,13 @@ HINT_CHOICES = (("auto", N_("Auto")), ("on", N_("On")), ("off", N_("Off")))
 PACE_CHOICES = (("relaxed", N_("Relaxed")), ("normal", N_("Normal")), ("quick", N_("Quick")))
 CARD_SIZE_LABELS = (N_("Small"), N_("Normal"), N_("Large"))
 NAME_STYLE_LABELS = (N_("Both"), N_("English"), N_("Rōmaji"))
+
+
+def language_choices() -> list:
+    """(value, label) of the Language row: System, then each complete language in its own name."""
+    have = i18n.available(complete_only=True)
+    return [("system", _("System"))] + [(code, i18n.NATIVE_NAMES.get(code, code))
+                                        for code in LANGUAGES if code != "system" and code in have]
 
 
 def _translated(choices) -> list:
@@ -161,6 +175,7 @@ class SettingsScene(MenuScene):
         controls = (self.speed, self.pace, self.volume, self.music, self.mute, self.full,
                     self.card_size, self.names, self.numbers, self.hints, self.opponent, self.rules)
         self.rows = [(_(name), _(text), wdg) for (name, text), wdg in zip(self.TEXTS, controls)]
+        self.layout_language(ch_h)
         bw = self.px(300)
         by = self.panel.bottom + self.px(30)
         gap = self.px(24)
@@ -169,8 +184,32 @@ class SettingsScene(MenuScene):
                                   hotkeys=(pygame.K_BACKSPACE,))
         self.reset_b.rect.right = w // 2 - gap // 2
         self.back_b.rect.left = w // 2 + gap // 2
-        self.widgets = [r[2] for r in self.rows] + [self.reset_b, self.back_b]
+        self.widgets = [r[2] for r in self.rows] + [self.language, self.reset_b, self.back_b]
         self.focus.set(self.widgets)
+
+    def title_y(self) -> int:
+        return max(self.px(20), self.panel.y - self.px(116))
+
+    def layout_language(self, ch_h: int) -> None:
+        """The Language row: its name and choices on the title's line, right-aligned with
+        the panel, clear of the centred title (narrower pills where the window is)."""
+        title = self.font("h1", True)
+        cy = self.title_y() + title.get_linesize() // 2
+        title_right = self.size[0] // 2 + W.text_width(_("Settings"), title) // 2
+        label = self.font("body", True)
+        self.language_label = _("Language")
+        choices = language_choices()
+        current = self.app.settings.get("language", "system")
+        if current not in [v for v, _label in choices]:
+            current = "system"
+        gap = self.px(16)
+        room = self.panel.right - title_right - self.px(40) - W.text_width(self.language_label, label) - gap
+        w = max(self.px(60) * len(choices), min(self.px(150) * len(choices), room))
+        h = min(ch_h, self.px(48))
+        self.language = W.ChoiceRow((self.panel.right - w, cy - h // 2, w, h), choices, current,
+                                    self.set_language, assets=self.app.assets, gap=self.px(8),
+                                    font_size=theme.font_px("small", self.s))
+        self.language_pos = (self.language.rect.x - gap, cy)
 
     def _describe(self, i: int) -> tuple[int, pygame.font.Font, list[str], int]:
         """(the y of the name line's middle, description font, description lines, their top y)
@@ -259,6 +298,9 @@ class SettingsScene(MenuScene):
         self.app.settings["name_style"] = v
         self._save()
 
+    def set_language(self, code: str) -> None:
+        self.app.set_language(code)       # saves, and lays out every screen again (this one too)
+
     def _last(self) -> dict:
         last = dict(self.app.settings.get("last_new_match") or DEFAULT_SETTINGS["last_new_match"])
         return last
@@ -294,8 +336,7 @@ class SettingsScene(MenuScene):
         self.app.settings.update(fresh)
         if self.app.fullscreen:
             self.app.set_fullscreen(False)
-        self._save()
-        self.layout()
+        self.app.set_language(fresh["language"])    # saves; every screen laid out again
 
     def resize(self, size) -> None:
         super().resize(size)
@@ -331,7 +372,9 @@ class SettingsScene(MenuScene):
         return r
 
     def draw_content(self, surface: pygame.Surface) -> None:
-        self.draw_title(surface, _("Settings"), max(self.px(20), self.panel.y - self.px(116)))
+        self.draw_title(surface, _("Settings"), self.title_y())
+        W.draw_text(surface, self.language_label, self.font("body", True), theme.CREAM, self.language_pos,
+                    "midright")
         W.draw_panel(surface, self.panel, s=self.s)
         value = self.font("small", True)
         head = self.font("small", True)
