@@ -24,4 +24,8 @@ def koikoi_home(tmp_path, monkeypatch):
     home = tmp_path / "koikoi-home"
     home.mkdir()
     monkeypatch.setenv("KOIKOI_HOME", str(home))
+    # the game follows the OS language ("system"): tests read English whatever this machine's
+    monkeypatch.setenv("LANG", "C")
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
     return home

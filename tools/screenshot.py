@@ -284,11 +284,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     home = args.home or tempfile.mkdtemp(prefix="koikoi-shot-")
     os.environ["KOIKOI_HOME"] = home
-    from koikoi import i18n
     from koikoi.storage import Storage
     from koikoi.ui.app import App
-    i18n.set_language(args.lang)
-    app = App(args.size, storage=Storage(Path(home)), seed=args.seed)
+    app = App(args.size, storage=Storage(Path(home)), seed=args.seed, lang=args.lang)
     app.settings["anim_speed"] = 0.0      # settle every animation at once
     warning = build(app, args.scene, args.seed)
     _settle(app, args.frames)
