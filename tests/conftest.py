@@ -29,3 +29,22 @@ def koikoi_home(tmp_path, monkeypatch):
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(var, raising=False)
     return home
+
+
+@pytest.fixture
+def clean_logging(monkeypatch):
+    """koikoi's main() run in-process sets up logging and the crash hooks: afterwards the
+    root logger, its level, captured warnings and the excepthook are as they were (and no
+    crash screen opens meanwhile)."""
+    import logging
+    from koikoi import crash, logsetup
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    monkeypatch.setenv("KOIKOI_NO_CRASH_SCREEN", "1")
+    yield
+    logsetup._remove_ours(root)
+    logsetup._state.update(path=None, file_ok=False)
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)
+    crash.uninstall_excepthook()

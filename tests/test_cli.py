@@ -19,20 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
-def clean_logging(monkeypatch):
-    """main() in-process sets up logging and the crash hooks: put them back."""
-    import logging
-    from koikoi import crash, logsetup
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    monkeypatch.setenv("KOIKOI_NO_CRASH_SCREEN", "1")
+def _clean_logging(clean_logging):
+    """Every test here: the shared clean_logging (tests/conftest.py)."""
     yield
-    logsetup._remove_ours(root)
-    logsetup._state.update(path=None, file_ok=False)
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    logging.captureWarnings(False)
-    crash.uninstall_excepthook()
 
 
 def _env(home, **extra) -> dict:

@@ -226,18 +226,6 @@ def test_without_a_folder_lock_a_planted_folder_is_set_aside(tmp_path, monkeypat
 # ===================================================================== the log
 
 
-@pytest.fixture
-def clean_logging(monkeypatch):
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    logsetup._remove_ours(root)
-    logsetup._state.update(path=None, file_ok=False)
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    logging.captureWarnings(False)
-
-
 def _file_handler():
     (fh,) = [h for h in logging.getLogger().handlers
              if getattr(h, logsetup._TAG, False) and isinstance(h, logging.FileHandler)]

@@ -13,18 +13,9 @@ from koikoi.logsetup import setup_logging
 
 
 @pytest.fixture(autouse=True)
-def clean_logging(monkeypatch):
-    """Leave the root logger and the hooks as they were."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    monkeypatch.setenv("KOIKOI_NO_CRASH_SCREEN", "1")
+def _clean_logging(clean_logging):
+    """Every test here: the shared clean_logging (tests/conftest.py)."""
     yield
-    logsetup._remove_ours(root)
-    logsetup._state.update(path=None, file_ok=False)
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    logging.captureWarnings(False)
-    crash.uninstall_excepthook()
 
 
 def ours():

@@ -182,7 +182,7 @@ def test_lang_beats_the_setting_for_this_run_and_is_not_saved(koikoi_home):
         close_app(app)
 
 
-def test_main_hands_lang_to_the_app(monkeypatch, koikoi_home):
+def test_main_hands_lang_to_the_app(monkeypatch, koikoi_home, clean_logging):
     from koikoi.ui.app import App
     seen = {}
 
@@ -191,23 +191,12 @@ def test_main_hands_lang_to_the_app(monkeypatch, koikoi_home):
         seen["setting"] = self.settings["language"]
         return 0
     monkeypatch.setattr(App, "run", run)
-    monkeypatch.setenv("KOIKOI_NO_CRASH_SCREEN", "1")
-    import logging
-    from koikoi import crash, logsetup
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
     try:
         assert cli.main(["--lang", "ja"]) == 0
         assert seen == {"lang": "ja", "used": "ja", "setting": "system"}
         assert cli.main([]) == 0                           # no --lang: the setting decides
         assert seen["lang"] is None and seen["used"] == i18n.resolve("system")
     finally:
-        logsetup._remove_ours(root)
-        logsetup._state.update(path=None, file_ok=False)
-        root.handlers[:] = handlers
-        root.setLevel(level)
-        logging.captureWarnings(False)
-        crash.uninstall_excepthook()
         pygame.display.quit()
 
 
