@@ -97,11 +97,14 @@ def test_seat_names_the_game_gave_are_translated(japanese):
         assert seat_label(lvl.seat_name) == i18n._(lvl.seat_name)
     assert seat_label("Aki") == "Aki"              # a typed name as it is
     assert seat_label("you") == "you"
+    # a friend match's default seat names (the setting's defaults, stored in English)
+    assert (seat_label("Player 1"), seat_label("Player 2")) == ("プレイヤー1", "プレイヤー2")
 
 
 def test_seat_names_in_english():
     assert [seat_label(lvl.seat_name) for lvl in CPU_LEVELS] == [lvl.seat_name for lvl in CPU_LEVELS]
     assert seat_label("You") == "You"
+    assert seat_label("Player 1") == "Player 1"
 
 
 def test_near_miss_sentences_read_as_before():

@@ -30,7 +30,7 @@ from .. import theme
 from .. import widgets as W
 from ...session import MAX_NAME_LEN, MatchSession, SeatConfig, clean_name
 from ..registry import scene_class
-from ..table import N_, _, ngettext
+from ..table import N_, _, ngettext, seat_label
 from . import MenuScene
 from ...engine.phase import SeatKind
 
@@ -151,7 +151,7 @@ class NewMatchScene(MenuScene):
         fs = theme.font_px("body", self.s)
         self.opp_row = W.ChoiceRow((0, 0, 1, 1), opts, self.opponent, self.set_opponent, assets=a, font_size=fs)
         self.name_fields = [
-            W.TextField((0, 0, 1, 1), self.names[i], lambda text, i=i: self.set_name(i, text),
+            W.TextField((0, 0, 1, 1), seat_label(self.names[i]), lambda text, i=i: self.set_name(i, text),
                         max_len=MAX_NAME_LEN, clean=clean_name, placeholder=_(FRIEND_NAMES[i]),
                         on_next=lambda i=i: self._next_after_name(i), assets=a, font_size=fs)
             for i in range(2)]

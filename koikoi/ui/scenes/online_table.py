@@ -44,7 +44,7 @@ from ...net.netsession import REMOTE, HostedServer, NetSession
 from ...session import clean_name
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ..table import _, seat_label
 from . import MenuScene
 from .ledger import MatchResultsScene
 from .oyagime import OyagimeScene
@@ -97,7 +97,7 @@ def default_name(app) -> str:
         return PREFS["name"]
     names = app.settings.get("friend_names") or []
     try:
-        return clean_name(names[0])
+        return seat_label(clean_name(names[0]))      # "Player 1", the default, in the game's language
     except (ValueError, TypeError, IndexError):
         return _("Player")
 

@@ -598,8 +598,11 @@ class ReplayScene(MenuScene):
         ys.append(t.bottom - self.px(20) - ch)
         for seat, y in ((1, ys[0]), (0, ys[3])):
             color = theme.SEAT_COLORS[seat]
-            name = W.ellipsize(self.names[seat], small, label_w - self.px(30))
-            W.draw_text(surface, name, small, color, (t.x + self.px(24), y + ch // 2 - self.px(10)), "midleft")
+            # a longer name ("CPU（やさしい）") is set smaller before it is cut short
+            nf = W.fit_font(self.app.assets, self.names[seat], label_w - self.px(30),
+                            theme.font_px("small", self.s), bold=True, minimum=theme.font_px("tiny", self.s))
+            name = W.ellipsize(self.names[seat], nf, label_w - self.px(30))
+            W.draw_text(surface, name, nf, color, (t.x + self.px(24), y + ch // 2 - self.px(10)), "midleft")
             in_hand = _("{n} in hand").format(n=len(p.hands[seat]))
             if getattr(st.ledger[self.round_no - 1], "dealer", None) == seat:
                 info = _("dealer  {in_hand}").format(in_hand=in_hand)

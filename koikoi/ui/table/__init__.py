@@ -20,12 +20,16 @@ from ...i18n import N_, _, _n, ngettext, pgettext  # noqa: F401
 HUMAN_DEFAULT_NAME = "You"
 """The name the New match dialog gives the player's seat (stored in the match, in English)."""
 
+FRIEND_DEFAULT_NAMES = (N_("Player 1"), N_("Player 2"))
+"""The names a friend match's seats get until someone types others (the "friend_names"
+setting's defaults, stored in English): shown in the current language, like "You"."""
+
 
 def seat_label(name) -> str:
     """A seat's name as shown: the game's own names ("You", "CPU (Hard)") in the current
     language, a name a player typed as it is."""
     from ...ai import CPU_LEVELS
     name = str(name)
-    if name == HUMAN_DEFAULT_NAME or name in {lvl.seat_name for lvl in CPU_LEVELS}:
+    if name == HUMAN_DEFAULT_NAME or name in FRIEND_DEFAULT_NAMES or name in {lvl.seat_name for lvl in CPU_LEVELS}:
         return _(name)
     return name
