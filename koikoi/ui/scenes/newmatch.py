@@ -118,6 +118,24 @@ def new_session(app, opponent: str, rules_name: str, months: Optional[int],
     return app.watch(session)
 
 
+def months_row(scene, rules_name: str, rect, months, on_pick, old=None) -> W.ChoiceRow:
+    """The Length row of ``scene`` (New match, Host a match): the rules' lengths ("1 month",
+    "3 months"; bare numbers when there are many), laid in ``rect``. ``old``, the row shown
+    before, is kept and moved when it offers the same lengths with the same one chosen (it
+    keeps the focus)."""
+    offered = RULESETS[rules_name].months_offered
+    many = len(offered) > 6
+    opts = [(m, str(m) if many else ngettext("{n} month", "{n} months", m).format(n=m)) for m in offered]
+    r = rect.copy()
+    if not many:
+        r.w = min(r.w, scene.px(190) * len(offered))
+    if old is not None and [o.value for o in old.options] == offered and old.selected == months:
+        old.rect = r
+        return old
+    return W.ChoiceRow(r, opts, months, on_pick, assets=scene.app.assets,
+                       gap=scene.px(10), font_size=theme.font_px("body", scene.s))
+
+
 class NewMatchScene(MenuScene):
     def __init__(self, app):
         last = dict(app.settings.get("last_new_match") or {})
@@ -215,18 +233,8 @@ class NewMatchScene(MenuScene):
         self._collect()
 
     def _build_months(self) -> None:
-        offered = RULESETS[self.rules_name].months_offered
-        many = len(offered) > 6
-        opts = [(m, str(m) if many else ngettext("{n} month", "{n} months", m).format(n=m)) for m in offered]
-        r = self.months_rect.copy()
-        if not many:
-            r.w = min(r.w, self.px(190) * len(offered))
-        old = self.months_row
-        if old is not None and [o.value for o in old.options] == offered and old.selected == self.months:
-            old.rect = r          # the same lengths: the same row, moved (it keeps the focus)
-        else:
-            self.months_row = W.ChoiceRow(r, opts, self.months, self.set_months, assets=self.app.assets,
-                                          gap=self.px(10), font_size=theme.font_px("body", self.s))
+        self.months_row = months_row(self, self.rules_name, self.months_rect, self.months,
+                                     self.set_months, old=self.months_row)
         self.months = self.months_row.selected
 
     def _collect(self) -> None:

@@ -307,14 +307,8 @@ class HostScene(_NameMixin, MenuScene):
         self._collect()
 
     def _build_months(self) -> None:
-        offered = RULESETS[self.rules_name].months_offered
-        many = len(offered) > 6
-        opts = [(m, str(m) if many else ngettext("{n} month", "{n} months", m).format(n=m)) for m in offered]
-        r = self.months_rect.copy()
-        if not many:
-            r.w = min(r.w, self.px(190) * len(offered))
-        self.months_row = W.ChoiceRow(r, opts, self.months, self.set_months, assets=self.app.assets,
-                                      gap=self.px(10), font_size=theme.font_px("body", self.s))
+        from .newmatch import months_row
+        self.months_row = months_row(self, self.rules_name, self.months_rect, self.months, self.set_months)
         self.months = self.months_row.selected
 
     def _collect(self) -> None:
