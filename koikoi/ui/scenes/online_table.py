@@ -410,6 +410,12 @@ class OnlineMatch:
         self.closer = threading.Thread(target=work, name="koikoi-online-close", daemon=True)
         self.closer.start()
 
+    def quit_keeping_seat(self) -> None:
+        """The game is quitting: close without leaving the room (the seat is kept, so the game
+        started again takes it back), waiting a little for the goodbye to go out."""
+        self.close(leave=False)
+        self.join_closed(3.0)
+
     def join_closed(self, timeout: float = 15.0) -> bool:
         if self.closer is not None:
             self.closer.join(timeout)
@@ -459,8 +465,7 @@ class OnlineRoundScene(RoundScene):
         self.app.replace(OnlineResultsScene(self.app, self.match))
 
     def on_quit(self) -> None:
-        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
-        self.match.join_closed(3.0)
+        self.match.quit_keeping_seat()
 
 
 class OnlineOyagimeScene(OyagimeScene):
@@ -484,8 +489,7 @@ class OnlineOyagimeScene(OyagimeScene):
         return super()._prompt()
 
     def on_quit(self) -> None:
-        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
-        self.match.join_closed(3.0)
+        self.match.quit_keeping_seat()
 
 
 class OnlineResultsScene(MatchResultsScene):
@@ -522,8 +526,7 @@ class OnlineResultsScene(MatchResultsScene):
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
 
     def on_quit(self) -> None:
-        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
-        self.match.join_closed(3.0)
+        self.match.quit_keeping_seat()
 
 
 class OnlinePauseScene(MenuScene):
