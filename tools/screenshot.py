@@ -6,7 +6,14 @@ Scenes: title oyagime round koikoi results ledger (and newmatch settings
 history howto pause stats; unfinished: the question before a new match
 replaces a saved one; saved: matches kept for later; title-saved: the title
 with a saved match and kept ones; review: the replay viewer with a finished review of the
-match marked, on a mistake; review-progress: the review running, its progress bar). The match scenes are reached by really playing: both seats
+match marked, on a mistake; review-progress: the review running, its progress bar; replay: the
+replay viewer; rules: the rules panel over the table; houserules: House rules over New match;
+keys, inspector (the CPU's captures), curtain (a friend match's hand-over), confirm (abandoning a
+kept match), unavailable (the table could not be opened); learn, lesson (the coach on the table),
+lesson-pause, puzzle (from a reviewed match); online, online-host, online-join (the forms),
+online-wait (hosting, waiting for a friend), online-oyagime, online-pause and online-link (a
+friend's connection gone) on a match hosted on 127.0.0.1 with a second player in this process).
+The match scenes are reached by really playing: both seats
 are driven with the engine's legal actions (random / easy CPU moves) through
 ``session.apply``, so every picture shows a state the rules can produce.
 Nothing is written to the player's settings: the tool runs with a throwaway
@@ -30,7 +37,10 @@ import pygame  # noqa: E402
 
 SCENES = ("title", "oyagime", "round", "koikoi", "results", "ledger",
           "newmatch", "settings", "history", "howto", "pause", "unfinished", "saved", "title-saved", "stats",
-          "review", "review-progress")
+          "review", "review-progress", "replay", "rules", "houserules", "keys", "inspector", "curtain",
+          "confirm", "unavailable", "learn", "lesson", "lesson-pause", "puzzle", "online", "online-host",
+          "online-join", "online-wait", "online-oyagime", "online-pause", "online-link")
+NET_LIMIT = 20.0          # seconds any wait for the online scenes' server on 127.0.0.1 may take
 REVIEW_BUDGET = 120       # playouts per option of the "review" scene's analysis (a few seconds)
 
 
@@ -215,6 +225,72 @@ def build(app, name: str, seed: int):
         app.reset(MatchResultsScene(app, session))
     elif name in ("review", "review-progress"):
         warning = _review(app, seed, running=name == "review-progress")
+    elif name == "replay":
+        from koikoi.ui.scenes.ledger import MatchResultsScene
+        from koikoi.ui.scenes.replay import ReplayScene
+        session = _session(seed, months=3)
+        play_until(session, _drivers(seed), lambda s: s.state.is_over)
+        app.reset(MatchResultsScene(app, session, from_history=True))
+        app.push(ReplayScene(app, session, 1))
+    elif name in ("rules", "keys", "inspector", "unavailable"):
+        session = _session(seed)
+        play_until(session, _drivers(seed), lambda s: s.state.phase_name == "play" and s.state.to_move == 0
+                   and s.state.stock_pos >= 10 and any(s.view(0).captured[1]))
+        scene = _round_scene(app, session)
+        _settle(app)
+        if name == "rules":
+            app.open("rules_panel", session.rules, session.state.months)
+        elif name == "keys":
+            app.push_overlay("keys")
+        elif name == "inspector":
+            scene.open_inspector(1)
+        else:
+            app.open("unavailable", _tr("The card table could not be opened."),
+                     "ImportError: cannot import name 'RoundScene'")
+    elif name == "houserules":
+        from koikoi.ui.scenes.newmatch import NewMatchScene
+        app.reset(TitleScene(app))
+        app.push(NewMatchScene(app))
+        app.open("house_rules", "casual", {"months": 6})
+    elif name == "curtain":
+        from koikoi.session import MatchSession, SeatConfig
+        from koikoi.engine import RULESETS
+        session = MatchSession(RULESETS["casual"], seed=seed,
+                               seats=(SeatConfig("human", "Aki"), SeatConfig("human", "Haru")))
+        play_until(session, _drivers(seed), lambda s: s.state.phase_name == "play")
+        scene = _round_scene(app, session)
+        _settle(app)
+        scene._push_overlay("curtain", _tr("{name}'s turn").format(name=scene.name(1)),
+                            _tr("Pass the device, then click when ready"), on_ready=lambda: None)
+    elif name == "confirm":
+        build(app, "saved", seed)
+        app.top.abandon(0)
+    elif name == "learn":
+        app.reset(TitleScene(app))
+        app.open("learn")
+    elif name in ("lesson", "lesson-pause"):
+        app.reset(TitleScene(app))
+        learn = app.open("learn")
+        entry = next(e for e in learn.entries if e.id.startswith("05"))
+        learn.start(entry)
+        scene = app.top
+        enter = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+        for _ in range(2):                      # past the welcome, to the step that points at cards
+            for _ in range(600):
+                if scene.waiting_for_next():
+                    break
+                app.step(1 / 60)
+            scene.handle(enter)
+        for _ in range(600):
+            if scene.waiting_for_next() or scene.my_turn():
+                break
+            app.step(1 / 60)
+        if name == "lesson-pause":
+            scene.pause()
+    elif name == "puzzle":
+        warning = _puzzle(app, seed)
+    elif name.startswith("online"):
+        warning = _online(app, name, seed)
     else:
         raise ValueError(f"unknown scene {name!r}")
     return warning
@@ -264,12 +340,96 @@ def _review(app, seed: int, *, running: bool):
     return None
 
 
+def _tr(text: str) -> str:
+    from koikoi.i18n import _
+    return _(text)
+
+
+def _puzzle(app, seed: int):
+    """The puzzle screen on the first puzzle made from a reviewed two-month match (Easy at
+    seat 0 against Medium, filed with its review as the ledger's Review would)."""
+    from koikoi.ai import make_player
+    from koikoi.engine import RULESETS, apply, legal_actions, new_match, view
+    from koikoi.review import analyse_match, save_cached
+    from koikoi.session import MatchSession, SeatConfig
+    from koikoi.ui.scenes.title import TitleScene
+    for attempt in range(6):
+        s_seed = seed + 5 + attempt
+        st = new_match(RULESETS["nintendo"], seed=s_seed, months=2)
+        players = [make_player("easy", seed=s_seed), make_player("medium", seed=s_seed + 100)]
+        while not st.is_over:
+            st = apply(st, players[st.to_move].choose(view(st, st.to_move), legal_actions(st)))
+        session = MatchSession(st.rules, seed=s_seed, state=st,
+                               seats=(SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Medium)", "medium")))
+        app.storage.file_match(session)
+        review = analyse_match(st.events, (0,), match_id=session.id, budget=REVIEW_BUDGET, opponent="the CPU")
+        save_cached(app.storage.history_dir, review)
+        app.reset(TitleScene(app))
+        learn = app.open("learn")
+        if learn.puzzles:
+            learn.open_puzzles()
+            return None
+    return "no puzzle came from six reviewed matches; showing Learn"
+
+
+def _online(app, name: str, seed: int):
+    """The online screens. The forms open as from the title; the rest host a match through
+    the Host screen (its server on 127.0.0.1, port 0) with a second player joining from this
+    process, every wait bounded by NET_LIMIT seconds."""
+    import time
+    from koikoi.ui.scenes.title import TitleScene
+    app.reset(TitleScene(app))
+    if name in ("online", "online-host", "online-join"):
+        app.open({"online": "online", "online-host": "online_host", "online-join": "online_join"}[name])
+        return None
+    from koikoi.net.client import ThreadedClient
+    from koikoi.ui.scenes import online as O
+
+    def wait(cond) -> bool:
+        deadline = time.monotonic() + NET_LIMIT
+        while not cond() and time.monotonic() < deadline:
+            app.step(1 / 60)
+            time.sleep(0.005)
+        return cond()
+    host = app.open("online_host")
+    host.name_field.text = "Aki"
+    host.start()
+    if not wait(lambda: host.match is not None and host.match.code is not None):
+        return f"the hosted match did not open: {host.error}"
+    if name == "online-wait":
+        return None
+    guest = ThreadedClient(host.match.hosted.url, auto_reconnect=False)
+    app.extra_clients = getattr(app, "extra_clients", []) + [guest]
+    guest.connect().result(NET_LIMIT)
+    guest.join(host.match.code, "Haru").result(NET_LIMIT)
+    if not wait(lambda: isinstance(app.top, O.OnlineOyagimeScene)):
+        return "the table did not open for the host"
+    if name == "online-pause":
+        app.push_overlay("online_pause", app.top.match)
+    elif name == "online-link":
+        guest.close(2.0)
+        if not wait(lambda: isinstance(app.top, O.LinkScene)):
+            return "the host did not notice the friend's connection going"
+    return None
+
+
 def _stop_reviews(app) -> None:
-    """End a review's background process the picture caught running."""
+    """End what a picture caught running: a review's background process, an online match
+    (its connections and the server on 127.0.0.1), the second player's client."""
     from koikoi.ui.scenes.replay import ReplayScene
+    matches = []
     for scene in app.scenes:
         if isinstance(scene, ReplayScene) and scene.review is not None:
             scene.review.cancel()
+        m = getattr(scene, "match", None)
+        if m is not None and hasattr(m, "join_closed") and m not in matches:
+            matches.append(m)
+    for m in matches:
+        m.close()
+    for m in matches:
+        m.join_closed(15.0)
+    for c in getattr(app, "extra_clients", []):
+        c.close(2.0)
 
 
 def main(argv=None) -> int:

@@ -209,7 +209,8 @@ JA_OVERFLOW: dict = {}
 
 def _drawn(app, monkeypatch) -> list:
     """(box, rect, text) of every line W.draw_text draws from now on: the box is the
-    widget being drawn (a button, a pill row, a field...) or else the surface drawn on."""
+    widget being drawn (a button, a pill row, a field...), else a pause menu's panel
+    (``draw_menu_panel``), else the surface drawn on."""
     import sys
     seen: list = []
     box: list = []
@@ -217,7 +218,7 @@ def _drawn(app, monkeypatch) -> list:
 
     def spy(surface, text, *a, **kw):
         r = real(surface, text, *a, **kw)
-        if surface is app.screen or not box:
+        if surface is app.screen or surface.get_size() == app.screen.get_size() or not box:
             seen.append((box[-1] if box else pygame.Rect((0, 0), surface.get_size()), r, text))
         return r
     monkeypatch.setattr(W, "draw_text", spy)
@@ -235,7 +236,19 @@ def _drawn(app, monkeypatch) -> list:
             finally:
                 box.pop()
         monkeypatch.setattr(widget, "draw", draw_in_box)
+    def paneled(scene):
+        draw = scene.draw_menu_panel
+
+        def draw_in_panel(surface, *a, **kw):
+            box.append(pygame.Rect(scene.panel))
+            try:
+                return draw(surface, *a, **kw)
+            finally:
+                box.pop()
+        monkeypatch.setattr(scene, "draw_menu_panel", draw_in_panel)
     for scene in app.scenes:
+        if hasattr(scene, "draw_menu_panel"):
+            paneled(scene)
         for widget in getattr(scene, "widgets", []) or []:
             if isinstance(getattr(widget, "rect", None), pygame.Rect) and hasattr(widget, "draw"):
                 boxed(widget)
