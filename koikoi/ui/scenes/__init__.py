@@ -99,7 +99,10 @@ class MenuScene(Scene):
         """A pause menu's look: the screen dimmed, a strong panel with ``title``, its buttons."""
         W.draw_scrim(surface, (0, 0, 0, int(160 * self.intro)))
         W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, s=self.s)
-        W.draw_text(surface, title, self.font("h1", True), theme.GOLD_LIGHT,
+        px = theme.font_px("h1", self.s)       # a long title (another language) set smaller to fit
+        font = W.fit_font(self.app.assets, title, self.panel.w - 2 * self.px(28), px, bold=True,
+                          minimum=max(10, px * 2 // 3))
+        W.draw_text(surface, title, font, theme.GOLD_LIGHT,
                     (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
         for wdg in self.widgets:
             wdg.draw(surface)
