@@ -271,6 +271,8 @@ class KoiKoiPromptScene(Scene):
             # the kanji and the short name; the English under them when both are shown
             main = hints.yaku_heading(name, self.style)
             second = _(Y.info(name).english) if self.style == "both" else ""
+            if second in main or main in second:     # one name in a language with one name
+                second = ""
             tag = ""
             if pts > self.before.get(name, 0):
                 tag = _("NEW") if name not in self.before else f"+{pts - self.before[name]}"
