@@ -172,9 +172,24 @@ def yaku_text(yaku: Iterable, style: str = "both") -> str:
     return join([_("{yaku} ({points})").format(yaku=yaku_label(y[0], style), points=y[1]) for y in yaku])
 
 
+def preset_parts(name: str) -> tuple[str, str]:
+    """(name, detail) of a preset's label in the current language ("Casual", "6 months,
+    stacking yaku"): the translated label split at its bracket (ASCII or full-width); a
+    label without one is its own name and detail, a name not a preset is itself."""
+    label = _(PRESET_LABELS[name]) if name in PRESET_LABELS else str(name)
+    for opening, closing in ((" (", ")"), ("（", "）"), ("(", ")")):
+        i = label.find(opening)
+        if i > 0:
+            detail = label[i + len(opening):]
+            if detail.endswith(closing):
+                detail = detail[:-len(closing)]
+            return label[:i].rstrip(), detail
+    return label, label
+
+
 def rules_name(name: str) -> str:
-    """A preset's short name ("Casual"), or the name as written."""
-    return PRESET_LABELS.get(name, name).split(" (")[0]
+    """A preset's short name in the current language ("Casual", "カジュアル"), or the name as written."""
+    return preset_parts(name)[0]
 
 
 def multiplier_label(label) -> str:

@@ -176,7 +176,7 @@ class HowToPlayScene(MenuScene):
         names = list(RULESETS)
         wide = self.px(1160) if len(names) <= 6 else self.px(1460)     # more presets: more room
         self.choice = W.ChoiceRow((0, 0, min(self.panel.w - self.px(60), wide), self.px(54)),
-                                  [(n, _(PRESET_LABELS[n]).split(" (")[0]) for n in names], self.rules_name,
+                                  [(n, N.rules_name(n)) for n in names], self.rules_name,
                                   self.set_rules, assets=self.app.assets,
                                   font_size=theme.font_px("small", self.s))
         self.choice.rect.midtop = (w // 2, self.panel.y + self.px(22))
@@ -324,7 +324,7 @@ class HowToPlayScene(MenuScene):
         house = rules != RULESETS[self.rules_name]
         label = _(PRESET_LABELS[self.rules_name])
         heading(_("Yaku in {preset}").format(preset=label) if not house
-                else _("Yaku in this match ({preset} with house rules)").format(preset=label.split(" (")[0]))
+                else _("Yaku in this match ({preset} with house rules)").format(preset=N.rules_name(self.rules_name)))
         described = PRESET_DESCRIPTIONS.get(self.rules_name)
         if described:
             para(_(described), body, theme.CREAM)

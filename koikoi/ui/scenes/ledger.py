@@ -24,6 +24,7 @@ from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
 from ..hints import yaku_label
+from ...narration import join, rules_name
 from ..table import N_, _, ngettext, seat_label
 from . import MenuScene, TableScreen
 from . import review_panel as RP
@@ -198,7 +199,7 @@ def _calls_line(calls: list) -> str:
         return ""
     if len(calls) == 1:
         return _("Koi-Koi called by {name}").format(name=calls[0])
-    return _("Koi-Koi called by {first} and {second}").format(first=calls[0], second=" and ".join(calls[1:]))
+    return _("Koi-Koi called by {first} and {second}").format(first=calls[0], second=join(calls[1:]))
 
 
 def calls_brief(row, names: tuple, font=None, width: Optional[int] = None) -> str:
@@ -242,7 +243,7 @@ def rules_line(st) -> str:
     label = _(label) if label else label
     preset = RULESETS.get(st.rules.name)
     if preset is None or st.months != preset.months:
-        label = label.split(" (")[0].split("（")[0]
+        label = rules_name(st.rules.name)
     n = len(st.ledger)
     return ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
 

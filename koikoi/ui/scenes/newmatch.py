@@ -24,7 +24,7 @@ from typing import Optional
 import pygame
 
 from ...ai import LEVEL_INFO, OFFERED_LEVELS
-from ...engine import PRESET_LABELS, RULESETS
+from ...engine import RULESETS
 from ...storage import DEFAULT_SETTINGS, level_available, valid_friend_names, valid_house_rules
 from .. import theme
 from .. import widgets as W
@@ -33,6 +33,7 @@ from ..registry import scene_class
 from ..table import N_, _, ngettext, seat_label
 from . import MenuScene
 from ...engine.phase import SeatKind
+from ...narration import preset_parts
 
 log = logging.getLogger("koikoi.newmatch")
 
@@ -44,27 +45,12 @@ OPPONENTS = tuple((lvl.name, lvl.label, lvl.blurb) for lvl in OFFERED_LEVELS) + 
 # each label and blurb is translated where it is drawn, with _().
 
 
-def _split_label(preset: str) -> tuple[str, str]:
-    """(name, detail) of a preset's label as shown ("Casual", "6 months, stacking yaku"),
-    in the current language: the translated label is split at its bracket (ASCII or
-    full-width); a label without one is its own name and detail."""
-    label = _(PRESET_LABELS[preset])
-    for opening, closing in ((" (", ")"), ("（", "）"), ("(", ")")):
-        i = label.find(opening)
-        if i > 0:
-            detail = label[i + len(opening):]
-            if detail.endswith(closing):
-                detail = detail[:-len(closing)]
-            return label[:i].rstrip(), detail
-    return label, label
-
-
 def short_label(preset: str) -> str:
-    return _split_label(preset)[0]
+    return preset_parts(preset)[0]
 
 
 def preset_detail(preset: str) -> str:
-    return _split_label(preset)[1]
+    return preset_parts(preset)[1]
 
 
 FRIEND_NAMES = tuple(DEFAULT_SETTINGS["friend_names"])   # ("Player 1", "Player 2")

@@ -530,7 +530,7 @@ class HostScene(_NameMixin, MenuScene):
         font = self.font("small")
         x = self.rules_row.rect.x
         room = self.rules_row.rect.w
-        text = f"{short_label(self.rules_name)}: {preset_detail(self.rules_name)}"
+        text = _("{rules}: {detail}").format(rules=short_label(self.rules_name), detail=preset_detail(self.rules_name))
         n = count_changes(self.house)
         if n:
             text = _("{rules}  ·  {changes} (from your last new match)").format(rules=text, changes=changed_text(n))
