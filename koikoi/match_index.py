@@ -42,6 +42,7 @@ from urllib.parse import quote
 
 from . import stats as S
 from .files import BadFile, move_aside, move_database_aside, read_json
+from .i18n import _
 from .session import load_match
 from .engine.phase import SeatKind
 
@@ -492,7 +493,11 @@ class MatchIndex:
         with self._lock:
             if moved is None:
                 self._bad[path.name] = key
-            self.problems.append(f"{path.name}: {reason}" + (f" (kept as {moved.name})" if moved else ""))
+            if moved:
+                self.problems.append(_("{file}: {reason} (kept as {kept})").format(
+                    file=path.name, reason=reason, kept=moved.name))
+            else:
+                self.problems.append(_("{file}: {reason}").format(file=path.name, reason=reason))
 
 
 __all__ = ["MatchIndex", "FinishedMatch", "summarize", "row_of", "history_files", "INDEX_NAME", "MATCH_MAX_BYTES"]

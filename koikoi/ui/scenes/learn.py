@@ -19,6 +19,7 @@ import pygame
 from ... import lessons
 from .. import theme
 from .. import widgets as W
+from ...i18n import pgettext
 from ..table import _
 from . import MenuScene
 
@@ -110,7 +111,8 @@ class LearnScene(MenuScene):
             elif e.id in done:
                 sub = _("Done · {intro}").format(intro=e.lesson.intro) if e.lesson.intro else _("Done")
             elif e is nxt:
-                sub = _("Next · {intro}").format(intro=e.lesson.intro) if e.lesson.intro else _("Next")
+                sub = _("Next · {intro}").format(intro=e.lesson.intro) if e.lesson.intro \
+                    else pgettext("lesson list", "Next")
             else:
                 sub = e.lesson.intro or ""
             label = _("{n}. {title}").format(n=i + 1, title=e.title)
