@@ -19,7 +19,7 @@ import pytest
 from koikoi.engine.cards import DECK, KIND_JAPANESE, MONTH_NAMES, PLANTS
 from koikoi.engine.scoring import YAKU_NAMES
 from koikoi.ui import widgets as W
-from koikoi.ui.widgets.text import NO_LINE_START
+from koikoi.ui.widgets.text import NO_LINE_START, _latin_whole
 from koikoi.ui.assets import Assets
 
 MB = 1_000_000
@@ -61,6 +61,7 @@ def old_wrap_text(text, font, width):
                 cut = len(line)
                 while cut > 1 and font.size(line[:cut])[0] > width:
                     cut -= 1
+                cut = _latin_whole(line, 0, cut, len(line), lambda a, b: font.size(line[a:b])[0] <= width)
                 while cut > 1 and line[cut] in NO_LINE_START:
                     cut -= 1
                 lines.append(line[:cut])
@@ -361,3 +362,23 @@ def test_japanese_after_a_spaced_name_is_cut_to_fit_and_no_line_starts_with_a_cl
         assert all(font.size(ln)[0] <= width for ln in lines), (width, lines)
         assert all(not ln or ln[0] not in NO_LINE_START for ln in lines), (width, lines)
         assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_latin_word_inside_japanese_is_not_cut_between_lines(font):
+    """'CPUより' at a line's end went 'C' / 'PUより' (the review's reason at 1920x1080): a Latin
+    word within a run of Japanese moves to the next line whole when it fits one."""
+    text = "この手では菖蒲に八橋が場に出て、CPUに取られるおそれがあります。より良い手：桜に赤短を出す。CPUより先に桜に幕を取れます。KoiKoi Japanのルールです。"
+    breaks = 0
+    for width in range(90, 600, 7):
+        lines = W.wrap_text(text, font, width)
+        assert all(font.size(ln)[0] <= width for ln in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+        pos = 0
+        for a, b in zip(lines, lines[1:]):
+            pos = text.index(a, pos) + len(a)
+            while text[pos] == " ":
+                pos += 1
+            breaks += 1
+            assert not (text[pos - 1].isascii() and text[pos - 1].isalnum() and text[pos].isascii()
+                        and text[pos].isalnum()), (width, a, b)
+    assert breaks > 50

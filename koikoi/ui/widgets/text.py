@@ -181,6 +181,28 @@ _SPACES = re.compile(" +")
 NO_LINE_START = frozenset("。、，．・：；？！」』）］｝〕〉》】ー…‥ゝゞヽヾ々,.:;!?)]}")
 
 
+def _latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def _latin_whole(text: str, k: int, cut: int, j: int, fits) -> int:
+    """The cut ``k + cut`` of the unspaced run ``text[k:j]``, moved back to the start of a
+    Latin word it falls in when that word follows Japanese and fits a line by itself
+    ("…出す。CPUより" is cut before "CPU", not after its "C")."""
+    c = k + cut
+    if c >= j or not (_latin(text[c - 1]) and _latin(text[c])):
+        return cut
+    b = c - 1
+    while b > k and _latin(text[b - 1]):
+        b -= 1
+    if b == k or text[b - 1].isascii():
+        return cut
+    e = c
+    while e < j and _latin(text[e]):
+        e += 1
+    return b - k if fits(b, e) else cut
+
+
 def _clip_line(line: str, limit: int) -> str:
     # a word too wide for its line is kept whole (as ever), up to some characters
     limit = max(limit, 512)
@@ -215,6 +237,7 @@ def _wrap_para(para: str, font: pygame.font.Font, width, limit: int, lines: list
                 hi = min(j - k - 1, limit)
                 cut = _last_fit(lambda c: size(para[k:k + c])[0] <= width, 1, hi,
                                 cut or _guess_chars(font, width))
+                cut = _latin_whole(para, k, cut, j, lambda a, b: size(para[a:b])[0] <= width)
                 # no line starts with a closing mark (。、」…): its last character goes along
                 while cut > 1 and k + cut < j and para[k + cut] in NO_LINE_START:
                     cut -= 1
