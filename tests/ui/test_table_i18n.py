@@ -109,3 +109,31 @@ def test_a_language_switch_is_followed(japanese):
     assert Y.label("sanko", "english") == "Three Brights"   # the engine stays English
     assert i18n._(KIND_JAPANESE[Kind.BRIGHT][0]) == "光"         # marked in the engine, shown translated
     assert KIND_JAPANESE[Kind.BRIGHT][0] == "Hikari"
+
+
+def test_headings_in_capitals_keep_a_typed_name_as_written_outside_english(japanese):
+    """'HARUの役' on the online table: a heading's capitals are English typography; in
+    Japanese the Latin in a heading is a name (or a code) and is drawn as typed."""
+    import pygame
+    from koikoi.ui import widgets as W
+    assert W.caps("Haru COMBOS") == "Haru COMBOS" and W.caps("CPU（やさしい）") == "CPU（やさしい）"
+    i18n.set_language("en")
+    assert W.caps("Haru COMBOS") == "HARU COMBOS"
+    i18n.set_language("ja")
+    # a ledger column titled with a player's name ("Round") is the name, not the msgid's 局
+    pygame.font.init()
+    drawn = []
+    table = W.Table([W.Column("s0", "Round", literal=True), W.Column("r", "March")], [1],
+                    cells=lambda i: {"s0": "5", "r": "0"})
+    table.place((0, 0, 400, 200), s=1.0)
+    real = W.table.draw_text
+
+    def spy(surface, text, *a, **kw):
+        drawn.append(text)
+        return real(surface, text, *a, **kw)
+    W.table.draw_text, saved = spy, real
+    try:
+        table.draw(pygame.Surface((400, 200)))
+    finally:
+        W.table.draw_text = saved
+    assert "Round" in drawn and "3月" in drawn, drawn

@@ -261,7 +261,7 @@ class MatchResultsScene(TableScreen, MenuScene):
         columns = []
         for c in COLUMNS:
             if c.key in ("s0", "s1"):
-                c = replace(c, title=self.names[int(c.key[1])])
+                c = replace(c, title=self.names[int(c.key[1])], literal=True)
             elif c.title:
                 c = replace(c, title=_(c.title))
             elif c.key == "replay":
@@ -358,7 +358,7 @@ class MatchResultsScene(TableScreen, MenuScene):
             if c.draw is not None:
                 needs[c.key] = self.px(REPLAY_W)
                 continue
-            n = (W.text_width(c.title.upper(), head) + self.px(t.cell_pad) + gap) if c.title else 0
+            n = (W.text_width(W.caps(c.title), head) + self.px(t.cell_pad) + gap) if c.title else 0
             for row in cells:
                 cell = row.get(c.key)
                 if cell is None:

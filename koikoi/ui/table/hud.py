@@ -143,7 +143,7 @@ class Hud:
                 return _("YOUR COMBOS")
             if kind == SeatKind.CPU:
                 return _("CPU COMBOS")
-        return _("{name} COMBOS").format(name=seat_label(scene.name(seat)).upper())
+        return _("{name} COMBOS").format(name=W.caps(seat_label(scene.name(seat))))
 
     # ------------------------------------------------------------------ the background layer
     def draw_field_bed(self, surface, lay) -> None:

@@ -54,7 +54,7 @@ from .table import Cell, Column, Table
 from .textfield import TextField  # noqa: F401
 from .text import (_FITS, _FITS_LONG, _GLYPHS, _LONG_KEY, _SPACES, _STAND_INS, _TEXT, _TEXT_LONG,
                    MAX_TEXT_PX, MAX_WRAP_LINES, _clip_line, _drawable, _ellipsis_cut, _fit_chars,
-                   _guess_chars, _has_glyph, _last_fit, _wrap_para, displayable, draw_text, ellipsize,
+                   _guess_chars, _has_glyph, _last_fit, _wrap_para, caps, displayable, draw_text, ellipsize,
                    fit_font, render_text, text_width, wrap_text)
 
 _PARTS = (core, text, draw, controls, choice, scroll, table)

@@ -31,7 +31,7 @@ from .. import theme
 from .core import Widget, _is_click_up
 from .draw import draw_divider, rounded_surface
 from .scroll import Scroller
-from .text import draw_text, ellipsize
+from .text import caps, draw_text, ellipsize
 from ...i18n import N_, _
 
 _ALIGNS = ("left", "right", "center")
@@ -50,7 +50,8 @@ class Column:
     row. ``on_click(index)`` runs on a click in this column instead of the
     table's ``on_activate``. ``title`` is English (``N_``-marked where the
     column is declared) and translated where it is drawn, as are the table's
-    ``empty`` and ``empty_detail``.
+    ``empty`` and ``empty_detail``; a ``literal`` title (a player's name) is
+    drawn as written.
     """
 
     key: str
@@ -63,6 +64,7 @@ class Column:
     title_color: Any = theme.GOLD
     draw: Optional[Callable[[pygame.Surface, pygame.Rect, int, bool], Any]] = None
     on_click: Optional[Callable[[int], Any]] = None
+    literal: bool = False
 
     def __post_init__(self):
         if self.align not in _ALIGNS:
@@ -297,7 +299,7 @@ class Table(Widget):
         for column, (_key, title, x, cw, align) in zip(self.columns, self.cols):
             if not title:
                 continue
-            text = ellipsize(_(title).upper(), head, cw - pad)
+            text = ellipsize(caps(title if column.literal else _(title)), head, cw - pad)
             if align == "right":
                 pos, anchor = (x + cw - pad, y), "topright"
             elif align == "center":

@@ -181,6 +181,13 @@ _SPACES = re.compile(" +")
 NO_LINE_START = frozenset("。、，．・：；？！」』）］｝〕〉》】ー…‥ゝゞヽヾ々,.:;!?)]}")
 
 
+def caps(text: str) -> str:
+    """A heading in capitals ("HARU COMBOS") in English only: in a language without
+    letter case the Latin in it is a name or a code, kept as it is written."""
+    from ...i18n import SOURCE_LANGUAGE, language
+    return text.upper() if language() == SOURCE_LANGUAGE else text
+
+
 def _latin(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
