@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Optional
 
 import pygame
@@ -18,7 +19,7 @@ import pygame
 from ...engine import PRESET_LABELS
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _, ngettext
+from ..table import N_, _, ngettext, seat_label
 from . import MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.history")
@@ -119,13 +120,26 @@ def result_text(m) -> tuple[str, tuple]:
         return (_("Won"), theme.GOOD) if m.winner == me else (_("Lost"), theme.BAD)
     if conceded is not None:
         if m.opponent == "Friend":
-            return _("{name} conceded").format(name=m.players[conceded]), theme.SEAT_COLORS[1 - conceded]
+            return (_("{name} conceded").format(name=seat_label(m.players[conceded])),
+                    theme.SEAT_COLORS[1 - conceded])
         return (_("Conceded"), theme.BAD) if conceded == 0 else (_("Won (conceded)"), theme.GOOD)
     if m.winner is None:
         return _("Draw"), theme.CREAM_DIM
     if m.opponent == "Friend":
-        return _("{name} won").format(name=m.players[m.winner]), theme.SEAT_COLORS[m.winner]
+        return _("{name} won").format(name=seat_label(m.players[m.winner])), theme.SEAT_COLORS[m.winner]
     return (_("Won"), theme.GOOD) if m.winner == 0 else (_("Lost"), theme.BAD)
+
+
+def open_problem_text(path) -> str:
+    """What the toast says of a filed match that cannot be opened (the reason itself,
+    English from the storage, goes to the log)."""
+    try:
+        gone = not Path(path).is_file()
+    except (OSError, TypeError, ValueError):
+        gone = False
+    if gone:
+        return _("That match could not be opened: its file is no longer there.")
+    return _("That match could not be opened: its file could not be read.")
 
 
 def _rules_name(name: str) -> str:
@@ -144,12 +158,12 @@ def history_cells(m) -> dict:
         # online: the other player, tagged; the score with this player's points first
         room = getattr(m, "room", "")
         tag = _("online · {room}").format(room=room) if room else _("online")
-        opponent = W.Cell(m.players[1 - me], sub=tag, sub_color=theme.GOLD_LIGHT)
+        opponent = W.Cell(seat_label(m.players[1 - me]), sub=tag, sub_color=theme.GOLD_LIGHT)
         score = f"{m.scores[me]} – {m.scores[1 - me]}"
     else:
-        from .saved import seat_label
         opponent = (seat_label(m.opponent) if m.opponent != "Friend" else
-                    _("{first} vs {second}").format(first=m.players[0], second=m.players[1]))
+                    _("{first} vs {second}").format(first=seat_label(m.players[0]),
+                                                    second=seat_label(m.players[1])))
         score = f"{m.scores[0]} – {m.scores[1]}"
     return {
         "date": nice_date(m.finished_at),
@@ -204,8 +218,8 @@ class HistoryScene(TableScreen, MenuScene):
         try:
             session = self.app.storage.load_finished(m.path)
         except ValueError as exc:
-            log.warning("cannot open %s: %s", m.path, exc)
-            self.app.toast(_("That match could not be opened: {problem}").format(problem=exc), 6.0, "warning")
+            log.warning("cannot open %s: %s", m.path, exc)       # the file's problem, in English
+            self.app.toast(open_problem_text(m.path), 6.0, "warning")
             return
         self.app.open("match_results", session, from_history=True, conceded=getattr(m, "conceded", None))
 

@@ -90,7 +90,9 @@ class LessonDriver(TurnDriver):
 
 def lesson_session(lesson: Lesson, script: Script) -> MatchSession:
     """The lesson's match: the set deal, the scripted CPU, nothing ever written."""
-    seats = (SeatConfig(SeatKind.HUMAN, _("You")), SeatConfig(SeatKind.CPU, _("CPU"), "random"))
+    # The names in English, as every session stores them: the table shows them through
+    # seat_label, so they follow a change of language made during the lesson.
+    seats = (SeatConfig(SeatKind.HUMAN, "You"), SeatConfig(SeatKind.CPU, "CPU", "random"))
     return MatchSession(lesson.rules, seed=lesson.seed, months=1, seats=seats, state=lesson.start(),
                         store=None, record=False, players={CPU: ScriptedPlayer(script)})
 

@@ -23,7 +23,7 @@ from ..assets import card_size
 from ..scene import Scene
 from ..table.driver import CpuPacer, send
 from ..registry import scene_class
-from ..table import _
+from ..table import _, seat_label
 from . import MenuScene
 
 log = logging.getLogger("koikoi.oyagime")
@@ -71,7 +71,7 @@ def verdict_text(session, event: OyagimeDecided) -> str:
     if event.dealer is None:
         return _("Both cards are from {month}: draw again.").format(month=_(MONTH_NAMES[a.month - 1]))
     win, lose = (a, b) if event.dealer == 0 else (b, a)
-    name = session.seats[event.dealer].name
+    name = seat_label(session.seats[event.dealer].name)
     you = _is_you(session, event.dealer)
     if event.reason == "higher_kind":
         text = (_("Both are {month}, and a {winner} beats a {loser}: you deal first.") if you else
@@ -277,7 +277,7 @@ class OyagimeScene(MenuScene):
     # ---------------------------------------------------------- drawing
     def _prompt(self) -> tuple[str, Optional[str]]:
         seat = self.picking_seat
-        names = [s.name for s in self.session.seats]
+        names = [seat_label(s.name) for s in self.session.seats]
         if self.decided is not None:
             return self.message, None
         if self.wait > 0 and self.redraws and self.message:
@@ -297,7 +297,7 @@ class OyagimeScene(MenuScene):
         self.draw_title(surface, _("Oya-gime  ·  親決め"), self.px(40),
                             subtitle=_("Who deals first? Each player turns up a card: the earlier month deals."))
         # seat labels over each pair
-        names = [s.name for s in self.session.seats]
+        names = [seat_label(s.name) for s in self.session.seats]
         label_font = self.font("h3", True)
         for seat in (0, 1):
             i, j = self._own(seat)

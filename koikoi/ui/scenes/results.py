@@ -13,6 +13,7 @@ comes back here.
 
 from __future__ import annotations
 
+import logging
 from typing import Callable, Optional
 
 import pygame
@@ -28,6 +29,8 @@ from ..table import _, ngettext, pgettext, seat_label
 from . import MenuScene
 from . import review_panel as RP
 from ...engine.phase import SeatKind
+
+log = logging.getLogger("koikoi.results")
 
 REVEAL_STEP = 0.22       # seconds between the rows of the breakdown
 
@@ -215,7 +218,10 @@ class RoundResultsScene(MenuScene):
         try:
             self.app.open("replay", self.session, self.row.round, review=True)
         except ValueError as exc:
-            self.app.toast(_("This round cannot be reviewed: {problem}").format(problem=exc), 5.0, "warning")
+            from .replay import problem_text
+            log.warning("round %s cannot be reviewed: %s", self.row.round, exc)
+            self.app.toast(_("This round cannot be reviewed: {problem}").format(problem=problem_text(exc)),
+                           5.0, "warning")
 
     # ---------------------------------------------------------- behaviour
     @property

@@ -25,7 +25,7 @@ from ...narration import turn_summary
 from .. import anim, board, hints, theme
 from .. import widgets as W
 from ..scene import Scene
-from ..table import _
+from ..table import _, seat_label
 from ..table.controls import Controls
 from ..table.director import Director
 from ..table.driver import TurnDriver, last_turn_start, send
@@ -138,8 +138,10 @@ class RoundScene(Scene):
         return self._setting("month_numbers", True, bool)
 
     def name(self, seat: int) -> str:
+        """``seat``'s name as shown: the game's own names ("Player 1", "CPU (Easy)") in
+        the current language, a typed name as it is (``seat_label``)."""
         try:
-            return self.session.seats[seat].name
+            return seat_label(self.session.seats[seat].name)
         except (AttributeError, IndexError):
             return _("Player {n}").format(n=seat + 1)
 

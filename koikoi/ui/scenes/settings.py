@@ -19,7 +19,7 @@ from ... import i18n
 from ...storage import DEFAULT_SETTINGS, LANGUAGES
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _
+from ..table import N_, _, seat_label
 from . import MenuScene
 
 
@@ -480,7 +480,7 @@ class PauseMenuScene(MenuScene):
             text = _("The match ends now as a loss for you. It is kept in the match history, marked conceded.")
         else:
             text = _("The match ends now as a loss for {who}. It is kept in the match history, "
-                     "marked conceded.").format(who=name)
+                     "marked conceded.").format(who=seat_label(name))
         self.app.push(ConfirmScene(
             self.app, _("Concede the match?"), text, _("Concede"), lambda: self.do_concede(seat)))
 

@@ -30,6 +30,7 @@ def seat_label(name) -> str:
     language, a name a player typed as it is."""
     from ...ai import CPU_LEVELS
     name = str(name)
-    if name == HUMAN_DEFAULT_NAME or name in FRIEND_DEFAULT_NAMES or name in {lvl.seat_name for lvl in CPU_LEVELS}:
+    if name in (HUMAN_DEFAULT_NAME, N_("CPU")) or name in FRIEND_DEFAULT_NAMES \
+            or name in {lvl.seat_name for lvl in CPU_LEVELS}:
         return _(name)
     return name
