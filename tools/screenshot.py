@@ -352,6 +352,7 @@ def _puzzle(app, seed: int):
     from koikoi.engine import RULESETS, apply, legal_actions, new_match, view
     from koikoi.review import analyse_match, save_cached
     from koikoi.session import MatchSession, SeatConfig
+    from koikoi.ui.scenes import review_panel as RP
     from koikoi.ui.scenes.title import TitleScene
     for attempt in range(6):
         s_seed = seed + 5 + attempt
@@ -362,7 +363,8 @@ def _puzzle(app, seed: int):
         session = MatchSession(st.rules, seed=s_seed, state=st,
                                seats=(SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Medium)", "medium")))
         app.storage.file_match(session)
-        review = analyse_match(st.events, (0,), match_id=session.id, budget=REVIEW_BUDGET, opponent="the CPU")
+        review = analyse_match(st.events, (0,), match_id=session.id, budget=REVIEW_BUDGET,
+                               opponent=RP.opponent_words(session, (0,)), style=RP.style_of(app.settings))
         save_cached(app.storage.history_dir, review)
         app.reset(TitleScene(app))
         learn = app.open("learn")

@@ -61,9 +61,9 @@ def old_wrap_text(text, font, width):
                 cut = len(line)
                 while cut > 1 and font.size(line[:cut])[0] > width:
                     cut -= 1
-                cut = _latin_whole(line, 0, cut, len(line), lambda a, b: font.size(line[a:b])[0] <= width)
                 while cut > 1 and line[cut] in NO_LINE_START:
                     cut -= 1
+                cut = _latin_whole(line, 0, cut, len(line), lambda a, b: font.size(line[a:b])[0] <= width)
                 lines.append(line[:cut])
                 line = line[cut:]
         lines.append(line)
@@ -366,8 +366,11 @@ def test_japanese_after_a_spaced_name_is_cut_to_fit_and_no_line_starts_with_a_cl
 
 def test_a_latin_word_inside_japanese_is_not_cut_between_lines(font):
     """'CPUより' at a line's end went 'C' / 'PUより' (the review's reason at 1920x1080): a Latin
-    word within a run of Japanese moves to the next line whole when it fits one."""
-    text = "この手では菖蒲に八橋が場に出て、CPUに取られるおそれがあります。より良い手：桜に赤短を出す。CPUより先に桜に幕を取れます。KoiKoi Japanのルールです。"
+    word within a run of Japanese moves to the next line whole when it fits one, and a number
+    keeps its counter ("1" / "枚がまだ" in a puzzle's verdict)."""
+    text = ("この手では菖蒲に八橋が場に出て、CPUに取られるおそれがあります。より良い手：桜に赤短を出す。"
+            "CPUより先に桜に幕を取れます。KoiKoi Japanのルールです。CPUは月見酒まであと1枚で、その1枚のうち"
+            "1枚がまだ見えていません。今なら12点、合計で340点です。")
     breaks = 0
     for width in range(90, 600, 7):
         lines = W.wrap_text(text, font, width)
@@ -381,4 +384,5 @@ def test_a_latin_word_inside_japanese_is_not_cut_between_lines(font):
             breaks += 1
             assert not (text[pos - 1].isascii() and text[pos - 1].isalnum() and text[pos].isascii()
                         and text[pos].isalnum()), (width, a, b)
+            assert not (text[pos - 1].isdigit() and not text[pos].isascii()), (width, a, b)   # "1|枚"
     assert breaks > 50

@@ -195,9 +195,12 @@ def _latin(ch: str) -> bool:
 def _latin_whole(text: str, k: int, cut: int, j: int, fits) -> int:
     """The cut ``k + cut`` of the unspaced run ``text[k:j]``, moved back to the start of a
     Latin word it falls in when that word follows Japanese and fits a line by itself
-    ("…出す。CPUより" is cut before "CPU", not after its "C")."""
+    ("…出す。CPUより" is cut before "CPU", not after its "C"); a number keeps its counter
+    ("1枚" is not cut after the 1)."""
     c = k + cut
-    if c >= j or not (_latin(text[c - 1]) and _latin(text[c])):
+    if c >= j or not _latin(text[c - 1]):
+        return cut
+    if not (_latin(text[c]) or (text[c - 1].isdigit() and not text[c].isascii())):
         return cut
     b = c - 1
     while b > k and _latin(text[b - 1]):
@@ -244,10 +247,10 @@ def _wrap_para(para: str, font: pygame.font.Font, width, limit: int, lines: list
                 hi = min(j - k - 1, limit)
                 cut = _last_fit(lambda c: size(para[k:k + c])[0] <= width, 1, hi,
                                 cut or _guess_chars(font, width))
-                cut = _latin_whole(para, k, cut, j, lambda a, b: size(para[a:b])[0] <= width)
                 # no line starts with a closing mark (。、」…): its last character goes along
                 while cut > 1 and k + cut < j and para[k + cut] in NO_LINE_START:
                     cut -= 1
+                cut = _latin_whole(para, k, cut, j, lambda a, b: size(para[a:b])[0] <= width)
                 lines.append(para[k:k + cut])
                 if len(lines) > cap:
                     return
