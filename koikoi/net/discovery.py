@@ -28,7 +28,8 @@ Where it may run (``discovery_mode``; the environment variable KOIKOI_DISCOVERY)
   that listens on 127.0.0.1 is announced to this computer only).
 
 When zeroconf is not installed or the network refuses (an ``OSError`` opening the
-sockets), ``state`` becomes "unavailable" and ``reason`` says why; joining by
+sockets), ``state`` becomes "unavailable", ``problem`` says why as a code the UI puts
+in words (``PROBLEMS``) and ``reason`` as the raw text (for the log); joining by
 address and code works as before.
 
 Everything received is checked by ``parse_found`` (``FoundGame``): the service name,
@@ -42,6 +43,7 @@ Nothing here imports pygame; zeroconf is imported only when a thread starts.
 from __future__ import annotations
 
 import collections
+import errno
 import ipaddress
 import logging
 import os
@@ -61,6 +63,10 @@ ENV = "KOIKOI_DISCOVERY"
 MODES = ("off", "loopback", "lan")
 LOOPBACK = "127.0.0.1"
 NOT_INSTALLED = "zeroconf is not installed"      # the ``reason`` when the import fails
+
+# Why discovery is unavailable, as a code the UI says in words (``problem``; ``reason``
+# keeps the raw text, for the log): never OS or zeroconf English on the screen.
+PROBLEMS = ("not_installed", "denied", "in_use", "no_network", "failed")
 
 MAX_GAMES = 32              # games kept by a browser (more are dropped until some go)
 MAX_PENDING = 128           # names waiting to be looked up
@@ -105,6 +111,27 @@ def _reason(exc: BaseException) -> str:
         return NOT_INSTALLED
     text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     return str(text)[:120]
+
+
+_DENIED = {errno.EACCES, errno.EPERM, 10013}                       # 10013: WSAEACCES
+_IN_USE = {errno.EADDRINUSE, 10048}                                # WSAEADDRINUSE
+_NO_NETWORK = {errno.ENETUNREACH, errno.ENETDOWN, errno.EHOSTUNREACH, errno.EADDRNOTAVAIL,
+               getattr(errno, "ENODEV", -1), getattr(errno, "ENONET", -1), 10049, 10050, 10051, 10065}
+
+
+def _problem(exc: BaseException) -> str:
+    """The code (``PROBLEMS``) of why discovery cannot run, from the exception's type and errno."""
+    if isinstance(exc, ImportError):
+        return "not_installed"
+    if isinstance(exc, OSError):
+        code = exc.errno if exc.errno is not None else getattr(exc, "winerror", None)
+        if isinstance(exc, PermissionError) or code in _DENIED:
+            return "denied"
+        if code in _IN_USE:
+            return "in_use"
+        if code in _NO_NETWORK:
+            return "no_network"
+    return "failed"
 
 
 # ------------------------------------------------------------------ what is announced and found
@@ -273,7 +300,8 @@ class _Worker:
         self._lock = threading.Lock()
         self._thread: Optional[threading.Thread] = None
         self.state = "off" if self.mode == "off" else "idle"
-        self.reason: Optional[str] = None      # why it is unavailable
+        self.reason: Optional[str] = None      # why it is unavailable (raw text, for the log)
+        self.problem: Optional[str] = None     # the same as a code of PROBLEMS (the UI words it)
         self.interfaces: Any = None             # what zeroconf was opened on (tests read it)
         self.zeroconf: Any = None               # the Zeroconf instance while the thread runs
 
@@ -338,6 +366,7 @@ class _Worker:
 
     def _unavailable(self, exc: BaseException) -> None:
         self.reason = _reason(exc)
+        self.problem = _problem(exc)
         self.state = "unavailable"
         log.info("local network discovery unavailable: %s", self.reason,
                  exc_info=not isinstance(exc, (ImportError, OSError)))
@@ -500,5 +529,5 @@ def close_all(workers: Iterable[Optional[_Worker]], timeout: float = 5.0) -> boo
     return all(w.join(max(0.0, end - time.monotonic())) for w in ws)
 
 
-__all__ = ["SERVICE_TYPE", "ENV", "MODES", "NOT_INSTALLED", "RoomAd", "FoundGame", "BadRecord", "parse_found", "Announcer",
+__all__ = ["SERVICE_TYPE", "ENV", "MODES", "NOT_INSTALLED", "PROBLEMS", "RoomAd", "FoundGame", "BadRecord", "parse_found", "Announcer",
            "Browser", "discovery_mode", "close_all", "live_workers"]

@@ -25,6 +25,7 @@ tests, CI and a headless video driver unless KOIKOI_DISCOVERY turns it on.
 
 from __future__ import annotations
 
+import logging
 from typing import Optional
 
 import pygame
@@ -40,16 +41,53 @@ from . import MenuScene
 
 from .online_table import (  # noqa: F401  (the table's scenes, re-exported)
     DEFAULT_PORT, clock, default_name, seat_store, OnlineMatch, table_scene, OnlineRoundScene, OnlineOyagimeScene, OnlineResultsScene, OnlinePauseScene, LinkScene, PREFS, load_prefs, save_prefs)
+from .online_table import os_error_kind
+
+log = logging.getLogger("koikoi.online")
 
 
 # ------------------------------------------------------------------ the screens before the table
 
 def unavailable_text(worker) -> str:
-    """Why the local network cannot be searched or announced on, as the screens say it."""
-    reason = worker.reason or "?"
-    if reason == NOT_INSTALLED:
-        reason = _("zeroconf is not installed")
-    return _("Local network search unavailable: {reason}.").format(reason=reason)
+    """Why the local network cannot be searched or announced on, as the screens say it
+    (``worker.problem``, a code of ``net.discovery.PROBLEMS``; its raw ``reason`` is logged)."""
+    problem = getattr(worker, "problem", None)
+    if problem is None and worker.reason == NOT_INSTALLED:
+        problem = "not_installed"
+    if problem == "not_installed":
+        return _("Local network search unavailable: zeroconf is not installed.")
+    if problem == "denied":
+        return _("Local network search unavailable: this computer does not let the game use the local "
+                 "network.")
+    if problem == "in_use":
+        return _("Local network search unavailable: another program holds the network port it needs.")
+    if problem == "no_network":
+        return _("Local network search unavailable: this computer is not on a network.")
+    return _("Local network search unavailable: it could not start on this computer's network (see the "
+             "log).")
+
+
+def server_start_text(exc: BaseException, port: int = 0) -> str:
+    """Why the match server in this game could not start (on ``port``, 0: any free one),
+    from the error's type and errno; the raw text is for the log."""
+    kind = os_error_kind(exc)
+    folder = getattr(exc, "filename", None)
+    if kind == "in_use" and port:
+        return _("The match server could not start: port {port} is taken by another program.").format(port=port)
+    if kind == "no_space":
+        return _("The match server could not start: the disk is full.")
+    if folder:
+        return _("The match server could not start: the game may not write to its folder {folder}.").format(
+            folder=str(folder)[-80:])
+    if kind == "denied":
+        if port:
+            return _("The match server could not start: this computer does not let the game use port "
+                     "{port}.").format(port=port)
+        return _("The match server could not start: this computer does not let the game take "
+                 "connections.")
+    if kind == "timeout":
+        return _("The match server did not start in time: try again.")
+    return _("The match server could not start (see the log).")
 
 
 class OnlineScene(MenuScene):
@@ -380,7 +418,8 @@ class HostScene(_NameMixin, MenuScene):
         try:
             hosted = HostedServer(self._data_dir(), lan=self.lan).start()
         except OSError as exc:
-            self.error = _("The match server could not start: {reason}").format(reason=str(exc)[:120])
+            log.warning("the match server could not start: %s: %s", type(exc).__name__, exc)
+            self.error = server_start_text(exc)
             return
         self.match = OnlineMatch(self.app, hosted.url, hosted=hosted, address=hosted.url).host(
             rules, months, name, label=self.rules_name)
@@ -415,6 +454,7 @@ class HostScene(_NameMixin, MenuScene):
         try:
             hosted = HostedServer(self._data_dir(), lan=seat.lan, port=port).start()
         except OSError as exc:
+            log.warning("the match server could not start on port %s: %s: %s", port, type(exc).__name__, exc)
             if not new_port and exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1), errno.EACCES):
                 self.port_taken = True
                 self.error = _("Port {port} is taken by another program, so the match cannot go on there. "
@@ -422,7 +462,7 @@ class HostScene(_NameMixin, MenuScene):
                     port=seat.port, name=seat.opponent or _("your guest"))
                 self.layout()
             else:
-                self.error = _("The match server could not start: {reason}").format(reason=str(exc)[:120])
+                self.error = server_start_text(exc, port)
             return
         self.host_name = seat.name
         self.match = OnlineMatch(self.app, hosted.url, hosted=hosted, address=hosted.url).resume(seat)

@@ -33,7 +33,9 @@ agree with what was played here is not filed, and the player is told.
 
 from __future__ import annotations
 
+import errno
 import logging
+import re
 import time
 from typing import Optional
 
@@ -102,34 +104,216 @@ def default_name(app) -> str:
         return _("Player")
 
 
-def _failure_text(exc: BaseException, address: str, *, server: bool = False) -> str:
+# ------------------------------------------------------------------ what a failure is called
+# The raw text of an exception (OS errors, OpenSSL, the server's English) goes to the log;
+# the screen says a translated sentence chosen by the exception's type, errno or code.
+
+_ERRNO_KINDS = (      # (kind, errno values; the 100xx are Windows' WSA codes)
+    ("refused", {errno.ECONNREFUSED, 10061}),
+    ("timeout", {errno.ETIMEDOUT, 10060}),
+    ("unreachable", {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN,
+                     getattr(errno, "EHOSTDOWN", -1), 10050, 10051, 10064, 10065}),
+    ("denied", {errno.EACCES, errno.EPERM, 10013}),
+    ("in_use", {errno.EADDRINUSE, 10048}),
+    ("reset", {errno.ECONNRESET, errno.ECONNABORTED, errno.EPIPE, 10053, 10054}),
+    ("no_space", {errno.ENOSPC}),
+)
+_ERRNO_IN_TEXT = re.compile(r"\[(?:Errno|WinError) (-?\d+)\]")
+
+
+def os_error_kind(exc: BaseException) -> Optional[str]:
+    """What an OS or network error is, from its type and errno: "refused", "timeout",
+    "unknown_host", "unreachable", "denied", "in_use", "reset", "no_space"; None for
+    anything else. (A connection tried on several addresses fails with one OSError
+    without an errno, "Multiple exceptions: [Errno 111] ..., [Errno 111] ...": the
+    first errno in it is used.)"""
+    import asyncio
+    import concurrent.futures
+    import socket
+    if isinstance(exc, socket.gaierror):
+        return "unknown_host"
+    if isinstance(exc, (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
+        return "timeout"
+    if not isinstance(exc, OSError):
+        return None
+    if isinstance(exc, ConnectionRefusedError):
+        return "refused"
+    if isinstance(exc, PermissionError):
+        return "denied"
+    if isinstance(exc, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError)):
+        return "reset"
+    codes = [exc.errno, getattr(exc, "winerror", None)]
+    if exc.errno is None:
+        codes += [int(n) for n in _ERRNO_IN_TEXT.findall(str(exc))[:1]]
+    for code in codes:
+        if code is None:
+            continue
+        for kind, values in _ERRNO_KINDS:
+            if code in values:
+                return kind
+    return None
+
+
+_NOT_UNDERSTOOD = frozenset({"bad_field", "bad_message", "bad_type", "bad_id", "bad_frame", "bad_json",
+                             "too_deep", "too_big", "binary", "bad_action"})
+
+
+def server_error_text(code: str, *, room: Optional[str] = None, address: str = "") -> Optional[str]:
+    """The sentence for a server's refusal ``code`` (``net.client.ServerError.code``, the
+    codes of ``net.server``); None for a code this game does not know."""
+    if code == "no_room":
+        if room:
+            return _("There is no room {code} at {address}: check the room code the host's screen "
+                     "shows.").format(code=room, address=address)
+        return _("There is no such room at {address}: check the room code the host's screen "
+                 "shows.").format(address=address)
+    if code == "room_full":
+        if room:
+            return _("The room {code} cannot be joined: it has two players already, or its match is "
+                     "over.").format(code=room)
+        return _("That room cannot be joined: it has two players already, or its match is over.")
+    if code == "bad_token":
+        if room:
+            return _("The server no longer keeps your seat in {code}: the match is over there, or "
+                     "the server was reset.").format(code=room)
+        return _("The server no longer keeps your seat: the match is over there, or the server "
+                 "was reset.")
+    if code == "too_many_tries":
+        return _("Too many wrong room codes were tried from this computer: wait a minute, then try "
+                 "again.")
+    if code == "server_full":
+        return _("The match server at {address} is full: try again later, or use another "
+                 "server.").format(address=address)
+    if code == "cannot_claim":
+        return _("The match cannot be claimed now: the other player is back, the wait is not over "
+                 "yet, or the match has ended.")
+    if code == "bad_room":
+        return _("That room code cannot be right: it looks like KOI-4821.")
+    if code == "bad_name":
+        return _("The server does not accept that name: try another one.")
+    if code == "bad_rules":
+        return _("The server does not accept these rules: it may run another version of the game.")
+    if code in _NOT_UNDERSTOOD:
+        return _("The server did not understand this game's request: it may run another version "
+                 "of the game.")
+    if code in ("storage", "internal"):
+        return _("The server could not do that, and nothing changed: try again in a moment.")
+    if code == "busy":
+        return _("The server is still saving the last move: try again in a moment.")
+    if code == "rate_limited":
+        return _("Too many messages went to the server too fast: wait a moment, then try again.")
+    if code in ("not_seated", "not_in_room"):
+        return _("Only a player seated in the match can do that.")
+    if code == "in_room":
+        return _("This connection is in a room already: go back, then try again.")
+    if code == "no_spectators":
+        return _("That room takes no spectators.")
+    if code == "replaced":
+        return _("Your seat was taken back by another connection: is the game open in another "
+                 "window?")
+    return None
+
+
+def _failure_text(exc: BaseException, address: str, *, server: bool = False,
+                  room: Optional[str] = None) -> str:
     """What the screen says of a failed connection or request (``server``: the player
-    is creating a room on a match server, not joining a host's game)."""
+    is creating a room on a match server, not joining a host's game; ``room``: the code
+    of the room being joined). The raw text of ``exc`` is for the log, never shown."""
     import ssl
-    from ...net.client import ServerError
+    from ...net.client import ConnectionLost, ServerError
+    try:
+        from websockets import exceptions as wse
+    except ImportError:         # pragma: no cover - the client needs websockets
+        wse = None
     if isinstance(exc, ServerError):
-        if exc.code == "server_full":
-            return _("The match server at {address} is full: try again later, or use another "
-                     "server.").format(address=address)
-        return _("The server refused: {reason}.").format(reason=exc.message.rstrip("."))
+        said = server_error_text(exc.code, room=room, address=address)
+        if said is not None:
+            return said
+        return _("The server refused: {reason}.").format(reason=exc.message.rstrip(".")[:120])
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return _("The server at {address} has a certificate this computer does not trust: {reason}").format(
-            address=address, reason=(exc.verify_message or str(exc))[:100])
-    if isinstance(exc, ssl.SSLError):
-        return _("The secure (wss://) connection to {address} failed: {reason}. Does the server speak "
-                 "wss://?").format(address=address, reason=(exc.reason or str(exc))[:100])
+        why = getattr(exc, "verify_code", None)
+        if why == 10:           # X509_V_ERR_CERT_HAS_EXPIRED
+            return _("The server at {address} has a certificate that has expired, so this computer does "
+                     "not trust it.").format(address=address)
+        if why == 9:            # X509_V_ERR_CERT_NOT_YET_VALID
+            return _("The server at {address} has a certificate that is not valid yet (is this computer's "
+                     "clock right?), so this computer does not trust it.").format(address=address)
+        if why == 62:           # X509_V_ERR_HOSTNAME_MISMATCH
+            return _("The server at {address} has a certificate made out for another name, so this "
+                     "computer does not trust it.").format(address=address)
+        if why in (18, 19, 20, 21):     # self-signed, or signed by an authority nobody vouched for
+            return _("The server at {address} has a certificate this computer does not trust: it is "
+                     "self-signed, or from an authority this computer does not know.").format(address=address)
+        return _("The server at {address} has a certificate this computer does not trust.").format(
+            address=address)
+    kind = os_error_kind(exc)
+    if isinstance(exc, ssl.SSLError) or (kind == "reset" and address.lower().startswith("wss://")):
+        # (a plain ws:// server cuts a TLS hello off: a reset)
+        return _("The secure (wss://) connection to {address} failed. Does the server speak "
+                 "wss://?").format(address=address)
+    if wse is not None and isinstance(exc, wse.InvalidURI):
+        if server:
+            return _("That server address cannot be right: it looks like play.example.org:8765 "
+                     "(or ws://… or wss://… in front).")
+        return _("That address cannot be right: it looks like 192.168.1.20:8765.")
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if type(exc).__name__ == "InvalidStatus" and status == 503:
         return _("The match server at {address} is full: try again later, or use another "
                  "server.").format(address=address)
-    if isinstance(exc, (ConnectionError, OSError, TimeoutError)) or type(exc).__name__ in (
-            "InvalidURI", "InvalidHandshake", "InvalidStatus", "InvalidMessage", "TimeoutError"):
+    if (wse is not None and isinstance(exc, wse.WebSocketException)) or type(exc).__name__ in (
+            "InvalidHandshake", "InvalidStatus", "InvalidMessage"):
+        return _("Something answers at {address}, but not a Koi-Koi match server: check the address "
+                 "and the port.").format(address=address)
+    if isinstance(exc, ConnectionLost):
+        return _("The connection to {address} closed before the server answered: try again.").format(
+            address=address)
+    if type(exc) is ConnectionError and "protocol" in str(exc):    # Connection.open: another version
+        return _("The server at {address} runs another version of the game: it cannot play with this "
+                 "one.").format(address=address)
+    if kind == "refused":
         if server:
             return _("Nobody answers at {address}: check the address, and that the match server is "
                      "running.").format(address=address)
         return _("Nobody answers at {address}: check the address, and that the host's game is open.").format(
             address=address)
-    return _("The connection failed: {reason}.").format(reason=str(exc)[:120] or type(exc).__name__)
+    if kind == "timeout":
+        if server:
+            return _("The connection to {address} timed out: check the address, and that the match "
+                     "server is running.").format(address=address)
+        return _("The connection to {address} timed out: check the address, and that the host's game "
+                 "lets the local network join.").format(address=address)
+    if kind == "unknown_host":
+        return _("The address {address} cannot be found: check how it is spelled, and that this "
+                 "computer is online.").format(address=address)
+    if kind == "unreachable":
+        return _("This computer cannot reach {address}: check its network connection.").format(
+            address=address)
+    if kind == "denied":
+        return _("This computer does not let the game connect to {address}: a firewall or security "
+                 "setting may block it.").format(address=address)
+    if kind == "reset":
+        return _("The connection to {address} was cut off: check the address, then try again.").format(
+            address=address)
+    if isinstance(exc, OSError):
+        return _("The connection to {address} failed: check the address, and this computer's network "
+                 "connection.").format(address=address)
+    return _("The connection to {address} failed (see the log).").format(address=address)
+
+
+def _claim_failure_text(exc: BaseException) -> str:
+    """What the toast says when the claim of a match was refused or failed."""
+    from ...net.client import ServerError
+    if isinstance(exc, ServerError):
+        if exc.code == "cannot_claim":
+            return server_error_text(exc.code)
+        said = server_error_text(exc.code)
+        if said is not None:
+            return _("The match could not be claimed. {reason}").format(reason=said)
+        return _("The match could not be claimed: {reason}").format(reason=exc.message[:120])
+    if isinstance(exc, (ConnectionError, TimeoutError)) or os_error_kind(exc) is not None:
+        return _("The match could not be claimed: the connection to the server dropped. Try again "
+                 "once it is back.")
+    return _("The match could not be claimed (see the log).")
 
 
 def seat_store(app):
@@ -163,6 +347,7 @@ class OnlineMatch:
         self.resuming = None               # the stored Seat being taken back (resume)
         self.stale = False                 # the server no longer knows the seat being resumed
         self.rules_label = ""
+        self.room_code: Optional[str] = None   # the room being joined or taken back (for messages)
         self.on_server = False             # host() on a match server elsewhere (no HostedServer)
         self._saved = None                 # the Seat saved for this match, once granted
         self._forgotten = False            # the seat was dropped (over or left): never saved again
@@ -189,6 +374,7 @@ class OnlineMatch:
         return self
 
     def join(self, code: str, name: str) -> "OnlineMatch":
+        self.room_code = code
         self._then = lambda: self.client.join(code, name)
         return self
 
@@ -196,6 +382,7 @@ class OnlineMatch:
         """Take back the stored ``seat`` (a ``net.seats.Seat``) with its token: the server
         sends every event again, and the table opens at the exact position."""
         self.resuming = seat
+        self.room_code = seat.room
         self.rules_label = seat.rules
         self._then = lambda: self.client.reconnect(seat.room, seat.token)
         return self
@@ -266,7 +453,9 @@ class OnlineMatch:
                 self.fail(_("The server no longer keeps your seat in {code}: the match is over there, or "
                             "the server was reset.").format(code=self.resuming.room))
             elif exc is not None:
-                self.fail(_failure_text(exc, self.address, server=self.on_server))
+                log.warning("online match (%s, %s): %s: %s", self.stage, self.address, type(exc).__name__,
+                            str(exc)[:300])
+                self.fail(_failure_text(exc, self.address, server=self.on_server, room=self.room_code))
             elif self.stage == "connecting" and self._then is not None:
                 self.stage = "entering"
                 self._future = self._then()
@@ -288,8 +477,8 @@ class OnlineMatch:
             exc = self._claim_future.exception()
             self._claim_future = None
             if exc is not None:
-                self.app.toast(_("The match could not be claimed: {reason}").format(
-                    reason=getattr(exc, "message", str(exc))[:120]), 5.0, "warning")
+                log.warning("the claim of %s failed: %s: %s", self.code, type(exc).__name__, str(exc)[:300])
+                self.app.toast(_claim_failure_text(exc), 5.0, "warning")
 
     def _shown(self) -> bool:
         """Whether a screen on the stack still shows this match."""
@@ -485,7 +674,7 @@ class OnlineOyagimeScene(OyagimeScene):
     def _prompt(self):
         seat = self.picking_seat
         if self.decided is None and seat is not None and self.session.seats[seat].kind == REMOTE:
-            return _("{name} is choosing…").format(name=self.session.seats[seat].name), None
+            return _("{name} is choosing…").format(name=seat_label(self.session.seats[seat].name)), None
         return super()._prompt()
 
     def on_quit(self) -> None:
