@@ -12,7 +12,9 @@ only a regular file (never a FIFO, a device or a folder, which could hang the
 game or fill its memory), follows a symbolic link only when the link stays
 inside ``root``, reads at most ``max_bytes``, refuses ``NaN``/``Infinity``
 and nesting deeper than ``max_depth``, and raises nothing but ``BadFile``
-(a ValueError) for a file that is there but cannot be used. Checking the
+(a ValueError) for a file that is there but cannot be used: its ``str()`` says
+why in English for the log, its ``kind`` (a code) and ``reason`` (those words in
+the player's language) are what a message on screen uses. Checking the
 *shape* of what it returns is the caller's job, field by field.
 
 Writes go whole to a temporary sibling ``.<name>.<random>.tmp``, are flushed
@@ -38,6 +40,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+from .i18n import N_, _
+
 log = logging.getLogger("koikoi.files")
 
 MAX_DEPTH = 32                   # our files nest 6 deep; anything far deeper is not ours
@@ -50,7 +54,35 @@ _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class BadFile(ValueError):
-    """A file that exists but cannot be used; ``str()`` says why, in a few words."""
+    """A file that exists but cannot be used; ``str()`` says why, in a few English words
+    (for the log). ``kind`` says which, as a code (one of ``REASONS``), and ``reason``
+    is that in the player's language: what a message on screen quotes, never ``str()``."""
+
+    def __init__(self, message: str = "", kind: str = "unreadable"):
+        super().__init__(message)
+        self.kind = kind if kind in REASONS else "unreadable"
+
+    @property
+    def reason(self) -> str:
+        """Why, in a few words of the current language ("the file is damaged")."""
+        return _(REASONS[self.kind])
+
+
+# kind -> why, in a few words for the player (translated where shown: ``BadFile.reason``)
+REASONS = {
+    "unreadable": N_("the file could not be read"),
+    "outside_link": N_("the file is a link to outside the game's folder"),
+    "not_a_file": N_("it is not a regular file"),
+    "too_large": N_("the file is too large"),
+    "not_text": N_("the file is not text"),
+    "too_deep": N_("the file is not one the game wrote"),
+    "not_json": N_("the file is damaged"),
+    "not_a_match": N_("the file is not a saved match"),
+    "not_settings": N_("the file is not a settings file"),
+    "newer_version": N_("it was saved by a newer version of the game"),
+    "damaged_match": N_("the match in it is damaged"),
+    "missing": N_("the file is no longer there"),
+}
 
 
 # ------------------------------------------------------------------ reading
@@ -77,26 +109,26 @@ def read_bytes(path, *, max_bytes: int, root=None) -> Optional[bytes]:
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:       # ValueError: a NUL in the path
-        raise BadFile(f"cannot be opened ({_reason(exc)})") from None
+        raise BadFile(f"cannot be opened ({_reason(exc)})", "unreadable") from None
     target = str(path)
     if stat.S_ISLNK(st.st_mode):
         if root is None or not _inside(target, Path(root)):
-            raise BadFile("is a link to somewhere outside the game's folder")
+            raise BadFile("is a link to somewhere outside the game's folder", "outside_link")
         target = os.path.realpath(target)
     elif not stat.S_ISREG(st.st_mode):
-        raise BadFile(f"is not a regular file ({file_kind(st.st_mode)})")
+        raise BadFile(f"is not a regular file ({file_kind(st.st_mode)})", "not_a_file")
     try:
         fd = os.open(target, os.O_RDONLY | _O_BINARY | _O_NONBLOCK | _O_NOFOLLOW | _O_CLOEXEC)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise BadFile(f"cannot be opened ({_reason(exc)})") from None
+        raise BadFile(f"cannot be opened ({_reason(exc)})", "unreadable") from None
     try:
         fst = os.fstat(fd)
         if not stat.S_ISREG(fst.st_mode):   # swapped between the lstat and the open
-            raise BadFile(f"is not a regular file ({file_kind(fst.st_mode)})")
+            raise BadFile(f"is not a regular file ({file_kind(fst.st_mode)})", "not_a_file")
         if fst.st_size > max_bytes:
-            raise BadFile(f"is too large ({fst.st_size:,} bytes; at most {max_bytes:,} are read)")
+            raise BadFile(f"is too large ({fst.st_size:,} bytes; at most {max_bytes:,} are read)", "too_large")
         chunks, total = [], 0
         while total <= max_bytes:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
@@ -105,10 +137,10 @@ def read_bytes(path, *, max_bytes: int, root=None) -> Optional[bytes]:
             chunks.append(chunk)
             total += len(chunk)
         if total > max_bytes:               # grew while being read
-            raise BadFile(f"is too large (over {max_bytes:,} bytes)")
+            raise BadFile(f"is too large (over {max_bytes:,} bytes)", "too_large")
         return b"".join(chunks)
     except OSError as exc:
-        raise BadFile(f"cannot be read ({_reason(exc)})") from None
+        raise BadFile(f"cannot be read ({_reason(exc)})", "unreadable") from None
     finally:
         os.close(fd)
 
@@ -123,16 +155,16 @@ def parse_json(data, *, max_depth: int = MAX_DEPTH) -> Any:
     try:
         text = data.decode("utf-8-sig") if isinstance(data, (bytes, bytearray)) else str(data)
     except UnicodeDecodeError:
-        raise BadFile("is not UTF-8 text") from None
+        raise BadFile("is not UTF-8 text", "not_text") from None
     if too_deep(text, max_depth):
-        raise BadFile(f"nests deeper than {max_depth} levels")
+        raise BadFile(f"nests deeper than {max_depth} levels", "too_deep")
     try:
         return json.loads(text, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        raise BadFile(f"is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        raise BadFile(f"is not valid JSON ({exc.msg}, line {exc.lineno})", "not_json") from None
     except (ValueError, RecursionError, TypeError, MemoryError) as exc:
         # ValueError: NaN/Infinity, or an integer with more digits than Python converts
-        raise BadFile(f"is not valid JSON ({_reason(exc)})") from None
+        raise BadFile(f"is not valid JSON ({_reason(exc)})", "not_json") from None
 
 
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -151,7 +183,7 @@ def too_deep(text: str, max_depth: int = MAX_DEPTH) -> bool:
     if text.count("[") + text.count("{") <= max_depth:
         return False
     brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    for _ in range(max_depth):
+    for _pass in range(max_depth):
         if not brackets:
             return False
         peeled = _INNERMOST.sub("", brackets)
@@ -306,5 +338,5 @@ def move_database_aside(path) -> Optional[Path]:
     return move_aside(path)
 
 
-__all__ = ["BadFile", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "fsync_dir",
+__all__ = ["BadFile", "REASONS", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "fsync_dir",
            "clean_stale_temps", "stamped_sibling", "move_aside", "move_database_aside", "MAX_DEPTH"]

@@ -42,6 +42,7 @@ from .ai import LEVELS, make_player
 from .engine import (IllegalAction, Rules, State, apply, events_from_json, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
 from .engine.phase import SeatKind
+from .i18n import N_
 
 log = logging.getLogger("koikoi.session")
 
@@ -129,7 +130,8 @@ class MatchSession:
         self.store = store
         self.on_change = on_change
         self.record = bool(record)
-        # what went wrong at the last save, for the UI to report: (what, message) or None
+        # what went wrong at the last save, for the UI to report: (what, message) or None;
+        # the message is English marked with N_, the UI shows it translated (``_(message)``)
         self.save_problem: Optional[tuple[str, str]] = None
         self.filed_path = None           # the history file, once filed
         self._players = {}
@@ -214,7 +216,8 @@ class MatchSession:
         """Write this match where it belongs: the autosave while it runs; once
         over, its history file (once, by id), and only when that is on disk is
         the autosave removed. Returns (and keeps in ``save_problem``) what
-        failed, or None."""
+        failed, or None: (what, message), the message an English msgid to show as
+        ``_(message)``."""
         store = self.store
         self.save_problem = None
         if store is None or not self.record:
@@ -223,15 +226,15 @@ class MatchSession:
             if self.state.is_over:
                 path = store.file_match(self)
                 if path is None:
-                    self.save_problem = ("history", "The finished match could not be saved to the history.")
+                    self.save_problem = ("history", N_("The finished match could not be saved to the history."))
                 else:
                     self.filed_path = path
                     store.clear_autosave(self.id)
             elif not store.save_autosave(self):
-                self.save_problem = ("autosave", "The match could not be autosaved (see the log).")
+                self.save_problem = ("autosave", N_("The match could not be autosaved (see the log)."))
         except Exception:  # storage logs its own failures; play goes on regardless
             log.exception("saving match %s failed", self.id)
-            self.save_problem = ("autosave", "The match could not be saved (see the log).")
+            self.save_problem = ("autosave", N_("The match could not be saved (see the log)."))
         return self.save_problem
 
     def start_cpu(self) -> None:

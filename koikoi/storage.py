@@ -64,11 +64,11 @@ from typing import TYPE_CHECKING, Any, Optional
 import platformdirs
 
 from .ai import OFFERED_LEVELS
-from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
+from .files import (REASONS, BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
                     stamped_sibling)
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
 from .engine.phase import SeatKind
-from .i18n import _
+from .i18n import N_, _, format_number
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import MatchSession
@@ -147,11 +147,13 @@ def path_problem(*folders) -> Optional[str]:
         except FileNotFoundError:
             continue
         except ValueError:
-            return f"The folder for the game's files is not a valid path: {str(folder)[:80]!r}."
+            return _("The folder for the game's files is not a valid path: {path}.").format(
+                path=repr(str(folder)[:80]))
         except OSError as exc:
             if exc.errno == errno.ENAMETOOLONG:
-                return (f"The folder for the game's files is too long a path ({len(str(folder)):,} characters; "
-                        f"set {ENV_HOME} to a shorter folder): {str(folder)[:60]}…")
+                return _("The folder for the game's files is too long a path ({count} characters; "
+                         "set {variable} to a shorter folder): {path}…").format(
+                    count=format_number(len(str(folder))), variable=ENV_HOME, path=str(folder)[:60])
     return None
 
 
@@ -349,6 +351,41 @@ def validate_settings(data: Any) -> tuple[dict, list[str]]:
     return out, reset
 
 
+# setting key -> its name for the player: the Settings screen's label where it has a row
+# (the same msgids as koikoi/ui/scenes/settings.py, so they share one translation)
+SETTING_LABELS = {
+    "anim_speed": N_("Animation speed"),
+    "pace": N_("CPU pace"),
+    "volume": N_("Sound effects"),
+    "music_volume": N_("Music"),
+    "muted": N_("Mute"),
+    "fullscreen": N_("Fullscreen"),
+    "card_scale": N_("Card size"),
+    "name_style": N_("Names"),
+    "month_numbers": N_("Month numbers"),
+    "hints": N_("Hints"),
+    "language": N_("Language"),
+    "window_size": N_("Window size"),
+    "last_new_match": N_("New match choices"),
+    "friend_names": N_("Friend match names"),
+    "online": N_("Online play"),
+    "lessons": N_("Lesson progress"),
+}
+
+
+def setting_name(key: str) -> str:
+    """How a warning names the setting ``key``: its label on the Settings screen, in the
+    current language ("Animation speed", "アニメーション速度"); a key without one in the
+    file's own words."""
+    label = SETTING_LABELS.get(key)
+    return _(label) if label is not None else key.replace("_", " ")
+
+
+def setting_names(keys) -> str:
+    """``setting_name`` of each key, joined the language's way ("Animation speed, CPU pace")."""
+    return _(", ").join(setting_name(k) for k in keys)
+
+
 def unknown_settings(data: Any) -> list[str]:
     """Keys of a settings file this version does not know (e.g. from a newer one)."""
     return sorted(k for k in data if k not in DEFAULT_SETTINGS) if isinstance(data, dict) else []
@@ -445,6 +482,25 @@ def _short(exc: BaseException, n: int = 90) -> str:
     return msg if len(msg) <= n else msg[: n - 1] + "…"
 
 
+def problem_text(exc: BaseException) -> str:
+    """Why a file could not be used, in a few words of the current language, for a message
+    on screen (``BadFile.reason``; any other error: the match in it is damaged). The
+    English of ``str(exc)`` is for the log only."""
+    if isinstance(exc, BadFile):
+        return exc.reason
+    return _(REASONS["damaged_match"])
+
+
+def _match_problem(data: Any) -> str:
+    """The BadFile kind of parsed JSON that is not a usable match."""
+    from .session import FORMAT
+    if not isinstance(data, dict) or type(data.get("format")) is not int:
+        return "not_a_match"
+    if data["format"] > FORMAT:
+        return "newer_version"
+    return "damaged_match" if data["format"] >= 1 else "not_a_match"
+
+
 _UNKNOWN = object()
 
 
@@ -526,7 +582,7 @@ class Storage:
             if data is None:
                 return defaults, None
             if not isinstance(data, dict):
-                raise BadFile("is not a settings file")
+                raise BadFile("is not a settings file", "not_settings")
         except BadFile as exc:
             log.warning("settings file %s is unusable: %s", p, exc)
             moved = self._set_aside(p)
@@ -544,7 +600,7 @@ class Storage:
                 log.warning("settings this version does not know: %s", ", ".join(unknown[:20]))
             if reset:
                 log.warning("settings reset to defaults: %s", ", ".join(reset))
-                nice = ", ".join(k.replace("_", " ") for k in reset)
+                nice = setting_names(reset)
                 if copy_:
                     return settings, _("Some settings were invalid and were reset: {names}. "
                                        "The old file was kept as {file}.").format(names=nice, file=copy_.name)
@@ -590,12 +646,18 @@ class Storage:
 
     # ---------------------------------------------------------- reading matches
     def _read_match(self, path: Path, **kwargs) -> Optional["MatchSession"]:
-        """The match in ``path`` (None if there is no file); BadFile/ValueError if unusable."""
+        """The match in ``path`` (None if there is no file); BadFile if unusable (a match the
+        rules refuse too: its ValueError's English, with a ``kind`` for the player)."""
         data = read_json(path, max_bytes=MATCH_MAX_BYTES, root=self.data_dir)
         if data is None:
             return None
         kwargs.setdefault("store", None if self.read_only else self)
-        return session_from_data(data, **kwargs)
+        try:
+            return session_from_data(data, **kwargs)
+        except BadFile:
+            raise
+        except ValueError as exc:     # the same English (the log), with a kind for the player
+            raise BadFile(str(exc), _match_problem(data)) from None
 
     def _peek_id(self, path: Path) -> Optional[str]:
         """The id of the match in ``path``, or None (no file, or unreadable)."""
@@ -663,8 +725,8 @@ class Storage:
             self._autosave_id = "" if moved else _UNKNOWN
             if moved:
                 return None, _("The saved match could not be restored ({reason}). "
-                               "It was kept as {file}.").format(reason=_short(exc), file=moved.name)
-            return None, _("The saved match could not be restored ({reason}).").format(reason=_short(exc))
+                               "It was kept as {file}.").format(reason=problem_text(exc), file=moved.name)
+            return None, _("The saved match could not be restored ({reason}).").format(reason=problem_text(exc))
         if session is None:
             self._autosave_id = ""
             return None, None
@@ -757,10 +819,10 @@ class Storage:
                 moved = self._set_aside(p)
                 if moved:
                     problems.append(_("A saved match could not be restored ({reason}). "
-                                      "It was kept as {file}.").format(reason=_short(exc), file=moved.name))
+                                      "It was kept as {file}.").format(reason=problem_text(exc), file=moved.name))
                 else:
                     problems.append(_("A saved match could not be restored ({reason}).").format(
-                        reason=_short(exc)))
+                        reason=problem_text(exc)))
                 continue
             filed = self.is_filed(session.id)
             if filed is not None or session.state.is_over:
@@ -878,17 +940,21 @@ class Storage:
         return index.entries()
 
     def load_finished(self, path) -> "MatchSession":
-        """The filed match in ``path``, replayed. Raises ValueError if unusable."""
+        """The filed match in ``path``, replayed. Raises BadFile (a ValueError) if unusable:
+        ``str()`` names the file and says why in English (the log), ``reason`` says why in
+        the player's language."""
         try:
             session = self._read_match(Path(path), store=None)
         except (BadFile, ValueError) as exc:
-            raise ValueError(f"{Path(path).name} {_short(exc)}") from None
+            raise BadFile(f"{Path(path).name} {_short(exc)}",
+                          exc.kind if isinstance(exc, BadFile) else "damaged_match") from None
         if session is None:
-            raise ValueError(f"{Path(path).name} is no longer there")
+            raise BadFile(f"{Path(path).name} is no longer there", "missing")
         return session
 
 
 __all__ = ["Storage", "FinishedMatch", "SavedMatch", "DEFAULT_SETTINGS", "CARD_SCALES", "NAME_STYLES", "LANGUAGES",
            "HINT_MODES", "PACE_NAMES", "valid_friend_names", "valid_online", "valid_house_rules", "unknown_settings", "keep_copy", "atomic_write_text",
            "move_aside", "validate_settings", "level_available", "session_from_data",
+           "problem_text", "setting_name", "setting_names", "SETTING_LABELS",
            "config_dir", "data_dir", "log_dir", "path_problem", "ENV_HOME", "MAX_WINDOW", "MIN_WINDOW"]

@@ -214,10 +214,10 @@ def test_an_index_that_is_not_a_database_is_set_aside_and_rebuilt():
 
 
 @pytest.mark.parametrize("text, reset", [
-    (json.dumps({"last_new_match": {"rules": []}}), "last new match"),
-    (json.dumps({"last_new_match": {}}), "last new match"),
-    (json.dumps({"last_new_match": {"opponent": {"a": 1}, "rules": "casual", "months": 3}}), "last new match"),
-    (json.dumps({"window_size": [16384, 16384]}), "window size"),
+    (json.dumps({"last_new_match": {"rules": []}}), "New match choices"),
+    (json.dumps({"last_new_match": {}}), "New match choices"),
+    (json.dumps({"last_new_match": {"opponent": {"a": 1}, "rules": "casual", "months": 3}}), "New match choices"),
+    (json.dumps({"window_size": [16384, 16384]}), "Window size"),
     (json.dumps({"volume": 1e308 * 10}), None),          # Infinity: the file is set aside
 ])
 def test_settings_with_wrong_values_start_with_a_message(text, reset):

@@ -113,7 +113,7 @@ def test_settings_bad_values_reset_and_unknown_dropped():
     assert s["muted"] is False and s["month_numbers"] is False
     assert "mystery" not in s
     assert s["last_new_match"] == DEFAULT_SETTINGS["last_new_match"]
-    assert warning and "anim speed" in warning
+    assert warning and "Animation speed" in warning
 
 
 def test_settings_months_outside_the_preset_fall_back_to_its_default():
@@ -272,7 +272,7 @@ def test_wrong_new_values_reset_key_by_key(key, bad):
     s, warning = st.load_settings()
     assert s[key] == DEFAULT_SETTINGS[key]
     assert s["volume"] == 0.3                      # the good value next to it is kept
-    assert warning and key.replace("_", " ") in warning
+    assert warning and S.setting_name(key) in warning
     # the file as it was is kept beside it
     copies = list(st.settings_path.parent.glob("settings.json.backup-*"))
     assert len(copies) == 1 and json.loads(copies[0].read_text())[key] == bad
@@ -468,4 +468,4 @@ def test_storage_warnings_follow_the_language(tmp_path, monkeypatch):
     finally:
         i18n.set_language("en")
         i18n._catalogs.clear()
-    assert warning.startswith("一部の設定を元に戻しました：pace（settings.json.backup-"), warning
+    assert warning.startswith("一部の設定を元に戻しました：CPU pace（settings.json.backup-"), warning

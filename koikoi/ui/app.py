@@ -363,7 +363,8 @@ class App:
         for what, default in (("autosave", _("The match could not be autosaved (see the log).")),
                               ("history", _("The finished match could not be saved to the history."))):
             failed = problem is not None and problem[0] == what
-            self._report(what, not failed, problem[1] if failed else default)
+            # the session words its problem as an N_ msgid: shown in the player's language
+            self._report(what, not failed, _(problem[1]) if failed else default)
 
     def autosave(self, session) -> None:
         """Save ``session`` now (a match that just started, tools) and keep it

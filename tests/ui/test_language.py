@@ -63,7 +63,7 @@ def test_a_bad_language_value_falls_back_to_system_with_a_note(value):
     st.settings_path.write_text(json.dumps({"language": value}))
     settings, warning = st.load_settings()
     assert settings["language"] == "system"
-    assert warning.startswith("Some settings were invalid and were reset: language.")
+    assert warning.startswith("Some settings were invalid and were reset: Language.")
 
 
 # ---------------------------------------------------------------- System: the OS language
