@@ -131,7 +131,7 @@ def test_table_column_titles_are_translated_where_drawn(app, ja, monkeypatch):
     table.draw(app.screen)
     assert COLUMNS[0].title == "Date"                # declared in English, drawn translated
     assert "日時" in drawn and "ルール" in drawn and "DATE" not in drawn
-    assert "OPPONENT" in drawn                        # not in this catalog: English, upper case
+    assert "Opponent" in drawn      # not in this catalog: English, and capitals are English typography only
     drawn.clear()
     scene = HistoryScene(app)                         # no match yet: the empty message, translated
     scene.draw(app.screen)
