@@ -70,6 +70,49 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+# ------------------------------------------------------------------ refusals, in a player's words
+# Whole sentences (N_), translated where they are shown: ``RulesError.sentence(_)``.
+NEVER_ENDS = N_("With no month limit, set a target score or zero-sum scoring, or the match would never end.")
+BAD_CHOICE = N_('Choose one of the settings offered for "{rule}".')
+BAD_TOGGLE = N_('Set "{rule}" to On or Off.')
+BAD_NUMBER = N_('Set "{rule}" to a whole number from {lo} to {hi}.')
+BAD_NUMBER_OR_NONE = N_('Set "{rule}" to {none} or a whole number from {lo} to {hi}.')
+BAD_TEXT = N_('"{rule}" must be {lo} to {hi} characters long.')
+BAD_LENGTHS = N_('"{rule}": each must be a whole number of months from {lo} to {hi}.')
+BAD_VALUE = N_('"{rule}" has a value these rules cannot use.')
+NOT_RULES = N_("These rules cannot be read.")
+UNKNOWN_KNOBS = N_("These rules use a rule this version of the game does not know.")
+CANNOT_PLAY = N_("Some of these rules cannot be used together.")
+
+
+class RulesError(ValueError):
+    """Rules the engine refuses.
+
+    ``str()`` is the technical English, for logs and tests: every knob at fault ("invalid
+    rules: months=None needs a target_points or zero_sum scoring, or the match never ends").
+    ``message`` is the first problem as a player reads it: an N_-marked whole sentence with
+    {named} ``fields``, which tells what to change. A text field is itself an N_-marked
+    msgid (a rule's label, the words of a value) and is translated too; a number goes through
+    ``number``. The engine does not translate: the UI calls ``sentence(_, format_number)``."""
+
+    def __init__(self, detail: str, message: str = CANNOT_PLAY, **fields: Any):
+        super().__init__(detail)
+        self.message = message
+        self.fields = fields
+
+    def sentence(self, translate: Any = None, number: Any = None) -> str:
+        """``message`` with its fields, through ``translate`` (``koikoi.i18n._``; none: English)
+        and ``number`` (``koikoi.i18n.format_number``; none: the digits)."""
+        tr = translate or (lambda text: text)
+        num = number or str
+        values = {k: tr(v) if isinstance(v, str) else num(v) if isinstance(v, int) else v
+                  for k, v in self.fields.items()}
+        try:
+            return tr(self.message).format(**values)
+        except (KeyError, IndexError, ValueError):      # a field missing: never a crash
+            return tr(CANNOT_PLAY)
+
+
 # ------------------------------------------------------------------ knob metadata
 
 
@@ -141,6 +184,25 @@ class Knob:
             if _same(entry[0], value):
                 return entry[2] if len(entry) > 2 else entry[1]
         return None
+
+    def complaint(self) -> tuple[str, dict]:
+        """(message, fields) for a refused value of this knob, in a player's words (``RulesError``):
+        what the knob may be set to."""
+        if self.kind == "choice":
+            return BAD_CHOICE, {"rule": self.label}
+        if self.kind == "toggle":
+            return BAD_TOGGLE, {"rule": self.label}
+        lo, hi = self.bounds if len(self.bounds) == 2 else (None, None)
+        if self.kind == "number" and lo is not None:
+            none = self.word(None) if self.optional else None
+            if none is not None:
+                return BAD_NUMBER_OR_NONE, {"rule": self.label, "none": none, "lo": lo, "hi": hi}
+            return BAD_NUMBER, {"rule": self.label, "lo": lo, "hi": hi}
+        if self.kind == "text" and lo is not None:
+            return BAD_TEXT, {"rule": self.label, "lo": lo, "hi": hi}
+        if self.kind == "lengths" and lo is not None:
+            return BAD_LENGTHS, {"rule": self.label, "lo": lo, "hi": hi}
+        return BAD_VALUE, {"rule": self.label}
 
     def problem(self, name: str, value: Any) -> Optional[str]:
         """Why ``value`` cannot be this knob's, or None if it can."""
@@ -445,14 +507,18 @@ class Rules:
 
     def __post_init__(self) -> None:
         problems = []
+        said: Optional[tuple] = None       # the first problem, in a player's words
         for name, ok, knob in _CHECKED:
             value = getattr(self, name)
             if not ok(value):
                 problems.append(knob.problem(name, value) or f"{name}={_show(value)}")
+                said = said or knob.complaint()
         if self.months is None and self.target_points is None and self.scoring_mode != "zero_sum":
             problems.append("months=None needs a target_points or zero_sum scoring, or the match never ends")
+            said = said or (NEVER_ENDS, {})
         if problems:
-            raise ValueError("invalid rules: " + "; ".join(problems))
+            message, words = said or (CANNOT_PLAY, {})
+            raise RulesError("invalid rules: " + "; ".join(problems), message, **words)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -464,12 +530,12 @@ class Rules:
         """Build Rules from a dict, e.g. a saved match. Unknown knobs, and anything that is
         not a dict of valid knobs, raise ValueError."""
         if not isinstance(data, dict):
-            raise ValueError(f"invalid rules: {_show(data)} (a dict of rule knobs)")
+            raise RulesError(f"invalid rules: {_show(data)} (a dict of rule knobs)", NOT_RULES)
         known = {f.name for f in fields(cls)}
         unknown = sorted(_show(k) if type(k) is not str else k for k in data if k not in known)
         if unknown:
-            raise ValueError(f"unknown rule knobs: {', '.join(u[:NAME_MAX] for u in unknown[:10])}"
-                             + (", ..." if len(unknown) > 10 else ""))
+            raise RulesError(f"unknown rule knobs: {', '.join(u[:NAME_MAX] for u in unknown[:10])}"
+                             + (", ..." if len(unknown) > 10 else ""), UNKNOWN_KNOBS)
         d = dict(data)
         if type(d.get("months_offered")) is list:
             d["months_offered"] = tuple(d["months_offered"])

@@ -15,7 +15,8 @@ from ..table import _
 from .rules_panel import (GROUPS, HOUSE_KNOBS, KNOB_LABELS, RulesPanelScene, Stepper, _Overlay, build_rules,
                           changed_text, count_changes, differing_knobs, format_value,
                           help_lines, help_text, house_changes, idle_knobs, knob_help,
-                          knob_matters, knob_reason, row_knobs, rules_rows, short_value)
+                          knob_matters, knob_reason, row_knobs, rules_problem, rules_rows,
+                          short_value)
 
 
 class HouseRulesScene(_Overlay):
@@ -37,7 +38,8 @@ class HouseRulesScene(_Overlay):
             rules = self.preset
         self.values = {k: house_value(rules, k) for k, _, _ in HOUSE_KNOBS}
         self.on_done = on_done
-        self.error: Optional[str] = None
+        self.error: Optional[str] = None          # the Rules' technical reason (for the log, tests)
+        self.refusal: Optional[ValueError] = None  # the Rules' refusal, said when drawn (``rules_problem``)
         self.controls: dict = {}
         self._mouse: Optional[tuple[int, int]] = None
         self._by_key = False
@@ -70,10 +72,13 @@ class HouseRulesScene(_Overlay):
         self.values[knob] = value
         try:
             self.rules()
-            self.error = None
+            self.error, self.refusal = None, None
         except ValueError as exc:
-            self.error = str(exc)
+            self._refused(exc)
         self._sync()
+
+    def _refused(self, exc: ValueError) -> None:
+        self.error, self.refusal = str(exc), exc
 
     def _sync(self) -> None:
         """Disable (and hide behind their reason) the controls of rows that change nothing."""
@@ -88,14 +93,14 @@ class HouseRulesScene(_Overlay):
 
     def reset(self) -> None:
         self.values = {k: house_value(self.preset, k) for k, _, _ in HOUSE_KNOBS}
-        self.error = None
+        self.error, self.refusal = None, None
         self.layout()
 
     def done(self) -> None:
         try:
             self.rules()
         except ValueError as exc:
-            self.error = str(exc)
+            self._refused(exc)
             return
         self.app.pop()
         if self.on_done is not None:
@@ -303,11 +308,10 @@ class HouseRulesScene(_Overlay):
         surface.set_clip(prev)
         self.scroller.draw_bar(surface)
         if self.error:
-            # the Rules' own reason is technical English (a knob's name and its allowed values)
-            prefix = "invalid rules: "
-            msg = (_("These rules cannot be played: {reason}").format(reason=self.error[len(prefix):])
-                   if self.error.startswith(prefix) else self.error)
-            self.draw_help(surface, msg, color=theme.BAD)
+            # the Rules' own sentence of what to change (their technical English is not shown)
+            reason = rules_problem(self.refusal if self.refusal is not None else ValueError(self.error))
+            self.draw_help(surface, _("These rules cannot be played: {reason}").format(reason=reason),
+                           color=theme.BAD)
         elif helped is not None:
             self.draw_help(surface, *help_text(self.knob_values(), helped))
         else:

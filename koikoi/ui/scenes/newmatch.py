@@ -317,9 +317,11 @@ class NewMatchScene(MenuScene):
         try:
             self.chosen_rules()
         except ValueError as exc:
-            self.error = str(exc).replace("invalid rules: ", "")
-            self.app.toast(_("These house rules cannot be played: {error}").format(error=self.error), 6.0,
-                           "warning")
+            from .rules_panel import rules_problem
+            log.warning("the house rules were refused: %s", exc)
+            self.error = str(exc).replace("invalid rules: ", "")     # technical: for the log, tests
+            self.app.toast(_("These house rules cannot be played: {error}").format(error=rules_problem(exc)),
+                           6.0, "warning")
             return
         self._remember()
         # a match saved and not finished is never replaced without asking

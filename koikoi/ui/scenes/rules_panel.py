@@ -22,9 +22,10 @@ from typing import Any, Callable, Optional
 import pygame
 
 from ...engine import PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Rules
-from ...engine.rules import (HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
-                             TARGET_POINTS_MAX, Knob, dependency_text, house_knobs, knob_info,
-                             matters)
+from ...engine.rules import (CANNOT_PLAY, HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
+                             TARGET_POINTS_MAX, UNKNOWN_KNOBS, Knob, RulesError, dependency_text,
+                             house_knobs, knob_info, matters)
+from ...i18n import format_number
 from .. import theme
 from .. import widgets as W
 from ..table import _, ngettext
@@ -192,12 +193,20 @@ def house_changes(preset: Rules, values: dict) -> dict:
 
 
 def build_rules(preset_name: str, changes: dict) -> Rules:
-    """``dataclasses.replace(preset, **changes)``; raises ValueError for a combination the
-    Rules refuse."""
+    """``dataclasses.replace(preset, **changes)``; raises ValueError (a ``RulesError``, whose
+    ``rules_problem`` a player reads) for a combination the Rules refuse."""
     try:
         return replace(RULESETS[preset_name], **changes)
-    except TypeError as exc:
-        raise ValueError(str(exc)) from None
+    except TypeError as exc:                 # a knob these Rules do not have
+        raise RulesError(str(exc), UNKNOWN_KNOBS) from None
+
+
+def rules_problem(exc: BaseException) -> str:
+    """Why ``build_rules`` refused, in the player's language: the engine's sentence of what to
+    change (``RulesError.sentence``); its technical English is for the log only."""
+    if isinstance(exc, RulesError):
+        return exc.sentence(_, format_number)
+    return _(CANNOT_PLAY)
 
 
 def changed_text(n: int) -> str:
