@@ -3,7 +3,7 @@
     job = ReviewJob(events_to_json(state.events), (0,), match_id=session.id, cache_dir=folder)
     job.start()
     ...each frame: job.poll(); draw job.progress (0..1)
-    if job.done: job.result (a MatchReview) or job.error (a message); job.cancelled
+    if job.done: job.result (a MatchReview) or job.error (a translated sentence); job.cancelled
     job.cancel()        # at once: the process is ended and reaped, nothing is written
 
 A cached review of the same log (``cache.load_cached``) is used at once, with no
@@ -27,13 +27,27 @@ import zlib
 from pathlib import Path
 from typing import Optional
 
-from ..i18n import language, set_language
+from ..i18n import N_, language, set_language
 from ..narration import _
 from .model import MatchReview
 
 log = logging.getLogger("koikoi.review")
 
 _JOIN_SECONDS = 2.0
+
+# What a player reads when a review fails, by what went wrong (whole sentences, translated when
+# the message is made); the exception's own text goes to the log, never on screen.
+# the reason a log is refused: the {why} of LOG_REFUSED (the catalog's sentence, kept)
+BAD_LOG = N_("it is damaged, or was written by another version of the game.")
+LOG_REFUSED = N_("The match log cannot be reviewed: {why}")
+NOT_STARTED = N_("The review could not start its background process.")
+STOPPED = N_("The review stopped before it was finished.")
+ANALYSIS_FAILED = N_("The review stopped because of an error in its analysis.")
+RESULT_UNREADABLE = N_("The review finished, but its result could not be read.")
+
+
+def _bad_log() -> str:
+    return _(LOG_REFUSED).format(why=_(BAD_LOG))
 
 
 def _child(conn, log_json: str, seats, match_id: str, budget, prior_data, opponent, style,
@@ -69,9 +83,10 @@ def _child(conn, log_json: str, seats, match_id: str, budget, prior_data, oppone
         # and the parent's recv never waits for this low-priority process to write more.
         conn.send(("result", zlib.compress(json.dumps(review.to_data()).encode("utf-8"), 6)))
     except ValueError as exc:
-        conn.send(("error", _("The match log cannot be reviewed: {why}").format(why=str(exc)[:200])))
+        # (message for the player, the exception for the parent's log: this process has none)
+        conn.send(("error", _bad_log(), f"{type(exc).__name__}: {exc}"[:500]))
     except Exception as exc:   # the process's last word: anything at all becomes a message
-        conn.send(("error", _("The review failed: {why}").format(why=f"{type(exc).__name__}: {exc}"[:200])))
+        conn.send(("error", _(ANALYSIS_FAILED), f"{type(exc).__name__}: {exc}"[:500]))
     finally:
         conn.close()
 
@@ -111,7 +126,8 @@ class ReviewJob:
         try:
             events = events_from_json(self.log_json)
         except ValueError as exc:
-            self._finish(error=_("The match log cannot be reviewed: {why}").format(why=str(exc)[:200]))
+            log.warning("the match log of %s cannot be reviewed: %s", self.match_id, exc)
+            self._finish(error=_bad_log())
             return
         kw = dict(budget=self.budget, opponent=self.opponent, style=self.style)
         cached = load_cached(self.cache_dir, self.match_id, self.seats, events, **kw)
@@ -129,9 +145,10 @@ class ReviewJob:
                   self.cache_dir, language()))
         try:
             self._proc.start()
-        except OSError as exc:
+        except Exception:     # OSError, a RuntimeError of a process still starting, pickling
+            log.exception("the review process could not start")
             self._proc = None
-            self._finish(error=_("The review could not start: {why}").format(why=str(exc)[:200]))
+            self._finish(error=_(NOT_STARTED))
             return
         finally:
             child.close()
@@ -145,11 +162,14 @@ class ReviewJob:
                 msg = self._conn.recv()
                 if self._handle(msg):
                     return
-        except (EOFError, OSError):
-            self._finish(error=_("The review stopped before it was finished."))
+        except (EOFError, OSError) as exc:
+            log.warning("the review process of %s stopped (%s: %s)", self.match_id, type(exc).__name__, exc)
+            self._finish(error=_(STOPPED))
             return
         if not self._proc.is_alive() and not self._conn.poll():
-            self._finish(error=_("The review stopped before it was finished."))
+            log.warning("the review process of %s ended early (exit code %s)", self.match_id,
+                        self._proc.exitcode)
+            self._finish(error=_(STOPPED))
 
     def _handle(self, msg) -> bool:
         kind = msg[0]
@@ -159,13 +179,16 @@ class ReviewJob:
         elif kind == "info":
             self.child_info = dict(msg[1])
         elif kind == "error":
+            if len(msg) > 2:
+                log.warning("the review of %s failed: %s", self.match_id, msg[2])
             self._finish(error=str(msg[1]))
             return True
         elif kind == "result":
             try:
                 review = MatchReview.from_data(json.loads(zlib.decompress(msg[1]).decode("utf-8")))
             except (ValueError, TypeError, zlib.error) as exc:
-                self._finish(error=_("The review failed: {why}").format(why=str(exc)[:200]))
+                log.warning("the review result of %s cannot be read: %s", self.match_id, exc)
+                self._finish(error=_(RESULT_UNREADABLE))
                 return True
             self._finish(result=review)
             return True

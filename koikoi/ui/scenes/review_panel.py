@@ -29,6 +29,7 @@ from ...engine.phase import SeatKind
 from .. import theme
 from ..hints import style_of
 from ..table import _, _n   # _n (ngettext): replay.py imports it from here too
+from ..table import seat_label
 
 log = logging.getLogger(__name__)
 
@@ -164,14 +165,19 @@ def opponent_words(session, seats) -> Optional[str]:
     other = session.seats[1 - seats[0]]
     if getattr(other, "kind", None) == SeatKind.CPU:
         return _("the CPU")
-    return getattr(other, "name", None) or None
+    # a default seat name ("Player 2") in the game's language, a typed name as it is; the
+    # cache knows the words (a review cached with another opponent or language is made again)
+    name = getattr(other, "name", None)
+    return seat_label(name) if name else None
 
 
-def _problem(exc: BaseException) -> str:
-    """An exception in a few words for a message: its first line, cut short."""
-    lines = [x.strip() for x in str(exc).splitlines() if x.strip()]
-    text = lines[0] if lines else type(exc).__name__
-    return text if len(text) <= 160 else text[:159] + "…"
+def _start_problem(exc: BaseException) -> str:
+    """Why a review could not start, by the kind of error, in the player's language (the
+    exception itself is logged)."""
+    if isinstance(exc, ValueError):          # a log the analysis cannot read
+        return _("The match log cannot be reviewed: {why}").format(
+            why=_("it is damaged, or was written by another version of the game."))
+    return _("The review could not start its background process.")
 
 
 class ReviewState:
@@ -259,7 +265,7 @@ class ReviewState:
             return False
         except Exception as exc:
             log.exception("the review could not start")
-            self.error = _("The review could not start: {problem}").format(problem=_problem(exc))
+            self.error = _start_problem(exc)
             return False
         self.job = job
         return True
@@ -272,10 +278,10 @@ class ReviewState:
         try:
             job.poll()
             done = bool(job.done)
-        except Exception as exc:
+        except Exception:
             log.exception("the review job failed")
             self._drop_job()
-            self.error = _("The review failed: {problem}").format(problem=_problem(exc))
+            self.error = _("The review stopped before it was finished.")
             return
         if not done:
             return
@@ -284,6 +290,8 @@ class ReviewState:
         if result is not None:
             self._finish(result, self.rounds_total)
         else:
+            # a ReviewJob's error is its own translated sentence, chosen by what went wrong
+            # (the technical text is in the log)
             self.error = str(error)[:300] if error else _("The review ended without a result.")
 
     def cancel(self) -> None:
