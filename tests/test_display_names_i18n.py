@@ -120,3 +120,21 @@ def test_a_round_missing_from_the_log():
     assert isinstance(info.value, RoundIncomplete)
     assert problem_text(info.value) == "round 3 is not complete in this log"
     assert problem_text(ValueError("something else")) == "something else"
+
+
+@pytest.mark.parametrize("style", ["both", "english", "romaji"])
+def test_a_yaku_name_is_not_said_twice_in_japanese(japanese, style):
+    """Japanese has one name for a yaku: the headings and two-line titles never repeat it
+    ('三光  三光（さんこう）', 'タン' over 'タン' under the English name style)."""
+    for name in Y.BY_NAME:
+        kanji = Y.info(name).kanji
+        heading = hints.yaku_heading(name, style)
+        assert heading.count(kanji) == 1, (name, style, heading)
+        main, second = hints.yaku_title(name, style)
+        assert main and (not second or (second not in main and main not in second)), (name, style, main, second)
+
+
+def test_english_yaku_headings_and_titles_read_as_before():
+    assert hints.yaku_heading("sanko", "english") == "三光  Three Brights"
+    assert hints.yaku_title("sanko", "english") == ("Three Brights", "三光")
+    assert hints.yaku_title("tanzaku", "both") == ("Ribbons", "Tanzaku  タン")

@@ -56,7 +56,7 @@ def _miss_sentence(noun: str, away: int) -> str:
 def yaku_heading(name, style: str = "both") -> str:
     """The kanji and the short label ("三光  Sankō"), or the kanji alone when the label is it."""
     kanji, label = Y.info(name).kanji, yaku_label(name, style, short=True)
-    return kanji if label == kanji else f"{kanji}  {label}"
+    return kanji if kanji in label else f"{kanji}  {label}"     # ("三光（さんこう）": the label is it)
 
 
 def yaku_title(name, style: str = "both") -> tuple:
@@ -66,7 +66,8 @@ def yaku_title(name, style: str = "both") -> tuple:
         return Y.title(name, style)
     y = Y.info(name)
     if style == "english":
-        return _(y.english), y.kanji
+        english = _(y.english)
+        return english, ("" if y.kanji in english else y.kanji)   # 三光（さんこう） needs no 三光 under it
     return y.kanji, y.romaji
 
 
