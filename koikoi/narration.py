@@ -50,11 +50,15 @@ from .i18n import SOURCE_LANGUAGE, N_, _, _n, language  # noqa: E402,F401
 def yaku_label(name, style: str = "both", short: bool = False) -> str:
     """A yaku's name on one line for the ``name_style`` setting, in the current language.
     English: ``yaku.label`` ("Sankō · Three Brights", "Three Brights" or "Sankō"). Another
-    language: the translated English name under "english", the kanji (花見酒) otherwise."""
+    language: the translated English name under "english" (``short``: without a reading
+    in brackets after it, "花見酒（はなみざけ）" -> "花見酒"), the kanji (花見酒) otherwise."""
     if language() == SOURCE_LANGUAGE:
         return Y.label(name, style, short)
     y = Y.info(name)
-    return _(y.english) if style == "english" else y.kanji
+    if style != "english":
+        return y.kanji
+    text = _(y.english)
+    return (text.split("（")[0] or text) if short else text
 
 
 STYLES = Y.STYLES

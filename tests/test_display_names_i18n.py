@@ -138,3 +138,11 @@ def test_english_yaku_headings_and_titles_read_as_before():
     assert hints.yaku_heading("sanko", "english") == "三光  Three Brights"
     assert hints.yaku_title("sanko", "english") == ("Three Brights", "三光")
     assert hints.yaku_title("tanzaku", "both") == ("Ribbons", "Tanzaku  タン")
+
+
+def test_a_short_yaku_label_in_japanese_leaves_the_reading_out(japanese):
+    """The HUD's side panel cut '花見酒（はなみざ…' under the English name style."""
+    assert N.yaku_label("hanami_zake", "english", short=True) == "花見酒"
+    assert N.yaku_label("hanami_zake", "english") == "花見酒（はなみざけ）"
+    assert N.yaku_label("akatan_aotan", "english", short=True) == "赤短・青短"
+    assert all("（" not in N.yaku_label(n, "english", short=True) for n in Y.BY_NAME)
