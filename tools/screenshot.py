@@ -181,11 +181,17 @@ def build(app, name: str, seed: int):
         _settle(app)
         app.open_pause_menu()
     elif name == "koikoi":
-        session = _session(seed)
-        players = _drivers(seed)
-        ok = play_until(session, players, lambda s: s.state.phase_name == "decide" and s.state.to_move == 0)
+        for attempt in range(6):   # a seed whose match never asks seat 0: try the next one
+            session = _session(seed + 1000 * attempt)
+            players = _drivers(seed + 1000 * attempt)
+            ok = play_until(session, players, lambda s: s.state.phase_name == "decide" and s.state.to_move == 0)
+            if ok:
+                break
         if not ok:
             warning = "no Koi-Koi decision came up for this seed; showing the round"
+        elif attempt:
+            print(f"note: seat 0 had no Koi-Koi decision from seed {seed}; used seed {seed + 1000 * attempt}",
+                  file=sys.stderr)
         _round_scene(app, session)
         _settle(app)
         if ok:
@@ -206,8 +212,11 @@ def build(app, name: str, seed: int):
             final = _before_seat0_wins(session, players)
             if final is not None:
                 break
-        if attempt:
-            warning = f"seat 0 never won a round with yaku from seed {seed}; used seed {seed + 1000 * attempt}"
+        if final is None:
+            warning = f"seat 0 never won a round with yaku from seed {seed} on; showing the last round's end"
+        elif attempt:
+            print(f"note: seat 0 never won a round with yaku from seed {seed}; used seed {seed + 1000 * attempt}",
+                  file=sys.stderr)
         _round_scene(app, session)
         _settle(app)
         if final is not None:
@@ -386,6 +395,8 @@ def _online(app, name: str, seed: int):
         return None
     from koikoi.net.client import ThreadedClient
     from koikoi.ui.scenes import online as O
+    # the Host screen's choices as a new player has them (this process may have made others)
+    O.PREFS.update(name=None, address="", code="", lan=False, where="here", server="")
 
     def wait(cond) -> bool:
         deadline = time.monotonic() + NET_LIMIT
