@@ -121,6 +121,19 @@ def wait_for(app: App, cond, limit: float = 40.0) -> bool:
     return cond()
 
 
+def wait_real(app: App, cond, limit: float = 20.0) -> bool:
+    """Step frames, sleeping a little (the network runs on other threads), until ``cond()``
+    or ``limit`` real seconds; the last ``cond()``."""
+    import time
+    deadline = time.monotonic() + limit
+    for _ in range(int(limit * 400)):
+        if cond() or time.monotonic() > deadline:
+            break
+        app.step(DT)
+        time.sleep(0.002)
+    return cond()
+
+
 # ---------------------------------------------------------------- widgets
 def button(scene, label: str) -> W.Button:
     for w in scene.widgets:

@@ -23,21 +23,13 @@ from koikoi.ui.scenes.prompt import KoiKoiPromptScene
 from koikoi.ui.scenes.results import RoundResultsScene
 from koikoi.ui.scenes.round import RoundScene
 
-from harness import DT, button, click, empty_field_point, key, pill, post, step
+from harness import DT, button, click, empty_field_point, key, pill, post, step, wait_real
 
 LIMIT = 20.0        # seconds any one wait may take
 
 
 def wait_for(app, cond, limit=LIMIT):
-    """Step frames (sleeping a little: the network runs on other threads) until ``cond()``
-    or ``limit`` real seconds; the last ``cond()``."""
-    deadline = time.monotonic() + limit
-    for _ in range(int(limit * 400)):
-        if cond() or time.monotonic() > deadline:
-            break
-        app.step(DT)
-        time.sleep(0.002)
-    return cond()
+    return wait_real(app, cond, limit)
 
 
 def quick(**kw) -> ServerConfig:

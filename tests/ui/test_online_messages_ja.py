@@ -12,7 +12,6 @@ from __future__ import annotations
 import errno
 import socket
 import ssl
-import time
 import types
 
 import pytest
@@ -25,7 +24,7 @@ from koikoi.net.server import ServerConfig
 from koikoi.ui.scenes import online as O
 from koikoi.ui.scenes import online_table as OT
 
-from harness import DT, step
+from harness import DT, step, wait_real
 
 LIMIT = 20.0
 
@@ -48,13 +47,7 @@ def quick() -> ServerConfig:
 
 
 def wait_for(app, cond, limit=LIMIT):
-    deadline = time.monotonic() + limit
-    for _ in range(int(limit * 400)):
-        if cond() or time.monotonic() > deadline:
-            break
-        app.step(DT)
-        time.sleep(0.002)
-    return cond()
+    return wait_real(app, cond, limit)
 
 
 @pytest.fixture(autouse=True)
