@@ -433,29 +433,34 @@ def show_crash_screen(line: str, details: str, log_path: Path | None,
     while True:
         screen = pygame.display.get_surface() or screen
         sw, sh = screen.get_size()
-        pw = max(min(720, sw - 24), 200)
-        pad = max(12, min(28, pw // 24))
+        k = max(1.0, min(sw / 1280, sh / 720, 2.0))     # a big window: the panel grows with it
+
+        def z(n: int) -> int:
+            return int(round(n * k))
+        pw = max(min(z(720), sw - 24), 200)
+        pad = max(12, min(z(28), pw // 24))
         inner = pw - 2 * pad
         where = str(log_path) if log_path else tr(NO_LOG_FILE)
         # (font, text, colour, space after) rows, measured before the panel is sized.
-        rows = [(font(40, True), tr(TITLE), _ACCENT, 12)]
-        rows += [(font(24), t, _TEXT, 2) for t in _wrap(font(24), line, inner)[:2]]
-        rows[-1] = rows[-1][:3] + (12,)
-        rows += [(font(24), t, _TEXT, 2) for t in _wrap(font(24), tr(SAVED_LINE), inner)]
-        rows[-1] = rows[-1][:3] + (12,)
-        rows.append((font(20), tr(LOG_FILE_IS), _DIM, 2))
-        rows += [(font(20), t, _DIM, 2) for t in _wrap(font(20), where, inner)[:3]]
-        bh = 40
+        rows = [(font(z(40), True), tr(TITLE), _ACCENT, z(12))]
+        rows += [(font(z(24)), t, _TEXT, 2) for t in _wrap(font(z(24)), line, inner)[:2]]
+        rows[-1] = rows[-1][:3] + (z(12),)
+        rows += [(font(z(24)), t, _TEXT, 2) for t in _wrap(font(z(24)), tr(SAVED_LINE), inner)]
+        rows[-1] = rows[-1][:3] + (z(12),)
+        rows.append((font(z(20)), tr(LOG_FILE_IS), _DIM, 2))
+        rows += [(font(z(20)), t, _DIM, 2) for t in _wrap(font(z(20)), where, inner)[:3]]
+        bh = z(40)
         text_h = sum(f.get_linesize() + gap for f, _, _, gap in rows)
-        needed = pad + text_h + 12 + font(20).get_linesize() + 8 + bh + pad
+        needed = pad + text_h + z(12) + font(z(20)).get_linesize() + 8 + bh + pad
         panel = pygame.Rect(0, 0, pw, max(min(needed, sh - 24), 160))
         panel.center = (sw // 2, sh // 2)
 
         # Buttons along the bottom of the panel.
-        bw = (inner - 2 * 12) // 3
+        bgap = z(12)
+        bw = (inner - 2 * bgap) // 3
         buttons = []
         for i, (name, label, key) in enumerate(actions):
-            r = pygame.Rect(panel.x + pad + i * (bw + 12), panel.bottom - pad - bh, bw, bh)
+            r = pygame.Rect(panel.x + pad + i * (bw + bgap), panel.bottom - pad - bh, bw, bh)
             buttons.append((r, name, label, key))
 
         for ev in pygame.event.get():
@@ -480,16 +485,16 @@ def show_crash_screen(line: str, details: str, log_path: Path | None,
             screen.blit(f.render(text, True, colour), (panel.x + pad, y))
             y += f.get_linesize() + gap
         if status:
-            s = font(20).render(status, True, _TEXT)
+            s = font(z(20)).render(status, True, _TEXT)
             screen.blit(s, (panel.x + pad, buttons[0][0].y - s.get_height() - 8))
         mouse = pygame.mouse.get_pos()
         for r, name, label, key in buttons:
             hover = r.collidepoint(mouse)
             pygame.draw.rect(screen, _BUTTON_HOVER if hover else _BUTTON, r, border_radius=8)
             text = f"{label} ({pygame.key.name(key).upper()})"
-            s = font(22).render(text, True, _TEXT)
+            s = font(z(22)).render(text, True, _TEXT)
             if s.get_width() > r.w - 8:
-                s = font(22).render(label, True, _TEXT)
+                s = font(z(22)).render(label, True, _TEXT)
             screen.blit(s, s.get_rect(center=r.center))
         pygame.display.flip()
         clock.tick(30)
