@@ -16,7 +16,7 @@ from typing import Optional
 
 import pygame
 
-from ...engine import PRESET_LABELS
+from ...narration import rules_name
 from .. import theme
 from .. import widgets as W
 from ..table import N_, _, ngettext, seat_label
@@ -142,14 +142,6 @@ def open_problem_text(path) -> str:
     return _("That match could not be opened: its file could not be read.")
 
 
-def _rules_name(name: str) -> str:
-    """A preset's short name as shown ("Casual"); a name that is no preset, as it is."""
-    if name not in PRESET_LABELS:
-        return name
-    from .newmatch import short_label
-    return short_label(name)
-
-
 def history_cells(m) -> dict:
     """The cells of one history row (a match from the index)."""
     res, res_color = result_text(m)
@@ -168,7 +160,7 @@ def history_cells(m) -> dict:
     return {
         "date": nice_date(m.finished_at),
         "opponent": opponent,
-        "rules": _rules_name(m.rules),
+        "rules": rules_name(m.rules),
         "rounds": str(m.rounds),
         "score": score,
         "result": W.Cell(res, res_color),

@@ -33,7 +33,7 @@ from ..registry import scene_class
 from ..table import N_, _, ngettext, seat_label
 from . import MenuScene
 from ...engine.phase import SeatKind
-from ...narration import preset_parts
+from ...narration import preset_parts, rules_name
 
 log = logging.getLogger("koikoi.newmatch")
 
@@ -45,12 +45,10 @@ OPPONENTS = tuple((lvl.name, lvl.label, lvl.blurb) for lvl in OFFERED_LEVELS) + 
 # each label and blurb is translated where it is drawn, with _().
 
 
-def short_label(preset: str) -> str:
-    return preset_parts(preset)[0]
-
-
-def preset_detail(preset: str) -> str:
-    return preset_parts(preset)[1]
+def preset_line(preset: str) -> str:
+    """ "Casual: 6 months, stacking yaku": the preset in a sentence, in the current language."""
+    name, detail = preset_parts(preset)
+    return _("{rules}: {detail}").format(rules=name, detail=detail)
 
 
 FRIEND_NAMES = tuple(DEFAULT_SETTINGS["friend_names"])   # ("Player 1", "Player 2")
@@ -161,7 +159,7 @@ class NewMatchScene(MenuScene):
             for i in range(2)]
         # the presets in two rows (three or four to a row)
         self.rules_cols = max(3, min(4, (len(RULESETS) + 1) // 2))
-        self.rules_row = W.ChoiceRow((0, 0, 1, 1), [(n, short_label(n)) for n in RULESETS], self.rules_name,
+        self.rules_row = W.ChoiceRow((0, 0, 1, 1), [(n, rules_name(n)) for n in RULESETS], self.rules_name,
                                      self.set_rules, columns=self.rules_cols, gap=self.px(12), assets=a,
                                      font_size=fs)
         self.house_b = self.button((0, 0, self.px(250), self.px(50)), _("House rules…"),
@@ -350,9 +348,8 @@ class NewMatchScene(MenuScene):
         if self.names_y is not None:
             W.draw_text(surface, _("NAMES"), head, theme.GOLD, (self.opp_row.rect.x, self.names_y), "midleft")
         # the chosen preset in a sentence, and a note on an unbuilt level
-        detail = preset_detail(self.rules_name)
         from .rules_panel import changed_text, count_changes
-        dr = W.draw_text(surface, _("{rules}: {detail}").format(rules=short_label(self.rules_name), detail=detail),
+        dr = W.draw_text(surface, preset_line(self.rules_name),
                          self.font("small"), theme.CREAM_DIM,
                          (self.rules_row.rect.x, self.detail_y))
         n = count_changes(self.house)

@@ -316,9 +316,9 @@ class HostScene(_NameMixin, MenuScene):
         y += self.px(36 + 56 + 26)
         self.labels.append((_("Rules"), y))
         y += self.px(36)
-        from .newmatch import short_label
+        from ...narration import rules_name
         self.rules_row = W.ChoiceRow((x, y, inner, self.px(50) * 2 + self.px(10)),
-                                     [(n, short_label(n)) for n in RULESETS], self.rules_name, self.set_rules,
+                                     [(n, rules_name(n)) for n in RULESETS], self.rules_name, self.set_rules,
                                      columns=4, gap=self.px(10), assets=a, font_size=fs)
         y += self.px(110 + 14)
         self.detail_y = y
@@ -565,12 +565,12 @@ class HostScene(_NameMixin, MenuScene):
             W.draw_text(surface, text.upper(), head, theme.GOLD, (self.name_field.rect.x, y))
         text, y = self.label_where
         W.draw_text(surface, text.upper(), head, theme.GOLD, (self.where_x, y))
-        from .newmatch import preset_detail, short_label
+        from .newmatch import preset_line
         from .rules_panel import changed_text, count_changes
         font = self.font("small")
         x = self.rules_row.rect.x
         room = self.rules_row.rect.w
-        text = _("{rules}: {detail}").format(rules=short_label(self.rules_name), detail=preset_detail(self.rules_name))
+        text = preset_line(self.rules_name)
         n = count_changes(self.house)
         if n:
             text = _("{rules}  ·  {changes} (from your last new match)").format(rules=text, changes=changed_text(n))
@@ -776,13 +776,13 @@ class JoinScene(_NameMixin, MenuScene):
         shown = games[:self.lan_rows]
         self.more_games = len(games) - len(shown)
         rows = {}
-        from .newmatch import short_label
+        from ...narration import rules_name
         for i, g in enumerate(shown):
             btn = self._rows.get((g, i))
             if btn is None:
                 r = (self.lan_rect.x, self.rows_y + i * (self.row_h + self.row_gap), self.lan_rect.w, self.row_h)
                 label = _("{name}  ·  {code}").format(name=g.name, code=g.code)
-                sub = (_("{rules}  ·  {address}").format(rules=short_label(g.rules), address=g.address)
+                sub = (_("{rules}  ·  {address}").format(rules=rules_name(g.rules), address=g.address)
                        if g.compatible else _("Another version of the game: it cannot join this one"))
                 btn = self.button(r, label, lambda g=g: self.join_found(g), style="secondary", sublabel=sub,
                                   enabled=g.compatible)

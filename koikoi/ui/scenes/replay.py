@@ -34,14 +34,13 @@ from typing import Optional
 import pygame
 
 from ... import narration as N
-from ...engine import DECK, MONTH_NAMES, PRESET_LABELS, Kind, action_of, card, public_event
+from ...engine import DECK, MONTH_NAMES, Kind, action_of, card, public_event
 from ...engine.events import (Chose, FieldSwept, Flipped, KoiKoiCalled, Played, RoundDealt, RoundEnded,
                               Stopped, YakuMade)
 from ...engine.table import PublicTable, fold_all, tables
 from .. import theme
 from .. import widgets as W
 from ..hints import style_of, yaku_label
-from .newmatch import short_label
 from ..table import _, seat_label
 from . import MenuScene
 from . import review_panel as RP
@@ -580,14 +579,14 @@ class ReplayScene(MenuScene):
         title = _("Round {n}  ·  {month}").format(n=self.round_no, month=_(MONTH_NAMES[(self.round_no - 1) % 12]))
         r = W.draw_text(surface, title, self.font("h2", True), theme.GOLD_LIGHT, (cx, self.px(44)), "midtop")
         # the preset's short name in the current language (a house rule set's own name as it is)
-        rules = short_label(st.rules.name) if st.rules.name in PRESET_LABELS else str(st.rules.name)
+        rules = N.rules_name(st.rules.name)
         sub = _("{first} vs {second}  ·  {rules}  ·  step {n} of {total}").format(
             first=self.names[0], second=self.names[1], rules=rules, n=self.index + 1, total=len(self.steps))
         W.draw_text(surface, sub, self.font("small"), theme.CREAM_DIM, (cx, r.bottom + self.px(4)), "midtop")
         # the table
         t = self.table
         W.draw_panel(surface, t, fill=theme.PANEL_SOFT, s=self.s)
-        small, tiny = self.font("small", True), self.font("tiny")
+        tiny = self.font("tiny")
         ch, cw = self.card_h, self.card_w
         label_w = self.px(210)
         inner_x = t.x + label_w

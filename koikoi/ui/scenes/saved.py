@@ -19,6 +19,7 @@ from typing import Callable
 import pygame
 
 from ...engine import PRESET_LABELS, Phase
+from ...narration import rules_name
 from .. import theme
 from .. import widgets as W
 from ..table import N_, _, ngettext, seat_label
@@ -151,20 +152,12 @@ def nice_time(stamp: float) -> str:
                                              time=d.strftime("%H:%M"))
 
 
-def _rules_name(name: str) -> str:
-    """A preset's short name as shown ("Casual"); a name that is no preset, as it is."""
-    if name not in PRESET_LABELS:
-        return name
-    from .newmatch import short_label
-    return short_label(name)
-
-
 def saved_cells(m) -> dict:
     """The cells of one match kept for later."""
     return {
         "saved": nice_time(m.saved_at),
         "match": match_summary(m.session),
-        "rules": _rules_name(m.session.rules.name),
+        "rules": rules_name(m.session.rules.name),
     }
 
 

@@ -93,7 +93,8 @@ class SettingsScene(MenuScene):
     def layout(self) -> None:
         from ...engine import RULESETS
         from ...storage import CARD_SCALES, NAME_STYLES, OPPONENTS
-        from .newmatch import OPPONENTS as OPP_LABELS, short_label
+        from ...narration import rules_name
+        from .newmatch import OPPONENTS as OPP_LABELS
         from .rules_panel import Stepper
         w, h = self.size
         a = self.app.assets
@@ -171,7 +172,7 @@ class SettingsScene(MenuScene):
         self.opponent = stepper(1, 4, OPPONENTS, last.get("opponent", "medium"), self.set_default_opponent,
                                 lambda v: opp_names.get(v, v))
         self.rules = stepper(1, 5, list(RULESETS), last.get("rules", "casual"), self.set_default_rules,
-                             short_label)
+                             rules_name)
         controls = (self.speed, self.pace, self.volume, self.music, self.mute, self.full,
                     self.card_size, self.names, self.numbers, self.hints, self.opponent, self.rules)
         self.rows = [(_(name), _(text), wdg) for (name, text), wdg in zip(self.TEXTS, controls)]

@@ -16,6 +16,7 @@ import pygame
 from ... import stats as S
 from ...ai import LEVEL_LABELS, LEVEL_ORDER
 from ...engine import PRESET_LABELS
+from ...narration import rules_name
 from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
@@ -50,14 +51,6 @@ def signed(x: Optional[float]) -> str:
     return "—" if x is None else f"{x:+.1f}"
 
 
-def _rules_name(name: str) -> str:
-    """A preset's short name as shown ("Casual"); a name that is no preset, as it is."""
-    if name not in PRESET_LABELS:
-        return name
-    from .newmatch import short_label
-    return short_label(name)
-
-
 def table_rows(stats: "S.Stats") -> list[dict]:
     """One dict of cell texts per (opponent, rule set), by opponent then rules."""
     order = {o: i for i, o in enumerate(OPPONENT_ORDER)}
@@ -68,7 +61,7 @@ def table_rows(stats: "S.Stats") -> list[dict]:
         rec = stats.by[(opp, rules)]
         out.append({
             "opponent": _(OPPONENT_LABELS[opp]) if opp in OPPONENT_LABELS else opp.title(),
-            "rules": _rules_name(rules),
+            "rules": rules_name(rules),
             "played": str(rec.matches), "won": str(rec.wins), "drawn": str(rec.draws),
             "lost": str(rec.losses), "rate": percent(rec.win_rate), "ppr": signed(rec.points_per_round),
         })
