@@ -431,20 +431,16 @@ class RoomStore:
 
     def append(self, room: Room, start: int, events, status: str, result: Optional[dict]) -> None:
         """Events ``start``.. of the room's log (and its status/result after them)."""
-        now = time.time()
-
-        def work(db):
-            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
-                           [(room.id, start + i, json.dumps(event_to_dict(e))) for i, e in enumerate(events)])
-            db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
-                       (status, json.dumps(result) if result is not None else None, now, room.id))
-        self._tx(work)
-        room.updated = now
+        room.updated = self._tx(self._append_work(room, start, events, status, result))
 
     def append_later(self, room: Room, start: int, events, status: str, result: Optional[dict]):
         """``append`` on the writer thread: a ``concurrent.futures.Future``, done once the
         events are committed (StoreError if not: then nothing of them was written). The
         events are encoded here, before this returns."""
+        return self.writer.submit(self._append_work(room, start, events, status, result))
+
+    @staticmethod
+    def _append_work(room: Room, start: int, events, status: str, result: Optional[dict]):
         rows = [(room.id, start + i, json.dumps(event_to_dict(e))) for i, e in enumerate(events)]
         result_json = json.dumps(result) if result is not None else None
         rid = room.id
@@ -455,7 +451,7 @@ class RoomStore:
             db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
                        (status, result_json, now, rid))
             return now
-        return self.writer.submit(work)
+        return work
 
     def set_status(self, room: Room, status: str, result: Optional[dict] = None) -> None:
         now = time.time()
