@@ -219,10 +219,6 @@ class MatchRecord:
     state: Any                  # the engine State replayed from the whole log
     log: dict                   # the log, as ``events_to_json`` writes it (filed as it is)
 
-    @property
-    def opponent(self) -> str:
-        return self.names[1 - self.seat]
-
 
 def check_record(state: "ClientState", m: dict) -> MatchRecord:
     """The ``record`` message ``m`` checked against what ``state`` (this connection) was
@@ -237,56 +233,54 @@ def check_record(state: "ClientState", m: dict) -> MatchRecord:
     from ..session import clean_name
     from .protocol import record_id, wire_event
 
-    def no(why: str) -> RecordRefused:
-        return RecordRefused(why)
     if state.role != "player" or state.seat not in (0, 1):
-        raise no("a match record came to a connection that holds no seat")
+        raise RecordRefused("a match record came to a connection that holds no seat")
     if m.get("room") != state.room or m.get("seat") != state.seat:
-        raise no("the record is of another room or seat")
+        raise RecordRefused("the record is of another room or seat")
     if state.over is None:
-        raise no("a match record came before the match ended")
+        raise RecordRefused("a match record came before the match ended")
     log_data = m.get("log")
     if type(log_data) is not dict:
-        raise no("the record has no log")
+        raise RecordRefused("the record has no log")
     try:
         events = events_from_json(json.dumps(log_data))
         full = replay(events)
     except (ValueError, TypeError, RecursionError) as exc:
-        raise no(f"the record's log does not replay: {str(exc)[:160]}") from None
+        raise RecordRefused(f"the record's log does not replay: {str(exc)[:160]}") from None
     if full.events != events:
-        raise no("the record's log does not replay to itself")
+        raise RecordRefused("the record's log does not replay to itself")
     if len(events) != len(state.events):
-        raise no(f"the record has {len(events)} events, this side received {len(state.events)}")
+        raise RecordRefused(f"the record has {len(events)} events, this side received {len(state.events)}")
     seat = state.seat
     for i, (e, got) in enumerate(zip(events, state.events)):
         if wire_event(e, seat) != event_to_dict(got):
-            raise no(f"event {i} of the record ({e.type}) is not the one this side was sent")
+            raise RecordRefused(f"event {i} of the record ({e.type}) is not the one this side was sent")
     if m.get("match_id") != record_id(log_data):
-        raise no("the record's match id is not its log's")
+        raise RecordRefused("the record's match id is not its log's")
     names = m.get("names")
     try:
         names = tuple(clean_name(n) for n in names) if type(names) is list and len(names) == 2 else None
     except ValueError:
         names = None
     if names is None:
-        raise no("the record does not name both players")
+        raise RecordRefused("the record does not name both players")
     over = state.over
     reason = m.get("reason")
     if reason != over.get("reason") or m.get("winner") != over.get("winner") \
             or m.get("conceded") != over.get("conceded"):
-        raise no("the record's result is not the one announced")
+        raise RecordRefused("the record's result is not the one announced")
     table = state.table
     if reason == "played":
         if not full.is_over or full.winner != over.get("winner"):
-            raise no("the record's match did not end as announced")
+            raise RecordRefused("the record's match did not end as announced")
     elif reason == "forfeit":
         conceded = over.get("conceded")
         if conceded not in (0, 1) or over.get("winner") != 1 - conceded or full.is_over:
-            raise no("the record's forfeit is not a forfeit of a match in play")
+            raise RecordRefused("the record's forfeit is not a forfeit of a match in play")
     else:
-        raise no(f"the record gives an unknown end {str(reason)[:20]!r}")
+        raise RecordRefused(f"the record gives an unknown end {str(reason)[:20]!r}")
     if table is None or tuple(full.scores) != tuple(table.scores) or tuple(full.ledger) != tuple(table.ledger):
-        raise no("the record's scores or ledger are not the ones of the table played here")
+        raise RecordRefused("the record's scores or ledger are not the ones of the table played here")
     return MatchRecord(room=state.room, match_id=m["match_id"], seat=seat, names=names, reason=reason,
                        winner=over.get("winner"), conceded=over.get("conceded") if reason == "forfeit" else None,
                        state=full, log=log_data)
