@@ -167,8 +167,7 @@ class _NameMixin:
 
     def on_quit(self) -> None:
         if self.match is not None:
-            self.match.close(leave=False)     # a room made or a seat taken is kept for the next run
-            self.match.join_closed(3.0)
+            self.match.quit_keeping_seat()    # a room made or a seat taken is kept for the next run
 
     def _bottom_buttons(self, go_label: str, by: int, bw: int, bh: int) -> W.Button:
         """Back and the screen's own button side by side at ``by``, and Cancel (while a match

@@ -61,8 +61,9 @@ DEFAULT_PORT = 8765
 # What the player typed last, for the next visit to these screens (this run only: the
 # settings file keeps only the settings it knows). "where": where a hosted match runs,
 # "here" (this computer's in-game server) or "server" (the match server at "server").
-PREFS: dict = {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""}
-PREF_KEYS = ("name", "address", "code", "lan", "where", "server")
+PREF_DEFAULTS = {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""}
+PREFS: dict = dict(PREF_DEFAULTS)
+PREF_KEYS = tuple(PREF_DEFAULTS)
 
 
 def load_prefs(app) -> None:
@@ -258,8 +259,7 @@ def _failure_text(exc: BaseException, address: str, *, server: bool = False,
         return _("That address cannot be right: it looks like 192.168.1.20:8765.")
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if type(exc).__name__ == "InvalidStatus" and status == 503:
-        return _("The match server at {address} is full: try again later, or use another "
-                 "server.").format(address=address)
+        return server_error_text("server_full", address=address)
     if (wse is not None and isinstance(exc, wse.WebSocketException)) or type(exc).__name__ in (
             "InvalidHandshake", "InvalidStatus", "InvalidMessage"):
         return _("Something answers at {address}, but not a Koi-Koi match server: check the address "
@@ -304,9 +304,9 @@ def _claim_failure_text(exc: BaseException) -> str:
     """What the toast says when the claim of a match was refused or failed."""
     from ...net.client import ServerError
     if isinstance(exc, ServerError):
-        if exc.code == "cannot_claim":
-            return server_error_text(exc.code)
         said = server_error_text(exc.code)
+        if exc.code == "cannot_claim":
+            return said
         if said is not None:
             return _("The match could not be claimed. {reason}").format(reason=said)
         return _("The match could not be claimed: {reason}").format(reason=exc.message[:120])
@@ -450,8 +450,7 @@ class OnlineMatch:
                     and getattr(exc, "code", None) in ("bad_token", "no_room"):
                 self.stale = True
                 self.forget()
-                self.fail(_("The server no longer keeps your seat in {code}: the match is over there, or "
-                            "the server was reset.").format(code=self.resuming.room))
+                self.fail(server_error_text("bad_token", room=self.resuming.room))
             elif exc is not None:
                 log.warning("online match (%s, %s): %s: %s", self.stage, self.address, type(exc).__name__,
                             str(exc)[:300])
