@@ -395,8 +395,9 @@ def _online(app, name: str, seed: int):
         return None
     from koikoi.net.client import ThreadedClient
     from koikoi.ui.scenes import online as O
+    from koikoi.ui.scenes import online_table as OT
     # the Host screen's choices as a new player has them (this process may have made others)
-    O.PREFS.update(name=None, address="", code="", lan=False, where="here", server="")
+    O.PREFS.update(OT.PREF_DEFAULTS)
 
     def wait(cond) -> bool:
         deadline = time.monotonic() + NET_LIMIT

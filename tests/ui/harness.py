@@ -121,6 +121,14 @@ def wait_for(app: App, cond, limit: float = 40.0) -> bool:
     return cond()
 
 
+def quick(**kw):
+    """A match server's config for tests on 127.0.0.1: short timeouts, no sweeps, no fsync."""
+    from koikoi.net.server import ServerConfig
+    base = dict(open_timeout=5.0, close_timeout=1.0, send_timeout=5.0, sweep_every=3600.0, durable=False)
+    base.update(kw)
+    return ServerConfig(**base)
+
+
 def wait_real(app: App, cond, limit: float = 20.0) -> bool:
     """Step frames, sleeping a little (the network runs on other threads), until ``cond()``
     or ``limit`` real seconds; the last ``cond()``."""

@@ -15,7 +15,6 @@ from koikoi.engine.table import fold, fold_all, initial
 from koikoi.net.client import ThreadedClient
 from koikoi.net.netsession import (AddressError, HostedServer, parse_address, parse_code, parse_join,
                                    table_view)
-from koikoi.net.server import ServerConfig
 from koikoi.ui.scenes import online as O
 from koikoi.ui.scenes import online_table as OT
 from koikoi.ui.scenes.oyagime import OyagimeScene
@@ -23,24 +22,14 @@ from koikoi.ui.scenes.prompt import KoiKoiPromptScene
 from koikoi.ui.scenes.results import RoundResultsScene
 from koikoi.ui.scenes.round import RoundScene
 
-from harness import DT, button, click, empty_field_point, key, pill, post, step, wait_real
+from harness import DT, button, click, empty_field_point, key, pill, post, quick, step, wait_real
 
 LIMIT = 20.0        # seconds any one wait may take
 
 
-def wait_for(app, cond, limit=LIMIT):
-    return wait_real(app, cond, limit)
-
-
-def quick(**kw) -> ServerConfig:
-    base = dict(open_timeout=5.0, close_timeout=1.0, send_timeout=5.0, sweep_every=3600.0, durable=False)
-    base.update(kw)
-    return ServerConfig(**base)
-
-
 @pytest.fixture(autouse=True)
 def fresh_prefs():
-    O.PREFS.update(name=None, address="", code="", lan=False, where="here", server="")
+    O.PREFS.update(OT.PREF_DEFAULTS)
     yield
 
 
@@ -220,7 +209,7 @@ def settle(app, client, scene, hosted, limit=LIMIT) -> bool:
         n = len(server_events(hosted, s.room))
         shown = (scene.shown == n and not scene.tl.busy) or scene.overlay is not None
         return not s.pending and len(s.state.events) == len(client.state.events) == n and shown
-    return wait_for(app, ok, limit)
+    return wait_real(app, ok, limit)
 
 
 def test_host_a_match_through_the_screens_and_play_it(app, clients):
@@ -234,7 +223,7 @@ def test_host_a_match_through_the_screens_and_play_it(app, clients):
     assert isinstance(host, O.HostScene)
     type_into(app, host.name_field, "Aki")
     click(app, button(host, "Host the match"))
-    assert wait_for(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
+    assert wait_real(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
     m = host.match
     code, port = m.code, m.hosted.port
     assert m.hosted.host == "127.0.0.1" and m.hosted.addresses() == [f"127.0.0.1:{port}"]
@@ -243,7 +232,7 @@ def test_host_a_match_through_the_screens_and_play_it(app, clients):
     guest.connect().result(10)
     guest.join(code, "Haru").result(10)
     assert guest.state.names == ("Aki", "Haru")
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     assert app.top.session.seats[1].name == "Haru" and not app.top.session.is_hotseat
     rng = random.Random(7)
     done = play(app, guest, rng, local_actions=14)
@@ -274,7 +263,7 @@ def test_join_through_the_screen_drop_and_reconnect(app, server, clients):
     type_into(app, join.code_field, code.lower().replace("-", " "))
     type_into(app, join.name_field, "Haru")
     click(app, button(join, "Join"))
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     assert host.state.names == ("Aki", "Haru")
     rng = random.Random(3)
     assert play(app, host, rng, local_actions=4) >= 4
@@ -283,10 +272,10 @@ def test_join_through_the_screen_drop_and_reconnect(app, server, clients):
     match = table.match
     # the App's connection dies under it: "Reconnecting…", then the same table again
     server.call(lambda: server.server.rooms[code].seats[1].client.abort())
-    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "reconnecting", LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "reconnecting", LIMIT)
     assert app.top.texts()[0] == "Reconnecting…"
     assert button(app.top, "Leave the match")
-    assert wait_for(app, lambda: match.session.link == "connected" and not isinstance(app.top, O.LinkScene),
+    assert wait_real(app, lambda: match.session.link == "connected" and not isinstance(app.top, O.LinkScene),
                     LIMIT)
     assert app.top is table
     assert play(app, host, rng, local_actions=3) >= 1
@@ -303,21 +292,21 @@ def test_waiting_for_the_other_player_then_claiming_the_match(app, server, clien
     host.connect().result(10)
     code = host.create_room({"preset": "casual"}, months=1, name="Aki").result(10)["room"]
     app.open("online_join", ("127.0.0.1", server.port, code), player="Haru", auto=True)
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     match = app.top.match
     server.call(lambda: server.server.rooms[code].seats[0].client.abort())
-    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "waiting", LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "waiting", LIMIT)
     link = app.top
     title, _text = link.texts()
     assert title.startswith("Waiting for Aki (0:")
     click(app, button(link, "Keep waiting"))
     assert link.strip and app.top is link               # a strip: the table plays on under it
     # once the server allows it (claim_after 0.5 s) the question comes back with the claim
-    assert wait_for(app, lambda: not link.strip and any(
+    assert wait_real(app, lambda: not link.strip and any(
         getattr(w, "label", None) == "Claim the match" for w in link.widgets), LIMIT)
     assert button(link, "Keep waiting")
     click(app, button(link, "Claim the match"))
-    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "forfeit", LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "forfeit", LIMIT)
     assert app.top.texts()[0] == "You win: Aki forfeits"
     click(app, button(app.top, "See the results"))
     res = app.top
@@ -334,9 +323,9 @@ def test_the_server_gone(app, tmp_path, clients, monkeypatch):
     host.connect().result(10)
     code = host.create_room({"preset": "casual"}, months=1, name="Aki").result(10)["room"]
     app.open("online_join", ("127.0.0.1", srv.port, code), player="Haru", auto=True)
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     srv.stop()
-    assert wait_for(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "lost", LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.LinkScene) and app.top.mode == "lost", LIMIT)
     assert app.top.texts()[0] == "The server is gone"
     ms = matches(app)
     click(app, button(app.top, "Title screen"))
@@ -366,7 +355,7 @@ def test_join_with_nobody_there_says_so(app):
         port = s.getsockname()[1]
     app.open("online_join", ("127.0.0.1", port, "KOI-1234"), player="Haru", auto=True)
     join = app.top
-    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
+    assert wait_real(app, lambda: join.match is None and join.error is not None, LIMIT)
     assert "Nobody answers" in join.error
     assert not app.tickers
 
@@ -435,7 +424,7 @@ def test_the_host_announces_while_it_waits_and_stops_when_the_match_starts(app, 
     host = app.top
     type_into(app, host.name_field, "Aki")
     click(app, button(host, "Host the match"))
-    assert wait_for(app, lambda: host.announcer is not None and host.announcer.state == "announcing")
+    assert wait_real(app, lambda: host.announcer is not None and host.announcer.state == "announcing")
     announcer, m = host.announcer, host.match
     assert host.announce_text() == "Announced on this computer: it shows in the Join list of a game here."
     assert announcer.interfaces == ["127.0.0.1"] and not announcer.lan
@@ -443,17 +432,17 @@ def test_the_host_announces_while_it_waits_and_stops_when_the_match_starts(app, 
     step(app, 2 * DT)                                   # drawn with the line under the address
     browser = D.Browser(mode="loopback").start()
     loopback(browser)
-    assert wait_for(app, lambda: len(browser.games()) == 1)
+    assert wait_real(app, lambda: len(browser.games()) == 1)
     g = browser.games()[0]
     assert (g.name, g.code, g.rules, g.host, g.port) == ("Aki", m.code, host.rules_name, "127.0.0.1",
                                                          m.hosted.port)
     guest = clients(f"ws://{g.host}:{g.port}")           # joins with what was found
     guest.connect().result(10)
     guest.join(g.code, "Haru").result(10)
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     assert host.announcer is None                        # the match started: no longer announced
     assert announcer.join(LIMIT) and announcer.state == "stopped"
-    assert wait_for(app, lambda: browser.games() == ())   # its goodbye reached the browser
+    assert wait_real(app, lambda: browser.games() == ())   # its goodbye reached the browser
     finish(app)
 
 
@@ -461,7 +450,7 @@ def test_the_host_stops_announcing_when_it_cancels(app, loopback):
     app.open("online_host")
     host = app.top
     host.start()
-    assert wait_for(app, lambda: host.announcer is not None and host.announcer.state == "announcing")
+    assert wait_real(app, lambda: host.announcer is not None and host.announcer.state == "announcing")
     announcer = host.announcer
     click(app, button(host, "Cancel"))
     assert host.announcer is None and announcer.join(LIMIT) and announcer.state == "stopped"
@@ -482,18 +471,18 @@ def test_join_lists_the_games_found_live_and_a_click_joins_one(app, server, clie
     join = app.top
     assert isinstance(join, O.JoinScene) and join.browser.state in ("starting", "searching")
     assert join.search_text()[0] in ("Searching for games on your local network…",)
-    assert wait_for(app, lambda: len(join.game_buttons) == 2), join.browser.dropped
+    assert wait_real(app, lambda: len(join.game_buttons) == 2), join.browser.dropped
     labels = [b.label for b in join.game_buttons]
     assert labels == [f"Aki  ·  {code}", "Fuyu  ·  KOI-9999"]          # sorted by name
     assert join.game_buttons[0].sublabel == f"Nintendo  ·  127.0.0.1:{server.port}"
     assert join.search_text()[0] == "Click a game to join it."
     other.stop()                                                       # a host leaves: its row goes
-    assert wait_for(app, lambda: [b.label for b in join.game_buttons] == [f"Aki  ·  {code}"])
+    assert wait_real(app, lambda: [b.label for b in join.game_buttons] == [f"Aki  ·  {code}"])
     browser = join.browser
     type_into(app, join.name_field, "Haru")
     click(app, button(join, f"Aki  ·  {code}"))
     assert join.address_field.text == f"127.0.0.1:{server.port}" and join.code_field.text == code
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     assert owner.state.names == ("Aki", "Haru")
     assert browser.join(LIMIT) and browser.state == "stopped"         # the screen left: no more search
     finish(app)
@@ -514,7 +503,7 @@ def test_discovery_is_off_in_tests_unless_one_turns_it_on(app, monkeypatch):
     app.open("online_host")
     host = app.top
     host.start()
-    assert wait_for(app, lambda: host.match is not None and host.match.code is not None)
+    assert wait_real(app, lambda: host.match is not None and host.match.code is not None)
     step(app, 2 * DT)
     assert host.announcer.state == "off"
     assert host.announce_text() == "Not announced on the local network (discovery is turned off)."
@@ -529,7 +518,7 @@ def test_without_zeroconf_joining_by_address_still_works(app, server, clients, l
     app.open("online_host")
     host = app.top
     host.start()
-    assert wait_for(app, lambda: host.announcer is not None and host.announcer.state == "unavailable")
+    assert wait_real(app, lambda: host.announcer is not None and host.announcer.state == "unavailable")
     assert host.announce_text() == "Local network search unavailable: zeroconf is not installed."
     step(app, 2 * DT)
     assert host.match.stage == "open"                   # the room waits all the same
@@ -540,7 +529,7 @@ def test_without_zeroconf_joining_by_address_still_works(app, server, clients, l
     code = owner.create_room({"preset": "casual"}, months=1, name="Aki").result(10)["room"]
     app.open("online_join")
     join = app.top
-    assert wait_for(app, lambda: join.browser.state == "unavailable")
+    assert wait_real(app, lambda: join.browser.state == "unavailable")
     text, _color = join.search_text()
     assert text == ("Local network search unavailable: zeroconf is not installed. "
                     "Type the address and the code instead.")
@@ -548,7 +537,7 @@ def test_without_zeroconf_joining_by_address_still_works(app, server, clients, l
     type_into(app, join.address_field, f"127.0.0.1:{server.port}")
     type_into(app, join.code_field, code)
     click(app, button(join, "Join"))
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     finish(app)
 
 
@@ -628,7 +617,7 @@ def test_a_restarted_guest_takes_its_seat_back_through_join(app, server, clients
     code = host.create_room({"preset": "casual"}, months=3, name="Aki").result(10)["room"]
     where = ("127.0.0.1", server.port, code)
     app.open("online_join", where, player="Haru", auto=True)
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     match = app.top.match
     (kept,) = kept_seats(app).entries()         # saved as soon as the seat was granted
     assert (kept.room, kept.seat, kept.token, kept.hosted) == (code, 1, match.client.state.token, False)
@@ -640,22 +629,22 @@ def test_a_restarted_guest_takes_its_seat_back_through_join(app, server, clients
     assert settle(app, host, table, server)
     before = match.client.state
     kill(app, match)
-    assert wait_for(app, lambda: (host.state.presence[1] or {}).get("state") == "dropped", LIMIT)
+    assert wait_real(app, lambda: (host.state.presence[1] or {}).get("state") == "dropped", LIMIT)
     assert kept_seats(app).find(f"127.0.0.1:{server.port}", code) is not None
     # the program started again: koikoi --join HOST:PORT/CODE takes the stored seat back
     app.open("online_join", where, player="Haru", auto=True)
     join = app.top
     assert join.match is not None and join.match.resuming is not None
     # the table again (under its round results, if the kill came as the round ended)
-    assert wait_for(app, lambda: table_of(app) is not None, LIMIT)
+    assert wait_real(app, lambda: table_of(app) is not None, LIMIT)
     again = table_of(app)
     m2 = again.match
     assert m2 is not match and m2.client is not match.client
-    assert wait_for(app, lambda: m2.client.state.total == before.total, LIMIT)
+    assert wait_real(app, lambda: m2.client.state.total == before.total, LIMIT)
     assert m2.client.state.table == before.table and m2.client.state.events == before.events
     assert m2.client.state.legal == before.legal
     assert again.session.state.table == before.table     # the exact position on the table
-    assert wait_for(app, lambda: (host.state.presence[1] or {}).get("state") == "connected", LIMIT)
+    assert wait_real(app, lambda: (host.state.presence[1] or {}).get("state") == "connected", LIMIT)
     assert play(app, host, rng, local_actions=3) >= 1
     assert settle(app, host, again, server)
     events = server_events(server, code)
@@ -673,13 +662,13 @@ def test_a_stale_seat_says_so_and_the_normal_join_is_offered(app, server, client
                               token="x" * 32, name="Haru", opponent="Aki"))
     app.open("online_join", ("127.0.0.1", server.port, code), player="Haru", auto=True)
     join = app.top
-    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
+    assert wait_real(app, lambda: join.match is None and join.error is not None, LIMIT)
     assert "no longer keeps your seat in " + code in join.error and "Press Join" in join.error
     assert kept_seats(app).entries() == []
     step(app, 2 * DT)                            # the message is drawn
     click(app, button(join, "Join"))             # the normal join: the free seat
     assert join.match is not None and join.match.resuming is None
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     assert host.state.names == ("Aki", "Haru")
     finish(app)
 
@@ -695,7 +684,7 @@ def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
     if 3 in RULESETS[host.rules_name].months_offered:
         host.set_months(3)
     click(app, button(host, "Host the match"))
-    assert wait_for(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
+    assert wait_real(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
     m = host.match
     code, port = m.code, m.hosted.port
     (kept,) = kept_seats(app).hosted()
@@ -703,7 +692,7 @@ def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
     guest = clients(f"ws://127.0.0.1:{port}", reconnect_for=40)
     guest.connect().result(10)
     guest.join(code, "Haru").result(10)
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     rng = random.Random(8)
     assert play(app, guest, rng, local_actions=4) >= 4
     assert not m.session.state.is_over
@@ -711,33 +700,33 @@ def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
     assert settle(app, guest, table, m.hosted)
     before = m.client.state
     kill(app, m)                                 # the host's game and its server go
-    assert wait_for(app, lambda: not guest.connected, LIMIT)
+    assert wait_real(app, lambda: not guest.connected, LIMIT)
     # started again: Host a match offers the unfinished one first
     app.open("online_host")
     host2 = app.top
     resume = button(host2, f"Resume your match {code} with Haru")
     assert resume.style == "primary" and button(host2, "Host a new match").style == "secondary"
     click(app, resume)
-    assert wait_for(app, lambda: table_of(app) is not None or isinstance(app.top, (
+    assert wait_real(app, lambda: table_of(app) is not None or isinstance(app.top, (
             O.OnlineOyagimeScene, O.OnlineResultsScene)), LIMIT), (
         type(app.top).__name__, host2.error, host2.port_taken,
         host2.match and (host2.match.stage, host2.match.error, host2.match.client.connected,
                           host2.match.session.status))
     m2 = (table_of(app) or app.top).match
     assert m2.hosted.port == port                # the guest reconnects to the same address
-    assert wait_for(app, lambda: m2.client.state.total >= before.total, LIMIT)
+    assert wait_real(app, lambda: m2.client.state.total >= before.total, LIMIT)
     assert m2.client.state.events[:before.total] == before.events
-    assert wait_for(app, lambda: guest.connected and guest.state.total == m2.client.state.total, 40.0)
+    assert wait_real(app, lambda: guest.connected and guest.state.total == m2.client.state.total, 40.0)
     # both play on to the end of the match
     play(app, guest, rng, local_actions=10000, limit_s=120.0)
     s = app.top.session
     assert s.state.is_over
     events = m2.hosted.call(lambda: m2.hosted.server.rooms[code].events)
-    assert wait_for(app, lambda: guest.state.over is not None and len(guest.state.events) == len(events), LIMIT)
+    assert wait_real(app, lambda: guest.state.over is not None and len(guest.state.events) == len(events), LIMIT)
     assert tuple(s.state.ledger) == tuple(guest.state.table.ledger) and s.state.ledger
     assert fold_all([public_event(e, 0) for e in events], 0).ledger == tuple(s.state.ledger)
     # over and filed: the seat is given up
-    assert wait_for(app, lambda: s.filed is not None and kept_seats(app).entries() == [], LIMIT)
+    assert wait_real(app, lambda: s.filed is not None and kept_seats(app).entries() == [], LIMIT)
     finish(app)
     assert time.monotonic() - t0 < 120
 
@@ -760,7 +749,7 @@ def test_resuming_on_a_taken_port_offers_a_new_one(app):
         click(app, button(host, "Resume on a new port"))
         assert host.match is not None and host.match.hosted.port != port
         # this server's folder does not hold the room: said so, and the seat is dropped
-        assert wait_for(app, lambda: host.match is None and host.error is not None, LIMIT)
+        assert wait_real(app, lambda: host.match is None and host.error is not None, LIMIT)
     assert "KOI-4321 is no longer kept" in host.error
     assert host.resume_seat is None and host.resume_b is None and kept_seats(app).entries() == []
     assert button(host, "Host the match")
@@ -795,7 +784,7 @@ def test_host_a_match_on_a_match_server_then_resume_it_through_join(app, server,
     if host.match is None:
         click(app, button(host, "Host the match"))
     assert host.match is not None and host.match.hosted is None and host.match.on_server
-    assert wait_for(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
+    assert wait_real(app, lambda: host.match is not None and host.match.code is not None, LIMIT)
     m = host.match
     code = m.code
     assert m.address == f"127.0.0.1:{server.port}"       # the address to share: the server's
@@ -810,7 +799,7 @@ def test_host_a_match_on_a_match_server_then_resume_it_through_join(app, server,
     guest.connect().result(10)
     guest.join(code, "Haru").result(10)
     assert guest.state.names == ("Aki", "Haru")
-    assert wait_for(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
+    assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     rng = random.Random(11)
     assert play(app, guest, rng, local_actions=4) >= 4
     table = app.top
@@ -828,9 +817,9 @@ def test_host_a_match_on_a_match_server_then_resume_it_through_join(app, server,
     app.open("online_join", parse_join(f"127.0.0.1:{server.port}/{code}"), player="Aki", auto=True)
     join = app.top
     assert join.match is not None and join.match.resuming is not None and join.match.resuming.seat == 0
-    assert wait_for(app, lambda: table_of(app) is not None, LIMIT)    # (under its round results, maybe)
+    assert wait_real(app, lambda: table_of(app) is not None, LIMIT)    # (under its round results, maybe)
     again = table_of(app)
-    assert wait_for(app, lambda: again.match.client.state.total == before.total, LIMIT)
+    assert wait_real(app, lambda: again.match.client.state.total == before.total, LIMIT)
     assert again.session.seat == 0 and again.session.state.table == before.table
     assert play(app, guest, rng, local_actions=2) >= 1
     assert settle(app, guest, again, server)
@@ -859,7 +848,7 @@ def test_hosting_on_a_match_server_refuses_a_bad_address_and_says_who_does_not_a
     if host.match is None and not (host.error or "").startswith("Nobody answers"):
         click(app, button(host, "Host the match"))
     # a refused connection on 127.0.0.1 may come back before this line: wait for its message
-    assert wait_for(app, lambda: host.match is None and (host.error or "").startswith("Nobody answers"), LIMIT)
+    assert wait_real(app, lambda: host.match is None and (host.error or "").startswith("Nobody answers"), LIMIT)
     assert "Nobody answers at " + nobody in host.error and "match server is running" in host.error
     assert host.server_field.text == nobody and host.where == "server"        # the form as typed
     assert button(host, "Host the match") and not app.tickers and kept_seats(app).entries() == []
@@ -876,7 +865,7 @@ def test_hosting_on_a_full_match_server_says_so(app, tmp_path, clients):
         host = app.top
         assert host.where == "server" and host.server_field.text == f"127.0.0.1:{full.port}"
         click(app, button(host, "Host the match"))
-        assert wait_for(app, lambda: host.match is None and host.error is not None, LIMIT)
+        assert wait_real(app, lambda: host.match is None and host.error is not None, LIMIT)
         assert "is full" in host.error and f"127.0.0.1:{full.port}" in host.error
         assert not app.tickers
     finally:
@@ -914,11 +903,11 @@ def test_a_wss_address_on_the_join_screen_connects_with_tls(app):
     join = app.top
     assert join.address == f"wss://127.0.0.1:{port}"
     assert join.match is not None and join.match.url == f"wss://127.0.0.1:{port}"
-    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
+    assert wait_real(app, lambda: join.match is None and join.error is not None, LIMIT)
     assert "Nobody answers" in join.error and not app.tickers
     type_into(app, join.address_field, f"ws://127.0.0.1:{port}")
     type_into(app, join.code_field, "KOI-1234")
     if join.match is None:
         click(app, button(join, "Join"))
     assert join.match is not None and join.match.url == f"ws://127.0.0.1:{port}"
-    assert wait_for(app, lambda: join.match is None and join.error is not None, LIMIT)
+    assert wait_real(app, lambda: join.match is None and join.error is not None, LIMIT)

@@ -20,11 +20,10 @@ from koikoi import i18n
 from koikoi.net import discovery as D
 from koikoi.net.client import ConnectionLost, ServerError
 from koikoi.net.netsession import HostedServer
-from koikoi.net.server import ServerConfig
 from koikoi.ui.scenes import online as O
 from koikoi.ui.scenes import online_table as OT
 
-from harness import DT, step, wait_real
+from harness import DT, quick, step, wait_real
 
 LIMIT = 20.0
 
@@ -41,18 +40,9 @@ JA = {      # the translations of the msgids the tests read in Japanese
 }
 
 
-def quick() -> ServerConfig:
-    return ServerConfig(open_timeout=5.0, close_timeout=1.0, send_timeout=5.0, sweep_every=3600.0,
-                        durable=False)
-
-
-def wait_for(app, cond, limit=LIMIT):
-    return wait_real(app, cond, limit)
-
-
 @pytest.fixture(autouse=True)
 def fresh_prefs():
-    O.PREFS.update(name=None, address="", code="", lan=False, where="here", server="")
+    O.PREFS.update(OT.PREF_DEFAULTS)
     yield
 
 
@@ -129,7 +119,7 @@ def test_a_join_to_a_room_that_is_not_there_says_so_in_japanese(app, tmp_path, j
     try:
         app.open("online_join", ("127.0.0.1", srv.port, "KOI-0000"), player="Haru", auto=True)
         join = app.top
-        assert wait_for(app, lambda: join.match is None and join.error is not None)
+        assert wait_real(app, lambda: join.match is None and join.error is not None)
         assert join.error == (f"127.0.0.1:{srv.port}には部屋KOI-0000がありません。"
                               "相手の画面に出ているルームコードを確認してください。")
         assert "there is no room" not in join.error
@@ -236,7 +226,7 @@ def test_nobody_listening_is_still_nobody_answers(app):
         port = s.getsockname()[1]
     app.open("online_join", ("127.0.0.1", port, "KOI-1234"), player="Haru", auto=True)
     join = app.top
-    assert wait_for(app, lambda: join.match is None and join.error is not None)
+    assert wait_real(app, lambda: join.match is None and join.error is not None)
     assert join.error.startswith("Nobody answers at ") and "Errno" not in join.error
     assert not app.tickers
 
