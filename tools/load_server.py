@@ -82,22 +82,15 @@ class Stats:
     def __init__(self):
         self.rtt: list = []             # seconds, one per acknowledged action
         self.times: list = []           # when each was acknowledged (time.monotonic)
-        self.acts = 0
         self.refused: dict = {}         # error code -> count (stale after a drop, ...)
         self.drops = 0
         self.reconnects = 0
         self.errors: dict = {}          # exceptions of a session (a connection cut under it)
-        self.first_act: Optional[float] = None
-        self.last_act: Optional[float] = None
         self.problems: list = []
 
     def acked(self, rtt: float) -> None:
-        now = time.monotonic()
-        self.first_act = self.first_act or now
-        self.last_act = now
         self.rtt.append(rtt)
-        self.times.append(now)
-        self.acts += 1
+        self.times.append(time.monotonic())
 
 
 class Seat:
@@ -114,8 +107,6 @@ class Seat:
         self.token: Optional[str] = None
         self.events: list = []
         self.legal: list = []
-        self.to_move: Optional[int] = None
-        self.over = False
         self.record: Optional[dict] = None
         self.pending: dict = {}         # request id -> time sent
         self.ids = 0
@@ -127,8 +118,7 @@ class Seat:
 
     def new_match(self) -> None:
         self.code = self.token = None
-        self.events, self.legal, self.to_move = [], [], None
-        self.over, self.record = False, None
+        self.events, self.legal, self.record = [], [], None
         self.joined = asyncio.Event()
 
     # ---------------------------------------------------------- the connection
@@ -179,12 +169,11 @@ class Seat:
             else:
                 self.run.stats.problems.append(f"pair {self.pair} seat {self.seat}: events from {start}, "
                                                f"have {len(self.events)}")
-            self.legal, self.to_move = m["legal"], m["to_move"]
+            self.legal = m["legal"]
             sent = self.pending.pop(m.get("re"), None)
             if sent is not None:
                 self.run.stats.acked(time.perf_counter() - sent)
         elif kind == "over":
-            self.over = True
             self.legal = []
         elif kind == "record":
             self.record = m
@@ -285,11 +274,8 @@ class Run:
         self.seats: list = []
         self.played: list = []          # (code, seat 0's record, seat 1's record, events 0, events 1)
         from websockets.asyncio.client import connect
-        import inspect
-        try:
-            self.proxy_option = "proxy" in inspect.signature(connect.__init__).parameters
-        except (TypeError, ValueError):
-            self.proxy_option = False
+        from koikoi.net.client import _has_proxy_option
+        self.proxy_option = _has_proxy_option(connect)
 
     async def pair(self, i: int) -> None:
         await asyncio.sleep(self.args.ramp * i / max(1, self.args.pairs))
@@ -506,7 +492,7 @@ def main(argv=None) -> int:
         stop_server(proc)
     problems = list(run.stats.problems) + check(run, data)
     st = run.stats
-    span = (st.last_act - st.first_act) if st.first_act and st.last_act and st.last_act > st.first_act else None
+    span = (st.times[-1] - st.times[0]) if len(st.times) > 1 and st.times[-1] > st.times[0] else None
     peak = info["peak"]
     per_room = None
     if peak["rooms"] and peak["rss"] and info["rss_before"]:
@@ -514,8 +500,8 @@ def main(argv=None) -> int:
     ms = lambda v: None if v is None else round(v * 1000, 2)   # noqa: E731
     out = {
         "pairs": args.pairs, "matches": len(run.played), "matches_wanted": args.pairs * args.matches,
-        "elapsed_s": round(info["elapsed"], 2), "actions": st.acts,
-        "actions_per_s": round(st.acts / span, 1) if span else None,
+        "elapsed_s": round(info["elapsed"], 2), "actions": len(st.times),
+        "actions_per_s": round(len(st.times) / span, 1) if span else None,
         "rtt_p50_ms": ms(percentile(st.rtt, 0.5)), "rtt_p99_ms": ms(percentile(st.rtt, 0.99)),
         "rtt_max_ms": ms(max(st.rtt) if st.rtt else None),
         "peak_rooms": peak["rooms"], "server_rss_before_mb": round((info["rss_before"] or 0) / 2 ** 20, 1),
@@ -530,7 +516,7 @@ def main(argv=None) -> int:
     target_ok = args.target_p99 is None or (out["rtt_p99_ms"] is not None and out["rtt_p99_ms"] <= args.target_p99)
     out["ok"] = not problems and target_ok
     print(f"{out['matches']}/{out['matches_wanted']} matches by {args.pairs} pairs in {out['elapsed_s']} s; "
-          f"{st.acts} actions, {out['actions_per_s']} actions/s")
+          f"{len(st.times)} actions, {out['actions_per_s']} actions/s")
     print(f"action round trip: p50 {out['rtt_p50_ms']} ms, p99 {out['rtt_p99_ms']} ms, max {out['rtt_max_ms']} ms"
           + ("" if args.target_p99 is None else f" (target p99 <= {args.target_p99:g} ms: "
                                                  f"{'met' if target_ok else 'NOT met'})"))
