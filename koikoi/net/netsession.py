@@ -39,11 +39,11 @@ from ..engine.phase import SeatKind
 from ..engine.rules import Rules
 from ..engine.table import PublicTable, initial
 from ..engine.view import View
+from .protocol import CODE_RE
 
 log = logging.getLogger("koikoi.net.session")
 
 REMOTE = "remote"           # the kind of the other player's seat (compares unequal to SeatKind.*)
-CODE_RE = re.compile(r"KOI-[0-9]{4,8}")
 ADDRESS_RE = re.compile(r"^\s*(?:(ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})/?\s*$",
                         re.IGNORECASE)
 

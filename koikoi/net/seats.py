@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..files import BadFile, atomic_write_text, move_aside, read_json
+from .protocol import CODE_RE
 
 log = logging.getLogger("koikoi.net.seats")
 
@@ -42,7 +43,6 @@ SEATS_NAME = "online_seats.json"
 MAX_SEATS = 20
 MAX_BYTES = 64 * 1024
 VERSION = 1
-_CODE = re.compile(r"KOI-[0-9]{4,8}")
 _TOKEN = re.compile(r"[A-Za-z0-9_\-]{8,200}")
 
 
@@ -94,7 +94,7 @@ def _seat_from(d) -> Optional[Seat]:
         room, address, seat, token, name = d["room"], d["address"], d["seat"], d["token"], d["name"]
     except KeyError:
         return None
-    if not (isinstance(room, str) and _CODE.fullmatch(room) and isinstance(address, str)
+    if not (isinstance(room, str) and CODE_RE.fullmatch(room) and isinstance(address, str)
             and normal_address(address) and seat in (0, 1) and type(seat) is int
             and isinstance(token, str) and _TOKEN.fullmatch(token)
             and isinstance(name, str) and 0 < len(name) <= 64):
