@@ -83,15 +83,6 @@ class FinishedMatch(NamedTuple):
     def finished(self) -> bool:
         return self.conceded is None and not self.unfinished
 
-    @property
-    def online(self) -> bool:
-        return self.online_seat is not None
-
-    @property
-    def me(self) -> int:
-        """The seat of this computer's player (seat 0 but online)."""
-        return self.online_seat if self.online_seat is not None else 0
-
 
 # ------------------------------------------------------------------ one file
 
@@ -128,6 +119,7 @@ def _online(summary: dict, seats) -> tuple[Optional[int], str]:
     return o["seat"], room
 
 
+# net.protocol.CODE_RE, written again: the history is read at start-up, the network code is not
 _ROOM_RE = re.compile(r"KOI-[0-9]{4,8}")
 
 
