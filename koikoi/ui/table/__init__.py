@@ -14,6 +14,7 @@ client use.
 
 
 # The translation function (koikoi.i18n), re-exported: the UI imports it from here.
+from ...ai import CPU_LEVELS
 from ...i18n import N_, _, _n, ngettext, pgettext  # noqa: F401
 
 
@@ -25,12 +26,12 @@ FRIEND_DEFAULT_NAMES = (N_("Player 1"), N_("Player 2"))
 setting's defaults, stored in English): shown in the current language, like "You"."""
 
 
+# the names the game gives seats (stored in English): shown in the current language
+_GAME_NAMES = frozenset((HUMAN_DEFAULT_NAME, N_("CPU"), *FRIEND_DEFAULT_NAMES, *(lvl.seat_name for lvl in CPU_LEVELS)))
+
+
 def seat_label(name) -> str:
     """A seat's name as shown: the game's own names ("You", "CPU (Hard)") in the current
     language, a name a player typed as it is."""
-    from ...ai import CPU_LEVELS
     name = str(name)
-    if name in (HUMAN_DEFAULT_NAME, N_("CPU")) or name in FRIEND_DEFAULT_NAMES \
-            or name in {lvl.seat_name for lvl in CPU_LEVELS}:
-        return _(name)
-    return name
+    return _(name) if name in _GAME_NAMES else name
