@@ -20,7 +20,7 @@ from ...engine.cards import ID_TO_INDEX
 from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
-from . import N_, _, seat_label
+from . import N_, _
 from ...narration import turn_summary
 from .controls import field_matches
 
@@ -143,7 +143,7 @@ class Hud:
                 return _("YOUR COMBOS")
             if kind == SeatKind.CPU:
                 return _("CPU COMBOS")
-        return _("{name} COMBOS").format(name=W.caps(seat_label(scene.name(seat))))
+        return _("{name} COMBOS").format(name=W.caps(scene.name(seat)))
 
     # ------------------------------------------------------------------ the background layer
     def draw_field_bed(self, surface, lay) -> None:
@@ -183,7 +183,7 @@ class Hud:
         for seat, events in scene.director.log:
             turn, _cards = turn_summary(events, seat, style)
             if turn:
-                who = _("You") if scene.is_you(seat) else seat_label(scene.name(seat))
+                who = _("You") if scene.is_you(seat) else scene.name(seat)
                 out.append(_("{name}: {turn}").format(name=who, turn=turn))
         return out
 
@@ -271,9 +271,9 @@ class Hud:
         # the name beside the dealer's badge: smaller if it needs to be, cut only past that
         room = r.w - 2 * pad - int(self.f_bold.get_height() * 1.3)
         size = self.bold_size
-        font = W.fit_font(scene.assets, seat_label(scene.name(seat)), room, size, bold=True,
-                          minimum=max(9, int(size * 0.75)))
-        nr = W.draw_text(surface, W.ellipsize(seat_label(scene.name(seat)), font, room), font, color,
+        name = scene.name(seat)       # (RoundScene.name: the game's own names translated)
+        font = W.fit_font(scene.assets, name, room, size, bold=True, minimum=max(9, int(size * 0.75)))
+        nr = W.draw_text(surface, W.ellipsize(name, font, room), font, color,
                          (x, y + (self.f_bold.get_height() - font.get_height()) // 2))
         nr.y, nr.h = y, self.f_bold.get_height()
         if t.dealer == seat:
