@@ -11,6 +11,7 @@ from typing import Callable
 
 import pygame
 
+from ...i18n import SOURCE_LANGUAGE, language
 from .core import _Cache, _assets
 
 _TEXT = _Cache(1500, 4_000_000)
@@ -184,7 +185,6 @@ NO_LINE_START = frozenset("。、，．・：；？！」』）］｝〕〉》�
 def caps(text: str) -> str:
     """A heading in capitals ("HARU COMBOS") in English only: in a language without
     letter case the Latin in it is a name or a code, kept as it is written."""
-    from ...i18n import SOURCE_LANGUAGE, language
     return text.upper() if language() == SOURCE_LANGUAGE else text
 
 
