@@ -30,7 +30,6 @@ import io
 import logging
 import os
 import re
-import string
 import struct
 import sys
 import tempfile
@@ -189,12 +188,7 @@ def compile_all(root: Path = LOCALE) -> dict:
 
 
 # ---------------------------------------------------------------- coverage and check
-def _fields(text: str) -> Optional[set]:
-    try:
-        return {f.split(".")[0].split("[")[0] for _, f, _, _ in string.Formatter().parse(text)
-                if f is not None}
-    except ValueError:
-        return None
+_fields = i18n._fields          # the {names} of a template (None: not a valid one)
 
 
 def placeholder_problems(po: "i18n.PoFile") -> list:
@@ -213,7 +207,7 @@ def placeholder_problems(po: "i18n.PoFile") -> list:
     return out
 
 
-def report(lang: str, limit: int = 20, code: Optional[set] = None) -> dict:
+def report(lang: str, code: Optional[set] = None) -> dict:
     src = i18n.po_path(lang, LOCALE)
     po = i18n.read_po(src)
     st = po.stats()
@@ -238,7 +232,7 @@ def cmd_coverage(langs: list, limit: int) -> int:
     else:
         print(f"strings marked in the code: {len(code)}")
     for lang in langs:
-        st = report(lang, limit, code)
+        st = report(lang, code)
         line = (f"{lang}: total {st['total']}, translated {st['translated']}, fuzzy {st['fuzzy']}, "
                 f"untranslated {st['untranslated']}, {st['percent']:.1f}% translated")
         if code is not None:
@@ -261,7 +255,7 @@ def cmd_check(langs: list) -> int:
         raise ToolError("check needs Babel to read the code: pip install babel")
     bad = 0
     for lang in langs:
-        st = report(lang, 0, code)
+        st = report(lang, code)
         problems = []
         if st["missing"]:
             problems.append(f"{len(st['missing'])} strings of the code are not in the catalog "

@@ -321,7 +321,7 @@ def test_the_japanese_catalog_holds_every_string_the_code_marks():
     catalog = load_tool("catalog")
     code = catalog.code_messages()
     assert code is not None
-    st = catalog.report("ja", 0, code)
+    st = catalog.report("ja", code)
     missing = [msgid for _ctx, msgid in st["missing"]]
     assert missing == [], f"{len(missing)} strings of the code are not in the ja catalog: {missing[:10]}"
     assert st["untranslated"] == 0 and st["fuzzy"] == 0
