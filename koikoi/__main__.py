@@ -185,12 +185,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     if args.install_shortcut or args.uninstall_shortcut:
         return _shortcut(bool(args.install_shortcut))
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if args.check:                     # no window, no writes
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         from .selfcheck import run
         return run()
     lang = apply_language(args.lang) if args.lang else None     # None: the Language setting
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from .crash import install_excepthook, run_guarded
     from .instance_lock import InstanceLock
     from .logsetup import setup_logging

@@ -45,7 +45,7 @@ import pygame
 
 from .. import i18n
 from ..i18n import N_, _
-from ..storage import MAX_WINDOW, Storage
+from ..storage import LANGUAGES, MAX_WINDOW, Storage
 from . import registry, theme
 from . import widgets as W
 from .assets import Assets
@@ -284,7 +284,6 @@ class App:
         """The Settings row: switch to ``code`` ("system", "en", "ja"), save it, and lay
         out every scene again (as a window resize does) so the game speaks it at once.
         A --lang of this run gives way to the player's choice. Returns the language in use."""
-        from ..storage import LANGUAGES
         if code not in LANGUAGES:
             raise ValueError(f"language must be one of {LANGUAGES}, not {code!r}")
         self.settings["language"] = code
