@@ -262,15 +262,13 @@ class MatchResultsScene(TableScreen, MenuScene):
         for c in COLUMNS:
             if c.key in ("s0", "s1"):
                 c = replace(c, title=self.names[int(c.key[1])], literal=True)
-            elif c.title:
-                c = replace(c, title=_(c.title))
             elif c.key == "replay":
                 c = replace(c, draw=self._draw_replay, on_click=self.replay_row)
             columns.append(c)
         self.columns = columns             # by share; each layout fits them to the window
         self.table = W.Table(columns, self.state.ledger, cells=self._cells,
                              on_activate=self.open_row, assets=app.assets, keys=self.table_keys_free,
-                             empty=_("No rounds were played."))
+                             empty=N_("No rounds were played."))
         super().__init__(app)
         if not from_history and hasattr(session_or_state, "to_json"):
             app.finish_match(session_or_state)
@@ -358,7 +356,8 @@ class MatchResultsScene(TableScreen, MenuScene):
             if c.draw is not None:
                 needs[c.key] = self.px(REPLAY_W)
                 continue
-            n = (W.text_width(W.caps(c.title), head) + self.px(t.cell_pad) + gap) if c.title else 0
+            title = c.title if c.literal else _(c.title)      # as the table draws it
+            n = (W.text_width(W.caps(title), head) + self.px(t.cell_pad) + gap) if c.title else 0
             for row in cells:
                 cell = row.get(c.key)
                 if cell is None:
