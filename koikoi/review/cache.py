@@ -38,7 +38,7 @@ def cache_path(cache_dir, match_id: str) -> Optional[Path]:
     return Path(cache_dir) / f"{match_id}{SUFFIX}"
 
 
-def _read(cache_dir, match_id: str) -> Optional[MatchReview]:
+def _read(cache_dir, match_id: str, *, set_aside: bool = True) -> Optional[MatchReview]:
     path = cache_path(cache_dir, match_id)
     if path is None:
         return None
@@ -50,8 +50,9 @@ def _read(cache_dir, match_id: str) -> Optional[MatchReview]:
             return None        # another version's review: analysed again and written over
         review = MatchReview.from_data(data)
     except (BadFile, ValueError) as exc:     # BadFile is a ValueError too
-        log.warning("the review cache %s cannot be used (%s); setting it aside", path, exc)
-        move_aside(path)
+        if set_aside:
+            log.warning("the review cache %s cannot be used (%s); setting it aside", path, exc)
+            move_aside(path)
         return None
     if review.match_id != match_id:
         return None
@@ -75,6 +76,23 @@ def load_partial(cache_dir, match_id: str, seats, events, *, budget: Optional[in
     return review
 
 
+def load_as_made(cache_dir, match_id: str, events) -> Optional[MatchReview]:
+    """The cached review if it reviews the first rounds of ``events`` with the seats, budget
+    and wording it was made with (the puzzles take any review the player made), else None;
+    an unusable file is left where it is."""
+    review = _read(cache_dir, match_id, set_aside=False)
+    if review is None or review.meta.get("seed", SEED) != SEED:
+        return None
+    try:
+        seats = _seats(review.seats)
+    except ValueError:
+        return None
+    if not extends(review, events, seats, review.budget, SEED, review.meta.get("opponent") or None,
+                   review.meta.get("style", "both")):
+        return None
+    return review
+
+
 def load_cached(cache_dir, match_id: str, seats, events, *, budget: Optional[int] = None,
                 opponent: Optional[str] = None, style: str = "both") -> Optional[MatchReview]:
     """The cached review of every complete round of ``events``, or None (no cache, another
@@ -82,10 +100,13 @@ def load_cached(cache_dir, match_id: str, seats, events, *, budget: Optional[int
     than the log now has)."""
     review = load_partial(cache_dir, match_id, seats, events, budget=budget, opponent=opponent,
                           style=style)
-    if review is None:
-        return None
+    return review if review is not None and reviews_all(review, events) else None
+
+
+def reviews_all(review: MatchReview, events) -> bool:
+    """Whether ``review`` (of the first rounds of ``events``) reviews every complete round."""
     end, _ = complete_prefix(tuple(events))
-    return review if review.meta.get("events_done") == end else None
+    return review.meta.get("events_done") == end
 
 
 def save_cached(cache_dir, review: MatchReview) -> Optional[Path]:

@@ -122,7 +122,7 @@ class ReviewJob:
         if self._proc is not None or self.done:
             return
         from ..engine import events_from_json
-        from .cache import load_cached, load_partial
+        from .cache import load_partial, reviews_all
         try:
             events = events_from_json(self.log_json)
         except ValueError as exc:
@@ -130,12 +130,11 @@ class ReviewJob:
             self._finish(error=_bad_log())
             return
         kw = dict(budget=self.budget, opponent=self.opponent, style=self.style)
-        cached = load_cached(self.cache_dir, self.match_id, self.seats, events, **kw)
-        if cached is not None:
-            self.from_cache = True
-            self._finish(result=cached)
-            return
         prior = load_partial(self.cache_dir, self.match_id, self.seats, events, **kw)
+        if prior is not None and reviews_all(prior, events):      # (cache.load_cached, read once)
+            self.from_cache = True
+            self._finish(result=prior)
+            return
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=False)
         self._proc = ctx.Process(

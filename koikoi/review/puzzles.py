@@ -35,8 +35,8 @@ from typing import Iterable, NamedTuple, Optional
 
 from ..engine import action_of, legal_actions, replay, view
 from ..engine.match import ReplayError
-from .analysis import MISTAKE_POINTS, SEED, verdict_of
-from .cache import SUFFIX, load_partial
+from .analysis import MISTAKE_POINTS, verdict_of
+from .cache import SUFFIX, load_as_made
 from .model import GOOD, MISTAKE, Decision, MatchReview
 
 log = logging.getLogger("koikoi.review.puzzles")
@@ -186,19 +186,6 @@ def puzzles_from(matches: Iterable, *, limit: int = MAX_PUZZLES) -> list:
 
 # ---------------------------------------------------------------- the history folder
 
-def _peek(folder: Path, match_id: str) -> Optional[MatchReview]:
-    """The review file's own settings (seats, budget, wording), to ask the cache with."""
-    from ..files import read_json
-    from .cache import MAX_BYTES, cache_path
-    path = cache_path(folder, match_id)
-    if path is None:
-        return None
-    try:
-        return MatchReview.from_data(read_json(path, max_bytes=MAX_BYTES, root=folder))
-    except ValueError:      # BadFile too; load_partial sets an unusable file aside
-        return None
-
-
 def reviewed_matches(folder) -> list:
     """(match id, match file, date "YYYY-MM-DD", (review mtime_ns, size)) of every filed
     match with a review beside it in ``folder``, newest review first, at most MAX_MATCHES."""
@@ -245,12 +232,7 @@ def from_history(storage, *, limit: int = MAX_PUZZLES) -> list:
         try:
             session = storage.load_finished(path)
             events = tuple(session.state.events)
-            peek = _peek(folder, mid)
-            if peek is None or peek.meta.get("seed", SEED) != SEED:
-                continue
-            review = load_partial(folder, mid, peek.seats, events, budget=peek.budget,
-                                  opponent=peek.meta.get("opponent") or None,
-                                  style=peek.meta.get("style", "both"))
+            review = load_as_made(folder, mid, events)
         except (ValueError, OSError) as exc:
             log.warning("match %s gives no puzzles: %s", mid, exc)
             continue
