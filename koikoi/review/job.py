@@ -46,7 +46,8 @@ ANALYSIS_FAILED = N_("The review stopped because of an error in its analysis.")
 RESULT_UNREADABLE = N_("The review finished, but its result could not be read.")
 
 
-def _bad_log() -> str:
+def bad_log_text() -> str:
+    """The sentence of a log the review cannot read."""
     return _(LOG_REFUSED).format(why=_(BAD_LOG))
 
 
@@ -84,7 +85,7 @@ def _child(conn, log_json: str, seats, match_id: str, budget, prior_data, oppone
         conn.send(("result", zlib.compress(json.dumps(review.to_data()).encode("utf-8"), 6)))
     except ValueError as exc:
         # (message for the player, the exception for the parent's log: this process has none)
-        conn.send(("error", _bad_log(), f"{type(exc).__name__}: {exc}"[:500]))
+        conn.send(("error", bad_log_text(), f"{type(exc).__name__}: {exc}"[:500]))
     except Exception as exc:   # the process's last word: anything at all becomes a message
         conn.send(("error", _(ANALYSIS_FAILED), f"{type(exc).__name__}: {exc}"[:500]))
     finally:
@@ -127,7 +128,7 @@ class ReviewJob:
             events = events_from_json(self.log_json)
         except ValueError as exc:
             log.warning("the match log of %s cannot be reviewed: %s", self.match_id, exc)
-            self._finish(error=_bad_log())
+            self._finish(error=bad_log_text())
             return
         kw = dict(budget=self.budget, opponent=self.opponent, style=self.style)
         prior = load_partial(self.cache_dir, self.match_id, self.seats, events, **kw)

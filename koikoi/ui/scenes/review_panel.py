@@ -128,24 +128,11 @@ def reviewable(session) -> bool:
 
 
 # ---------------------------------------------------------------- the job
-def _wording(fn, words: dict) -> dict:
-    """The keywords of ``words`` (the reasons' opponent and name style) that ``fn`` takes."""
-    import inspect
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return {}
-    if any(p.kind == p.VAR_KEYWORD for p in params.values()):
-        return dict(words)
-    return {k: v for k, v in words.items() if k in params}
-
-
 def make_job(log_json: str, seats, *, match_id: str, cache_dir: Optional[Path], budget=None, **words):
     """A background ``koikoi.review.ReviewJob`` (tests replace this). ``words``: the
     reasons' ``opponent`` and ``style``, where the job takes them."""
     from ...review import ReviewJob
-    return ReviewJob(log_json, seats, match_id=match_id, cache_dir=cache_dir, budget=budget,
-                     **_wording(ReviewJob, words))
+    return ReviewJob(log_json, seats, match_id=match_id, cache_dir=cache_dir, budget=budget, **words)
 
 
 def load_cached(cache_dir: Optional[Path], match_id: str, seats, events, *, budget=None, **words):
@@ -154,7 +141,7 @@ def load_cached(cache_dir: Optional[Path], match_id: str, seats, events, *, budg
     if cache_dir is None or not match_id:
         return None
     from ...review import load_cached as load
-    return load(cache_dir, match_id, seats, events, budget=budget, **_wording(load, words))
+    return load(cache_dir, match_id, seats, events, budget=budget, **words)
 
 
 def opponent_words(session, seats) -> Optional[str]:
@@ -173,11 +160,11 @@ def opponent_words(session, seats) -> Optional[str]:
 
 def _start_problem(exc: BaseException) -> str:
     """Why a review could not start, by the kind of error, in the player's language (the
-    exception itself is logged)."""
+    exception itself is logged): the job's own sentences."""
+    from ...review.job import NOT_STARTED, bad_log_text
     if isinstance(exc, ValueError):          # a log the analysis cannot read
-        return _("The match log cannot be reviewed: {why}").format(
-            why=_("it is damaged, or was written by another version of the game."))
-    return _("The review could not start its background process.")
+        return bad_log_text()
+    return _(NOT_STARTED)
 
 
 class ReviewState:
@@ -281,7 +268,8 @@ class ReviewState:
         except Exception:
             log.exception("the review job failed")
             self._drop_job()
-            self.error = _("The review stopped before it was finished.")
+            from ...review.job import STOPPED
+            self.error = _(STOPPED)
             return
         if not done:
             return
