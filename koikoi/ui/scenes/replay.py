@@ -534,8 +534,7 @@ class ReplayScene(MenuScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
-        if self.review is not None:
-            self.review.poll()
+        if self.review is not None:      # (polled by the app's ticker, RP.keep, before the scenes)
             self._refresh_review()
 
     @property
