@@ -26,10 +26,7 @@ import reprlib
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Optional
 
-def N_(text: str) -> str:
-    """Marks a player-visible literal for translation (extracted by tools/catalog.py); the
-    engine keeps its English, and the UI translates it where it is shown (``_(knob.label)``)."""
-    return text
+from .cards import N_  # the engine's one marker for translated literals
 
 
 # Upper bounds of the number knobs. A saved match is read back through these checks,

@@ -5,17 +5,11 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple, Optional
 
 from . import cards as C
-from .cards import CardLike, ids_of, to_mask
+from .cards import N_, CardLike, ids_of, to_mask
 from .rules import Rules
 from .yaku import CAPTURE_ORDER, TABLE, points as _knob_points
 
 YAKU_ORDER = CAPTURE_ORDER
-
-
-def N_(text: str) -> str:
-    """Marks a multiplier label for extraction (the engine stays free of koikoi.i18n); the UI
-    translates it where it is shown."""
-    return text
 
 
 def _n(singular: str, plural: str) -> tuple[str, str]:

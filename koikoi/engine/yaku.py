@@ -20,14 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import cards as C
-from .cards import ids_of
-
-
-def N_(text: str) -> str:
-    """Marks a name or explanation players read, for the translation catalog; the UI
-    translates it where it is shown (``_(info(name).english)``). An identity: the engine
-    stays free of translation."""
-    return text
+from .cards import N_, ids_of
 
 
 STYLES = ("both", "english", "romaji")
