@@ -404,8 +404,6 @@ class Estimate(NamedTuple):
     points: float        # mean round point difference (its award minus the opponent's)
     win: float           # mean chance of winning the match after the round
     spread: float        # standard error of (best option's points - this one's), paired
-    win_spread: float    # the same for ``win`` (against the option best in points)
-    samples: int         # playouts behind the means (0: exact, as Stop's)
 
 
 _TABLE: list = []    # the shipped win-probability table, read once (never changed after)
@@ -504,5 +502,4 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
         var = sum((x - m) ** 2 for x in d) / (k - 1)
         return math.sqrt(var / k)
 
-    return [Estimate(mean_p[i], mean_w[i], paired_se(pts, i), paired_se(wins, i),
-                     0 if moves[i] is None else k) for i in range(n)]
+    return [Estimate(mean_p[i], mean_w[i], paired_se(pts, i)) for i in range(n)]
