@@ -21,6 +21,7 @@ from .. import theme
 from .. import widgets as W
 from ..table import N_, _, ngettext, seat_label
 from . import MenuScene, TableScreen
+from .saved import MONTH_ABBREVIATIONS
 
 log = logging.getLogger("koikoi.history")
 
@@ -39,7 +40,6 @@ def nice_date(iso: str) -> str:
         d = datetime.fromisoformat(iso)
     except ValueError:
         return iso
-    from .saved import MONTH_ABBREVIATIONS
     return _("{day} {month} {year}, {time}").format(day=d.day, month=_(MONTH_ABBREVIATIONS[d.month - 1]),
                                                     year=d.year, time=d.strftime("%H:%M"))
 

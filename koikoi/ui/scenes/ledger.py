@@ -19,7 +19,7 @@ from typing import Optional
 
 import pygame
 
-from ...engine import MONTH_NAMES, PRESET_LABELS, RULESETS
+from ...engine import PRESET_LABELS, RULESETS
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
@@ -28,6 +28,7 @@ from ...narration import join, rules_name
 from ..table import N_, _, ngettext, seat_label
 from . import MenuScene, TableScreen
 from . import review_panel as RP
+from .saved import MONTH_ABBREVIATIONS
 from .replay import problem_text
 from .results import RoundResultsScene, you_seat
 from ...engine.phase import SeatKind
@@ -180,7 +181,7 @@ def ledger_cells(row, names: tuple) -> dict:
     calls = [_("{name} ({n}×)").format(name=names[s], n=c) if c > 1 else names[s]
              for s, c in enumerate(row.calls) if c]
     return {
-        "round": _("{n} · {month}").format(n=row.round, month=_(MONTH_NAMES[(row.round - 1) % 12][:3])),
+        "round": _("{n} · {month}").format(n=row.round, month=_(MONTH_ABBREVIATIONS[(row.round - 1) % 12])),
         "dealer": names[row.dealer] if row.dealer is not None else "—",
         "winner": winner,
         "yaku": yaku,

@@ -24,7 +24,6 @@ import pygame
 from ...engine import Phase, SeatKind
 from ...engine.events import RoundEnded
 from ...engine.table import fold_all
-from ...narration import N_
 from ...session import MatchSession, SeatConfig
 from .. import theme
 from .. import widgets as W
@@ -33,11 +32,10 @@ from ..table.driver import TurnDriver
 from .review_panel import action_words, points_text
 from .lesson import panel_band
 from .round import RoundScene
+from .saved import MONTH_ABBREVIATIONS
 
 log = logging.getLogger("koikoi.puzzle")
 
-_MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"),
-           N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
 
 
 def date_text(played_at: str) -> Optional[str]:
@@ -48,7 +46,7 @@ def date_text(played_at: str) -> Optional[str]:
         return None
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return None
-    return _("{day} {month}").format(day=day, month=_(_MONTHS[month - 1]))
+    return _("{day} {month}").format(day=day, month=_(MONTH_ABBREVIATIONS[month - 1]))
 
 
 def heading(puzzle, n: int, total: int) -> str:
