@@ -146,3 +146,14 @@ def test_a_short_yaku_label_in_japanese_leaves_the_reading_out(japanese):
     assert N.yaku_label("hanami_zake", "english") == "花見酒（はなみざけ）"
     assert N.yaku_label("akatan_aotan", "english", short=True) == "赤短・青短"
     assert all("（" not in N.yaku_label(n, "english", short=True) for n in Y.BY_NAME)
+
+
+def test_a_yaku_rows_two_lines_never_repeat_the_name(japanese):
+    """The prompt's and the inspector's rows: the English name under the heading when both
+    are shown, nothing when that is the heading again."""
+    for name in Y.BY_NAME:
+        main, second = hints.yaku_heading_lines(name, "both")
+        assert main and (not second or (second not in main and main not in second)), (name, main, second)
+    i18n.set_language("en")
+    assert hints.yaku_heading_lines("tanzaku", "both") == ("タン  Tanzaku", "Ribbons")
+    assert hints.yaku_heading_lines("sanko", "romaji") == ("三光  Sankō", "")

@@ -59,6 +59,15 @@ def yaku_heading(name, style: str = "both") -> str:
     return kanji if kanji in label else f"{kanji}  {label}"     # ("三光（さんこう）": the label is it)
 
 
+def yaku_heading_lines(name, style: str = "both") -> tuple:
+    """(the heading, the line under it) of a yaku's row (the Koi-Koi prompt, the combo
+    inspector): ``yaku_heading`` over the English name when both are shown, nothing under
+    it when that repeats the heading (a language with one name: "タン" over "タン")."""
+    main = yaku_heading(name, style)
+    second = _(Y.info(name).english) if style == "both" else ""
+    return main, ("" if second in main or main in second else second)
+
+
 def yaku_title(name, style: str = "both") -> tuple:
     """(main line, second line) of a yaku's name (``yaku.title`` in English); in another
     language the kanji over the rōmaji, or the translated English over the kanji."""

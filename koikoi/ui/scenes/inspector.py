@@ -15,7 +15,6 @@ from typing import Callable, Optional
 
 import pygame
 
-from ...engine import yaku as Y
 from ...narration import multiplier_label
 from .. import hints, theme
 from .. import widgets as W
@@ -264,8 +263,7 @@ class InspectorScene(Scene):
                 h = self.row_h
                 card_h = int(h * 0.78)
                 # the kanji and the short name; the English under them when both are shown
-                main = hints.yaku_heading(e.name, self.style)
-                second = _(Y.info(e.name).english) if self.style == "both" else ""
+                main, second = hints.yaku_heading_lines(e.name, self.style)
                 room = int(p.w * 0.36) - self.px(20)        # the cards start at 0.36 of the panel
                 nf = W.fit_font(self.app.assets, main, room, theme.font_px("h3", self.s), bold=True,
                                 minimum=theme.font_px("small", self.s))

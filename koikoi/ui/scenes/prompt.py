@@ -269,10 +269,7 @@ class KoiKoiPromptScene(Scene):
         name_room = int(inner_w * 0.5)     # the name column; the cards take the rest, overlapping when many
         for name, pts, ids in shown_rows:
             # the kanji and the short name; the English under them when both are shown
-            main = hints.yaku_heading(name, self.style)
-            second = _(Y.info(name).english) if self.style == "both" else ""
-            if second in main or main in second:     # one name in a language with one name
-                second = ""
+            main, second = hints.yaku_heading_lines(name, self.style)
             tag = ""
             if pts > self.before.get(name, 0):
                 tag = _("NEW") if name not in self.before else f"+{pts - self.before[name]}"
