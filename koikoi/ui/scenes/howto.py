@@ -22,7 +22,7 @@ from .. import widgets as W
 from ..hints import yaku_title
 from ..table import N_, _, ngettext
 from . import MenuScene
-from .rule_notes import _points, rule_note_items, rule_notes  # noqa: F401  (re-exported)
+from .rule_notes import rule_note_items, rule_notes  # noqa: F401  (re-exported)
 
 # name -> the cards its row pictures (the yaku table's examples); title.py re-exports it.
 YAKU_CARDS = {y.name: y.example for y in Y.CAPTURES}

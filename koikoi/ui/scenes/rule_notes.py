@@ -9,10 +9,6 @@ from ...engine.scoring import ino_mode
 from ..table import _, ngettext
 
 
-def _points(n: int) -> str:
-    return ngettext("{n} point", "{n} points", n).format(n=n)
-
-
 def rule_note_items(rules: Rules) -> list[tuple[tuple[str, ...], str, bool]]:
     """(the knobs a note is about, the sentence, shown always) for how ``rules`` score and
     play. A note not shown always says what a knob's plain value means ("Four pairs in the
