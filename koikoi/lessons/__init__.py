@@ -90,11 +90,6 @@ class Step:
     check: dict = field(default_factory=dict)
 
     @property
-    def kind(self) -> str:
-        """"say" (Next to go on), "you" (the player's move) or "cpu" (the CPU's move)."""
-        return "say" if self.seat is None else ("you" if self.seat == YOU else "cpu")
-
-    @property
     def decision(self) -> Optional[str]:
         """"koikoi" or "stop" for a Koi-Koi question's answer, else None."""
         if isinstance(self.action, KoiKoi):
@@ -110,7 +105,6 @@ class Lesson:
     title: str
     summary: str
     rules: Rules
-    rules_name: str
     deck: tuple
     dealer: int
     seed: int
@@ -172,7 +166,7 @@ def _seat(value: Any, what: str) -> int:
     return SEATS[value]
 
 
-def _rules(data: dict) -> tuple:
+def _rules(data: dict) -> Rules:
     name = data.get("rules", "casual")
     if not isinstance(name, str) or name not in RULESETS:
         raise LessonError(f"rules must be one of {', '.join(RULESETS)}, not {name!r:.30}")
@@ -189,7 +183,7 @@ def _rules(data: dict) -> tuple:
             rules = replace(rules, **house)
         except (TypeError, ValueError) as exc:
             raise LessonError(f"house rules are not valid: {exc}") from None
-    return rules, name
+    return rules
 
 
 def _deck(data: dict, dealer: int) -> tuple:
@@ -314,7 +308,7 @@ def parse(data: Any, *, path: Optional[Path] = None, verify: bool = True) -> Les
     title = _text(data.get("title"), "title")
     summary = _text(data.get("summary"), "summary")
     intro = _text(data.get("intro"), "intro", optional=True)
-    rules, rules_name = _rules(data)
+    rules = _rules(data)
     dealer = _seat(data.get("dealer", "you"), "dealer")
     seed = data.get("seed", 1)
     if type(seed) is not int or not 0 <= seed < 2 ** 31:
@@ -326,7 +320,7 @@ def parse(data: Any, *, path: Optional[Path] = None, verify: bool = True) -> Les
     if len(steps_data) > MAX_STEPS:
         raise LessonError(f"a lesson has at most {MAX_STEPS} steps")
     steps = tuple(_step(s, i + 1) for i, s in enumerate(steps_data))
-    lesson = Lesson(lid, title, summary, rules, rules_name, deck, dealer, seed, steps, intro, path)
+    lesson = Lesson(lid, title, summary, rules, deck, dealer, seed, steps, intro, path)
     if verify:
         replay(lesson)
     return lesson
@@ -605,12 +599,6 @@ def replay(lesson: Lesson) -> list:
         state = advance(step, state, n)
         states.append(state)
     return states
-
-
-def card_name(card_id: str) -> str:
-    """A card's plain English name ("Crane", "Pine plain"), for messages about lessons."""
-    c = card_of(card_id)
-    return c.name if c.kind.name != "CHAFF" else f"{c.plant} plain"
 
 
 __all__ = ["Lesson", "Step", "Entry", "LessonError", "parse", "load", "load_all", "overlay",

@@ -141,11 +141,8 @@ class LessonScene(RoundScene):
         self.refusal_left = 0.0
         self.refusals: list = []        # every refusal shown, in order (tests read it)
         self.finished = False
-        self.done_scene = None
-        self.match_done = False
         self._coach_key = None
         self._coach_img: Optional[pygame.Surface] = None
-        self.coach_box: Optional[pygame.Rect] = None
         self.next_button: Optional[W.Button] = None
         super().__init__(app, lesson_session(lesson, self.script))
         self.driver = LessonDriver(self)
@@ -153,9 +150,6 @@ class LessonScene(RoundScene):
     # ------------------------------------------------------------------ what the table reads
     def practice(self) -> bool:
         return False     # the lesson's own highlights, not the Easy glow
-
-    def step(self):
-        return self.script.current
 
     def number(self) -> tuple:
         """(this lesson's place, how many) among the lessons listed, or (0, 0)."""
@@ -239,7 +233,6 @@ class LessonScene(RoundScene):
     def match_over(self) -> None:
         """The round scored and the lesson's one-month match ended: no match results screen
         (it would file the match); the script goes on, then the summary."""
-        self.match_done = True
 
     def next_step(self) -> None:
         if self.waiting_for_next():
@@ -275,7 +268,7 @@ class LessonScene(RoundScene):
     def finish(self) -> None:
         self.finished = True
         mark_done(self.app, self.lesson.id)
-        self.done_scene = self.app.push(LessonDoneScene(self.app, self))
+        self.app.push(LessonDoneScene(self.app, self))
 
     def open_next(self) -> None:
         e = self.next_entry()
@@ -366,7 +359,6 @@ class LessonScene(RoundScene):
                                         _("Next"), self.next_step, style="primary", assets=self.assets,
                                         hotkeys=())
         self.next_button.rect.centery = box.centery
-        self.coach_box = box
         return box
 
     def draw(self, surface: pygame.Surface) -> None:
