@@ -425,7 +425,7 @@ class KoiKoiPromptScene(Scene):
             k = 0.5 + 0.5 * math.sin(self.t * 5.0)
             ring = b.rect.inflate(theme.px(12 + 8 * k, s), theme.px(12 + 8 * k, s))
             img = W.rounded_surface(ring.size, theme.px(16, s), (0, 0, 0, 0), border=theme.GOLD_LIGHT,
-                                    border_width=max(2, theme.px(4, s)))
+                                    border_width=max(2, theme.px(4, s))).copy()   # (the cache's own is shared)
             img.set_alpha(int(140 + 115 * k))
             surface.blit(img, ring.topleft)
         text = self.refusal or self.note
