@@ -38,7 +38,6 @@ class HouseRulesScene(_Overlay):
             rules = self.preset
         self.values = {k: house_value(rules, k) for k, _, _ in HOUSE_KNOBS}
         self.on_done = on_done
-        self.error: Optional[str] = None          # the Rules' technical reason (for the log, tests)
         self.refusal: Optional[ValueError] = None  # the Rules' refusal, said when drawn (``rules_problem``)
         self.controls: dict = {}
         self._mouse: Optional[tuple[int, int]] = None
@@ -72,13 +71,15 @@ class HouseRulesScene(_Overlay):
         self.values[knob] = value
         try:
             self.rules()
-            self.error, self.refusal = None, None
+            self.refusal = None
         except ValueError as exc:
-            self._refused(exc)
+            self.refusal = exc
         self._sync()
 
-    def _refused(self, exc: ValueError) -> None:
-        self.error, self.refusal = str(exc), exc
+    @property
+    def error(self) -> Optional[str]:
+        """The refusal's technical English (for logs and tests), or None."""
+        return str(self.refusal) if self.refusal is not None else None
 
     def _sync(self) -> None:
         """Disable (and hide behind their reason) the controls of rows that change nothing."""
@@ -93,14 +94,14 @@ class HouseRulesScene(_Overlay):
 
     def reset(self) -> None:
         self.values = {k: house_value(self.preset, k) for k, _, _ in HOUSE_KNOBS}
-        self.error, self.refusal = None, None
+        self.refusal = None
         self.layout()
 
     def done(self) -> None:
         try:
             self.rules()
         except ValueError as exc:
-            self._refused(exc)
+            self.refusal = exc
             return
         self.app.pop()
         if self.on_done is not None:
@@ -307,9 +308,9 @@ class HouseRulesScene(_Overlay):
                 ctrl.draw(surface)
         surface.set_clip(prev)
         self.scroller.draw_bar(surface)
-        if self.error:
+        if self.refusal is not None:
             # the Rules' own sentence of what to change (their technical English is not shown)
-            reason = rules_problem(self.refusal if self.refusal is not None else ValueError(self.error))
+            reason = rules_problem(self.refusal)
             self.draw_help(surface, _("These rules cannot be played: {reason}").format(reason=reason),
                            color=theme.BAD)
         elif helped is not None:
