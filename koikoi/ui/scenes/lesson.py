@@ -28,7 +28,7 @@ from ...lessons import CPU, YOU, Lesson, highlights
 from ...session import MatchSession, SeatConfig
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ..table import N_, _
 from ..table.driver import TurnDriver
 from . import DialogScene, MenuScene
 from .round import RoundScene
@@ -410,9 +410,10 @@ class LessonPauseScene(MenuScene):
 class LessonDoneScene(DialogScene):
     """The end of a lesson: its one-line summary, then the next lesson or the list."""
 
+    title = N_("Lesson complete")       # (DialogScene translates it where drawn)
+
     def __init__(self, app, lesson_scene: LessonScene):
         self.lesson_scene = lesson_scene
-        self.title = _("Lesson complete")
         super().__init__(app)
 
     def layout(self) -> None:
