@@ -41,7 +41,7 @@ class LearnScene(MenuScene):
         self.lesson_buttons: list = []      # (button, entry), in order
         self.puzzles = self._load_puzzles(app)
         self.puzzles_b = None
-        self._fresh = True                  # the first enter() follows at once: no second read
+        self._fresh = True                  # the first enter() follows at once: nothing read twice
         super().__init__(app)
 
     @staticmethod
@@ -66,11 +66,11 @@ class LearnScene(MenuScene):
             return []
 
     def enter(self) -> None:
-        self.entries = self._load()
-        if not self._fresh:
+        if not self._fresh:     # back from a lesson or the puzzles: read and lay out again
+            self.entries = self._load()
             self.puzzles = self._load_puzzles(self.app)
-        self._fresh = False
-        self.layout()
+            self.layout()
+        self._fresh = False     # (the first enter follows __init__, which did both)
         super().enter()
 
     def next_up(self):
