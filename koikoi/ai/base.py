@@ -39,7 +39,11 @@ def play_key(action) -> tuple:
 
 
 def kind(legal: Sequence) -> str:
-    a = legal[0]
+    return kind_of(legal[0])
+
+
+def kind_of(a) -> str:
+    """What deciding ``a`` is: "play", "choose", "decide", "oyagime" or "other"."""
     if isinstance(a, Play):
         return "play"
     if isinstance(a, ChooseMatch):

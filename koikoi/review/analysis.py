@@ -51,9 +51,10 @@ import time
 from dataclasses import replace
 from typing import Callable, NamedTuple, Optional, Sequence
 
+from ..ai.base import kind_of as base_kind_of
 from ..ai.knowledge import Knowledge
 from ..ai.hard import estimate
-from ..engine import ChooseMatch, KoiKoi, Play, Stop, events_to_json, legal_actions, view
+from ..engine import ChooseMatch, Play, events_to_json, legal_actions, view
 from ..engine.cards import CARD_MONTH_MASK, ID_TO_INDEX
 from ..engine.events import RoundEnded
 from ..engine.match import CHOOSE, DECIDE, PLAY, walk
@@ -146,37 +147,32 @@ def positions(events, seats: Sequence[int] = (0, 1), *, after_round: int = 0,
 
 # ---------------------------------------------------------------- one decision
 
-def _card_class(view, c: int, classes: tuple) -> tuple:
+def _card_class(c: int, classes: tuple) -> tuple:
     for k, m in enumerate(classes):
         if m >> c & 1:
             return (CARD_MONTH_MASK[c], k)
     return (CARD_MONTH_MASK[c], -1, c)
 
 
-def equivalence_key(view, action, classes: Optional[tuple] = None) -> tuple:
+def equivalence_key(action, classes: tuple) -> tuple:
     """Actions with one key are the same move up to interchangeable cards (same month,
     same yaku memberships under the rules): they lead to positions alike in all but the
     names of two such cards. ``classes``: ``Knowledge(view.rules, view.month).classes``."""
-    if classes is None:
-        classes = Knowledge(view.rules, view.month).classes
     if isinstance(action, Play):
         c = ID_TO_INDEX[action.card]
         t = ID_TO_INDEX[action.target] if action.target else None
-        return ("play", _card_class(view, c, classes),
-                None if t is None else _card_class(view, t, classes))
+        return ("play", _card_class(c, classes), None if t is None else _card_class(t, classes))
     if isinstance(action, ChooseMatch):
-        return ("choose", _card_class(view, ID_TO_INDEX[action.target], classes))
+        return ("choose", _card_class(ID_TO_INDEX[action.target], classes))
     return (type(action).__name__,)
 
 
 def kind_of(action) -> str:
-    if isinstance(action, Play):
-        return "play"
-    if isinstance(action, ChooseMatch):
-        return "choose"
-    if isinstance(action, (KoiKoi, Stop)):
-        return "decide"
-    raise ValueError(f"not a reviewed decision: {action!r:.60}")
+    """"play", "choose" or "decide" (``ai.base.kind_of``); ValueError for any other action."""
+    k = base_kind_of(action)
+    if k not in ("play", "choose", "decide"):
+        raise ValueError(f"not a reviewed decision: {action!r:.60}")
+    return k
 
 
 def verdict_of(loss: float, spread: float) -> str:
@@ -204,7 +200,7 @@ def analyse_decision(v, legal: Sequence, chosen, *, index: int = 0, budget: Opti
         d = Decision(v.round, index, v.seat, kind, chosen, chosen, (Option(chosen, 0.0),), 0.0, FORCED)
         return _with_reason(d, v, opponent, style)
     classes = Knowledge(v.rules, v.month).classes      # built per call: nothing shared
-    keys = [equivalence_key(v, a, classes) for a in legal]
+    keys = [equivalence_key(a, classes) for a in legal]
     reps, where = [], {}
     for a, k in zip(legal, keys):
         if k not in where:
