@@ -59,7 +59,7 @@ def heading(puzzle, n: int, total: int) -> str:
         n=n, total=total, round=puzzle.round)
 
 
-def question_text(puzzle, style: str = "both") -> str:
+def question_text(puzzle) -> str:
     if puzzle.kind == "decide":
         return _("You have a yaku. Call Koi-Koi and play on, or stop and score?")
     if puzzle.kind == "choose":
@@ -109,12 +109,6 @@ class PuzzleSession(MatchSession):
         return False
 
 
-def puzzle_session(puzzle) -> MatchSession:
-    """The puzzle's table: the deciding seat is the player; the other seat never moves.
-    Nothing is ever written."""
-    return PuzzleSession(puzzle)
-
-
 class PuzzleDriver(TurnDriver):
     """The table at rest: only the player's Koi-Koi question, and only before the answer.
     The other seat is never asked for a move."""
@@ -147,7 +141,7 @@ class PuzzleScene(RoundScene):
         self._panel_img: Optional[pygame.Surface] = None
         self.panel_box: Optional[pygame.Rect] = None
         self.panel_buttons: list = []
-        super().__init__(app, puzzle_session(self.puzzle))
+        super().__init__(app, PuzzleSession(self.puzzle))
         self.driver = PuzzleDriver(self)
         log.info("puzzle %d of %d: match %s, round %d, event %d", self.at + 1, len(self.puzzles),
                  self.puzzle.match_id, self.puzzle.round, self.puzzle.index)
@@ -275,7 +269,7 @@ class PuzzleScene(RoundScene):
         style = self.name_style()
         head = heading(self.puzzle, self.at + 1, len(self.puzzles))
         if self.answer is None:
-            return head, question_text(self.puzzle, style), theme.GOLD
+            return head, question_text(self.puzzle), theme.GOLD
         text = verdict_text(self.puzzle, self.answer, style)
         return head, text, theme.GOOD if self.answer.right else theme.BAD
 
