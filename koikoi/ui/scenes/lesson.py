@@ -217,18 +217,11 @@ class LessonScene(RoundScene):
         self.script.advance()
         return True
 
-    def prompt(self) -> None:
+    def prompt_options(self) -> dict:
         """The Koi-Koi question, asked through the lesson's gate, its answer ringed."""
-        self.banner = None
-        self.banners.clear()
         step = self.script.current
-
-        def choice(action):
-            self._pop_overlay(scene)
-            self.send(action)
-        scene = self._push_overlay("prompt", self.session, self.me, choice, practice=False, gate=self.gate,
-                                   pick=step.decision if step is not None else None,
-                                   note=step.say if step is not None else None)
+        return dict(practice=False, gate=self.gate, pick=step.decision if step is not None else None,
+                    note=step.say if step is not None else None)
 
     def match_over(self) -> None:
         """The round scored and the lesson's one-month match ended: no match results screen

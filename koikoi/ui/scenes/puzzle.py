@@ -213,16 +213,9 @@ class PuzzleScene(RoundScene):
     def match_over(self) -> None:
         pass                     # never shown: the table stops at the end of the round
 
-    def prompt(self) -> None:
+    def prompt_options(self) -> dict:
         """The Koi-Koi question, every answer accepted; it is judged like a move."""
-        self.banner = None
-        self.banners.clear()
-
-        def choice(action):
-            self._pop_overlay(scene)
-            self.send(action)
-        scene = self._push_overlay("prompt", self.session, self.me, choice, practice=False,
-                                   note=heading(self.puzzle, self.at + 1, len(self.puzzles)))
+        return dict(practice=False, note=heading(self.puzzle, self.at + 1, len(self.puzzles)))
 
     # ------------------------------------------------------------------ leaving
     def pause(self) -> None:

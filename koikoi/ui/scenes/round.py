@@ -387,7 +387,11 @@ class RoundScene(Scene):
         def choice(action):
             self._pop_overlay(scene)
             self.send(action)
-        scene = self._push_overlay("prompt", self.session, self.me, choice)
+        scene = self._push_overlay("prompt", self.session, self.me, choice, **self.prompt_options())
+
+    def prompt_options(self) -> dict:
+        """More keywords for the Koi-Koi prompt (a lesson's gate and note, a puzzle's)."""
+        return {}
 
     # ------------------------------------------------------------------ hooks (lessons)
     pulse_t = 0.0        # seconds, for the renderer's pulsing highlight
