@@ -176,11 +176,17 @@ def yaku_text(yaku: Iterable, style: str = "both") -> str:
     return join([_("{yaku} ({points})").format(yaku=yaku_label(y[0], style), points=y[1]) for y in yaku])
 
 
+def preset_label(name: str) -> str:
+    """A preset's whole label in the current language ("Casual (6 months, stacking yaku)");
+    a name that is no preset, as it is."""
+    return _(PRESET_LABELS[name]) if name in PRESET_LABELS else str(name)
+
+
 def preset_parts(name: str) -> tuple[str, str]:
     """(name, detail) of a preset's label in the current language ("Casual", "6 months,
     stacking yaku"): the translated label split at its bracket (ASCII or full-width); a
     label without one is its own name and detail, a name not a preset is itself."""
-    label = _(PRESET_LABELS[name]) if name in PRESET_LABELS else str(name)
+    label = preset_label(name)
     for opening, closing in ((" (", ")"), ("（", "）"), ("(", ")")):
         i = label.find(opening)
         if i > 0:

@@ -13,7 +13,7 @@ from typing import Optional
 
 import pygame
 
-from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Kind, Rules
+from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_DESCRIPTIONS, RULESETS, Kind, Rules
 from ...engine import yaku as Y
 from ...engine.scoring import ino_mode
 from ... import narration as N
@@ -322,7 +322,7 @@ class HowToPlayScene(MenuScene):
 
         # ---- yaku
         house = rules != RULESETS[self.rules_name]
-        label = _(PRESET_LABELS[self.rules_name])
+        label = N.preset_label(self.rules_name)
         heading(_("Yaku in {preset}").format(preset=label) if not house
                 else _("Yaku in this match ({preset} with house rules)").format(preset=N.rules_name(self.rules_name)))
         described = PRESET_DESCRIPTIONS.get(self.rules_name)

@@ -19,12 +19,12 @@ from typing import Optional
 
 import pygame
 
-from ...engine import PRESET_LABELS, RULESETS
+from ...engine import RULESETS
 from ...engine.events import RoundEnded
 from .. import theme
 from .. import widgets as W
 from ..hints import yaku_label
-from ...narration import join, rules_name
+from ...narration import join, preset_label, rules_name
 from ..table import N_, _, ngettext, seat_label
 from . import MenuScene, TableScreen
 from . import review_panel as RP
@@ -240,11 +240,9 @@ def ledger_row_cells(row, names: tuple) -> dict:
 def rules_line(st) -> str:
     """ "Casual (6 months, stacking yaku)  ·  6 rounds": the preset's label, which names its
     length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one)."""
-    label = PRESET_LABELS.get(st.rules.name, st.rules.name)
-    label = _(label) if label else label
     preset = RULESETS.get(st.rules.name)
-    if preset is None or st.months != preset.months:
-        label = rules_name(st.rules.name)
+    label = (preset_label(st.rules.name) if preset is not None and st.months == preset.months
+             else rules_name(st.rules.name))
     n = len(st.ledger)
     return ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
 

@@ -18,8 +18,8 @@ from typing import Callable
 
 import pygame
 
-from ...engine import PRESET_LABELS, Phase
-from ...narration import rules_name
+from ...engine import Phase
+from ...narration import preset_label, rules_name
 from .. import theme
 from .. import widgets as W
 from ..table import N_, _, ngettext, seat_label
@@ -122,8 +122,7 @@ class UnfinishedMatchScene(DialogScene):
         line = W.ellipsize(match_summary(self.session), font_b, room)
         W.draw_text(surface, line, font_b, theme.CREAM, (cx, y), "midtop")
         y += font_b.get_linesize() + self.px(4)
-        name = self.session.rules.name
-        rules = _(PRESET_LABELS[name]) if name in PRESET_LABELS else name
+        rules = preset_label(self.session.rules.name)
         W.draw_text(surface, W.ellipsize(rules, self.font("small"), room), self.font("small"),
                     theme.CREAM_DIM, (cx, y), "midtop")
         y += self.font("small").get_linesize() + self.px(18)
