@@ -448,11 +448,20 @@ class MatchServer:
         try:
             getattr(self, "_on_" + msg["type"])(c, msg, rid)
         except StoreError:
-            self._refuse(c, msg["type"], "the room store could not write")
-            c.error(rid, "storage", "the server could not save that; nothing changed")
+            self._not_stored(c, msg["type"], rid)
         except Exception:
             log.exception("%s from %s failed", msg["type"], c.label)
             c.error(rid, "internal", "the server failed on that message; nothing changed")
+
+    def _not_stored(self, c: Client, what: str, rid: Any) -> None:
+        """The room store could not write ``what``: refused, and the client told nothing changed."""
+        self._refuse(c, what, "the room store could not write")
+        c.error(rid, "storage", "the server could not save that; nothing changed")
+
+    @staticmethod
+    def _write_failure(f) -> Optional[BaseException]:
+        """What a room write's future failed with (a cancelled one too), or None."""
+        return f.exception() if not f.cancelled() else StoreError("cancelled")
 
     def _no(self, c: Client, rid: Any, what: str, code: str, message: str) -> None:
         self._refuse(c, what, f"{code}: {message}")
@@ -502,10 +511,8 @@ class MatchServer:
     def _created(self, f, c: Client, rid: Any, room: Room, token: str) -> None:
         self._creating.pop(room.code, None)
         c.entering = False
-        exc = f.exception() if not f.cancelled() else StoreError("cancelled")
-        if exc is not None:
-            self._refuse(c, "create", "the room store could not write")
-            return c.error(rid, "storage", "the server could not save that; nothing changed")
+        if self._write_failure(f) is not None:
+            return self._not_stored(c, "create", rid)
         room.id, room.updated = f.result(), time.time()
         self.rooms[room.code] = room
         log.info("room %s created by %s (%s, %s months)", room.code, c.peer, room.preset, room.months)
@@ -564,11 +571,9 @@ class MatchServer:
     def _seated(self, f, c: Client, rid: Any, room: Room, token: str) -> None:
         room.writing = c.entering = False
         try:
-            exc = f.exception() if not f.cancelled() else StoreError("cancelled")
-            if exc is not None:
+            if self._write_failure(f) is not None:
                 room.seats[1] = Seat()
-                self._refuse(c, "join", "the room store could not write")
-                c.error(rid, "storage", "the server could not save that; nothing changed")
+                self._not_stored(c, "join", rid)
             else:
                 room.updated = f.result()
                 self._joined_room(c, rid, room, token)
@@ -695,10 +700,8 @@ class MatchServer:
         """An action's events are committed (or not): tell everyone, then what waited."""
         room.writing = False
         try:
-            exc = f.exception() if not f.cancelled() else StoreError("cancelled")
-            if exc is not None:
-                self._refuse(c, "act", "the room store could not write")
-                c.error(rid, "storage", "the server could not save that; nothing changed")
+            if self._write_failure(f) is not None:
+                self._not_stored(c, "act", rid)
             else:
                 room.updated = f.result()
                 room.state, room.status, room.result = new, status, result
