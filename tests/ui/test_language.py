@@ -226,32 +226,23 @@ def _drawn(app, monkeypatch) -> list:
         if getattr(mod, "__name__", "").startswith("koikoi.ui") and getattr(mod, "draw_text", None) is real:
             monkeypatch.setattr(mod, "draw_text", spy)
 
-    def boxed(widget):
-        draw = widget.draw
+    def in_box(obj, method: str, rect: str):
+        """While ``obj.<method>`` draws, the box is the rectangle in ``obj.<rect>``."""
+        draw = getattr(obj, method)
 
         def draw_in_box(surface, *a, **kw):
-            box.append(pygame.Rect(widget.rect))
+            box.append(pygame.Rect(getattr(obj, rect)))
             try:
                 return draw(surface, *a, **kw)
             finally:
                 box.pop()
-        monkeypatch.setattr(widget, "draw", draw_in_box)
-    def paneled(scene):
-        draw = scene.draw_menu_panel
-
-        def draw_in_panel(surface, *a, **kw):
-            box.append(pygame.Rect(scene.panel))
-            try:
-                return draw(surface, *a, **kw)
-            finally:
-                box.pop()
-        monkeypatch.setattr(scene, "draw_menu_panel", draw_in_panel)
+        monkeypatch.setattr(obj, method, draw_in_box)
     for scene in app.scenes:
         if hasattr(scene, "draw_menu_panel"):
-            paneled(scene)
+            in_box(scene, "draw_menu_panel", "panel")
         for widget in getattr(scene, "widgets", []) or []:
             if isinstance(getattr(widget, "rect", None), pygame.Rect) and hasattr(widget, "draw"):
-                boxed(widget)
+                in_box(widget, "draw", "rect")
     return seen
 
 
