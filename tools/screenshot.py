@@ -87,6 +87,15 @@ def _settle(app, frames: int = 40) -> None:
         app.step(1 / 60)
 
 
+def _step_until(app, cond, frames: int = 600) -> bool:
+    """Step frames until ``cond()``, at most ``frames`` of them; the last ``cond()``."""
+    for _ in range(frames):
+        if cond():
+            return True
+        app.step(1 / 60)
+    return cond()
+
+
 def _round_scene(app, session):
     from koikoi.ui.scenes.oyagime import open_round
     scene = open_round(app, session, replace=True)
@@ -285,15 +294,9 @@ def build(app, name: str, seed: int):
         scene = app.top
         enter = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
         for _ in range(2):                      # past the welcome, to the step that points at cards
-            for _ in range(600):
-                if scene.waiting_for_next():
-                    break
-                app.step(1 / 60)
+            _step_until(app, scene.waiting_for_next)
             scene.handle(enter)
-        for _ in range(600):
-            if scene.waiting_for_next() or scene.my_turn():
-                break
-            app.step(1 / 60)
+        _step_until(app, lambda: scene.waiting_for_next() or scene.my_turn())
         if name == "lesson-pause":
             scene.pause()
     elif name == "puzzle":
