@@ -224,9 +224,14 @@ class MatchSession:
             return None
         try:
             if self.state.is_over:
+                # The finished state (over, with its result) goes to the autosave first: if
+                # filing fails (a read-only or full history folder), the next start files it
+                # from there; the autosave never stays one move before the end.
+                kept = store.save_autosave(self)
                 path = store.file_match(self)
                 if path is None:
-                    self.save_problem = ("history", N_("The finished match could not be saved to the history."))
+                    self.save_problem = ("history", N_("The finished match could not be saved to the history.")
+                                         if kept else N_("The match could not be saved (see the log)."))
                 else:
                     self.filed_path = path
                     store.clear_autosave(self.id)
