@@ -70,6 +70,8 @@ def clean_name(value: Any) -> str:
         raise ValueError(f"a seat name must have 1 to {MAX_NAME_LEN} characters")
     if any(ord(c) < 32 or 0x7f <= ord(c) < 0xa0 for c in name):
         raise ValueError("a seat name may not hold control characters")
+    if any(0xd800 <= ord(c) < 0xe000 for c in name):     # a lone surrogate: not text at all
+        raise ValueError("a seat name may not hold lone surrogates")
     return name
 
 

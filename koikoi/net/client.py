@@ -184,15 +184,22 @@ class ClientState:
             raise ValueError("an events message without start and events")
         if self.table is None:
             raise ValueError("events before joining a room")
+        skip = 0
         if start == 0:
             have, table = (), initial(self.table.seat)
         elif start == len(self.events):
+            have, table = self.events, self.table
+        elif 0 < start < len(self.events) <= start + len(events):
+            # the answer to a ``sync`` sent before the last events came: they are in it again
+            skip = len(self.events) - start
+            if tuple(event_from_wire(d) for d in events[:skip]) != self.events[start:]:
+                raise ValueError(f"the events from {start} differ from those received")
             have, table = self.events, self.table
         else:
             raise ValueError(f"events from {start}, but {len(self.events)} were received")
         step = fold if self.role == "player" else _spectator_fold
         new = []
-        for d in events:
+        for d in events[skip:]:
             e = event_from_wire(d)
             table = step(table, e)
             new.append(e)
@@ -452,8 +459,11 @@ class Connection:
         except ConnectionLost:
             pass
 
-    async def sync(self, *, timeout: float = 10.0) -> dict:
-        return await self.request("sync", timeout=timeout)
+    async def sync(self, *, timeout: float = 10.0, whole: bool = False) -> dict:
+        """The events this connection lacks (``whole``: every event again)."""
+        if whole:
+            return await self.request("sync", timeout=timeout)
+        return await self.request("sync", have=len(self.state.events), timeout=timeout)
 
     async def ping(self, *, timeout: float = 10.0) -> dict:
         return await self.request("ping", timeout=timeout)

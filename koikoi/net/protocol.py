@@ -21,7 +21,8 @@ Client -> server (``parse_client``, strict: unknown fields or types are refused)
     claim      {}                  win by forfeit: the other seat dropped for
                                    ``claim_after`` seconds, or left
     leave      {}                  leave the room (the token still works)
-    sync       {}                  send me the whole event list again
+    sync       {have?}             send me the events from ``have`` on (the number the
+                                   client holds; left out: 0, the whole list)
     record     {}                  send me the match record again (a seated player of an
                                    ended match)
     ping       {}
@@ -58,7 +59,8 @@ Server -> client
                checks it against what it was sent (``koikoi.net.client.check_record``).
     left       {re}                the answer to ``leave`` (the server then closes)
     pong       {re}
-    error      {re?, code, message}   nothing changed
+    error      {re, code, message}    nothing changed; ``re`` is the request's id whenever
+                                   the frame could be read that far (null otherwise)
 
 Room status: ``open`` (waiting for seat 1), ``playing``, ``over``, ``closed``
 (the host left before anyone joined), ``expired``.
@@ -95,15 +97,24 @@ CODE_RE = re.compile(r"KOI-[0-9]{4,8}")
 CODE_DIGITS = 4
 _CARD_IDS = frozenset(IDS)
 _ID_INT_MAX = 2 ** 31 - 1
+# What no text from a client may hold: C0/C1 control characters, and lone surrogates (they
+# cannot be encoded as UTF-8: echoed back or written to SQLite they would fail there).
+_UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def clean_text(value: str) -> bool:
+    """True if ``value`` holds no control character and no lone surrogate."""
+    return _UNSAFE_TEXT.search(value) is None
 
 
 class ProtocolError(ValueError):
     """A frame that is not a valid message. ``code`` is the error code sent back."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, re: Any = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.re = re            # the request's id, when it could be read
 
 
 def _short(value: Any, n: int = 40) -> str:
@@ -346,12 +357,13 @@ def _rules_choice(v: Any) -> dict:
     if type(v) is not dict or not set(v) <= {"preset", "house"} or "preset" not in v:
         raise ProtocolError("bad_rules", "rules is {\"preset\": name, \"house\": {knob: value}}")
     preset, house = v["preset"], v.get("house", {})
-    if type(preset) is not str or len(preset) > 40:
+    if type(preset) is not str or len(preset) > 40 or not clean_text(preset):
         raise ProtocolError("bad_rules", "rules.preset must be a preset name")
     if type(house) is not dict or len(house) > 64:
         raise ProtocolError("bad_rules", "rules.house must be an object of at most 64 knobs")
     for k, x in house.items():
-        if len(k) > 40 or type(x) not in _SCALAR or (type(x) is str and len(x) > 40):
+        if (len(k) > 40 or not clean_text(k) or type(x) not in _SCALAR
+                or (type(x) is str and (len(x) > 40 or not clean_text(x)))):
             raise ProtocolError("bad_rules", f"house rule {_short(k)} has a value of the wrong kind")
     return {"preset": preset, "house": dict(house)}
 
@@ -364,25 +376,51 @@ _CLIENT: dict = {
     "reconnect": {"room": (_code, True), "token": (_token, True)},
     "watch": {"room": (_code, True), "name": (_name, False)},
     "act": {"action": (action_from_json, True), "at": (_count, False)},
-    "claim": {}, "leave": {}, "sync": {}, "record": {}, "ping": {},
+    "sync": {"have": (_count, False)},
+    "claim": {}, "leave": {}, "record": {}, "ping": {},
 }
 CLIENT_TYPES = tuple(_CLIENT)
+
+
+def request_id(data: Any) -> Any:
+    """The ``id`` of a client message (a dict) if it is a valid one, else None."""
+    rid = data.get("id") if type(data) is dict else None
+    if (type(rid) is int and 0 <= rid <= _ID_INT_MAX) or (
+            type(rid) is str and len(rid) <= ID_MAX and clean_text(rid)):
+        return rid
+    return None
+
+
+def peek_id(raw: Any, *, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH) -> Any:
+    """The valid ``id`` of a frame not otherwise read (one refused for the rate), or None."""
+    try:
+        return request_id(_frame_object(raw, max_bytes, max_depth))
+    except ProtocolError:
+        return None
 
 
 def parse_client(raw: Any, *, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH) -> dict:
     """A client frame as a checked message: {"type", "id" (or None), field: clean value}.
     ``act`` carries the engine action under "action". Raises ProtocolError, and only that,
-    for anything at all (the message names the first problem; it never echoes much)."""
+    for anything at all (the message names the first problem; it never echoes much); its
+    ``re`` is the frame's id when that was valid."""
     data = _frame_object(raw, max_bytes, max_depth)
+    rid = request_id(data)
+    try:
+        return _checked(data, rid)
+    except ProtocolError as exc:
+        exc.re = rid
+        raise
+
+
+def _checked(data: dict, rid: Any) -> dict:
     kind = data.get("type")
     if type(kind) is not str or kind not in _CLIENT:
         raise ProtocolError("bad_type", f"unknown message type {_short(kind, 24)} "
                                         f"({', '.join(CLIENT_TYPES)})")
-    rid = data.get("id")
-    if rid is not None and not ((type(rid) is int and 0 <= rid <= _ID_INT_MAX)
-                                or (type(rid) is str and len(rid) <= ID_MAX)):
+    if data.get("id") is not None and rid is None:
         raise ProtocolError("bad_id", f"id is a whole number 0..{_ID_INT_MAX} or a text of "
-                                      f"at most {ID_MAX} characters")
+                                      f"at most {ID_MAX} characters, without control characters")
     spec = _CLIENT[kind]
     out: dict = {"type": kind, "id": rid}
     for k in data:

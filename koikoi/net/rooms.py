@@ -153,6 +153,8 @@ class Room:
     record: Optional[tuple] = None  # (events, the record message) once over (server.py builds it)
     writing: bool = False           # an action of this room is being written (server.py)
     deferred: list = field(default_factory=list)   # what came for the room meanwhile, in order
+    owner: Optional[str] = None     # the address (IPv6: its /64) that created it, this run only
+    wire: dict = field(default_factory=dict)   # viewer -> its events encoded, one text each (server.py)
 
     @property
     def events(self) -> tuple:
@@ -306,26 +308,50 @@ class RoomStore:
         self._writer: Optional[Writer] = None
         self._closed = False
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DB_NAME
-        if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()):
-            raise StoreError(f"{self.path} is not a regular file")
+        # Private from the first byte: the folder 0700, the database and its -wal and -shm
+        # (they hold every dealt hand) 0600. SQLite gives the -wal and -shm the database
+        # file's mode; the umask covers what is created meanwhile.
+        old_mask = os.umask(0o077)
         try:
-            self.db = self._connect(durable)
-        except sqlite3.DatabaseError as exc:
-            # not a database (or a damaged one): set aside, never deleted, and start afresh
-            log.warning("room store %s cannot be opened (%s); setting it aside", self.path, exc)
-            if move_database_aside(self.path) is None:
-                raise StoreError(f"{self.path} cannot be opened or set aside: {exc}") from None
-            self.db = self._connect(durable)
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
-            raise StoreError(f"{self.path} has schema {version}; this server reads {SCHEMA_VERSION}")
-        self.db.executescript(_SCHEMA)
+            if not self.folder.exists():
+                self.folder.mkdir(parents=True, mode=0o700)
+            if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()):
+                raise StoreError(f"{self.path} is not a regular file")
+            self._private_files()
+            try:
+                self.db = self._connect(durable)
+            except sqlite3.DatabaseError as exc:
+                # not a database (or a damaged one): set aside, never deleted, and start afresh
+                log.warning("room store %s cannot be opened (%s); setting it aside", self.path, exc)
+                if move_database_aside(self.path) is None:
+                    raise StoreError(f"{self.path} cannot be opened or set aside: {exc}") from None
+                self._private_files()
+                self.db = self._connect(durable)
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise StoreError(f"{self.path} has schema {version}; this server reads {SCHEMA_VERSION}")
+            self.db.executescript(_SCHEMA)
+        finally:
+            os.umask(old_mask)
+
+    def _private_files(self) -> None:
+        """The database created empty with mode 0600 (an empty file is an empty database),
+        and the store's files from an earlier run made 0600 if they were not."""
         try:
-            os.chmod(self.path, 0o600)       # it holds every hidden card of every match
-        except OSError:
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                             0o600))
+        except FileExistsError:
             pass
+        except OSError as exc:
+            raise StoreError(f"{self.path} cannot be created: {exc}") from None
+        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
+            p = self.folder / name
+            try:
+                if p.is_file() and not p.is_symlink() and p.stat().st_mode & 0o077:
+                    os.chmod(p, 0o600)
+            except OSError:
+                pass
 
     def _connect(self, durable: bool) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), timeout=5.0, isolation_level=None, check_same_thread=False)

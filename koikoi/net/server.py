@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http
+import ipaddress
 import logging
 import secrets
 import signal
@@ -54,7 +54,7 @@ from ..engine import IllegalAction, apply, legal_actions, new_match
 from ..engine.match import OVER
 from ..engine.view import view
 from .protocol import (MAX_DEPTH, MAX_FRAME, PROTOCOL_VERSION, ProtocolError, action_to_json,
-                       encode, new_room_code, new_token, parse_client, record_message,
+                       encode, new_room_code, new_token, parse_client, peek_id, record_message,
                        spectator_event, wire_event)
 from .rooms import Room, RoomStore, Seat, StoreError, room_rules, token_hash
 
@@ -82,13 +82,20 @@ class ServerConfig:
     ping_timeout: Optional[float] = 20.0
     close_timeout: float = 5.0
     max_rooms: int = 1000               # open or playing rooms
+    rooms_per_address: int = 16         # open or playing rooms created from one address (IPv6: /64)
+    # Connections, counted from the TCP accept (before the WebSocket handshake); the total is
+    # also kept ``fd_reserve`` below the process's open-files limit (RLIMIT_NOFILE).
     max_connections: int = 2000
-    max_per_ip: int = 200
+    max_per_ip: int = 64                # ... from one address (IPv6: one /64)
+    fd_reserve: int = 64                # open files kept for the database, logs, the listener
     max_watchers: int = 8               # spectators a room
     guesses_rate: float = 0.5           # failed room codes / tokens a second from one address
     guesses_burst: int = 20
+    guesses_total_rate: float = 10.0    # ... from every address together
+    guesses_total_burst: int = 100
     keep_finished: float = 3600.0       # a finished room stays loaded this long (players reconnect)
     room_ttl: float = 7 * 86400.0       # an open or playing room nobody visits this long expires
+    abandoned_after: float = 600.0      # an open room whose host is gone expires after this
     sweep_every: float = 60.0
     durable: bool = True                # synchronous=FULL: every acknowledged action is on disk
     code_digits: int = 4
@@ -138,6 +145,49 @@ class Bucket:
         return self.tokens >= self.burst
 
 
+def address_key(ip: str) -> str:
+    """What the per-address limits count: the address, or for IPv6 its /64 (one
+    subscriber's prefix: a host picks any address in it); an IPv4 mapped into IPv6 is
+    the IPv4 address."""
+    if ":" not in ip:
+        return ip
+    try:
+        addr = ipaddress.IPv6Address(ip.split("%", 1)[0])
+    except ValueError:
+        return ip
+    if addr.ipv4_mapped is not None:
+        return str(addr.ipv4_mapped)
+    return str(ipaddress.IPv6Network((addr, 64), strict=False))
+
+
+def raise_open_files() -> Optional[tuple[int, int]]:
+    """Raise this process's soft open-files limit to its hard one (``koikoi serve`` does at
+    start): (old, new), or None where there is no such limit or it cannot change."""
+    try:
+        import resource
+    except ImportError:         # Windows
+        return None
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        if soft == resource.RLIM_INFINITY or target <= soft:
+            return None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return soft, target
+    except (OSError, ValueError):
+        return None
+
+
+def open_files_limit() -> Optional[int]:
+    """The soft open-files limit of this process, or None if it has none."""
+    try:
+        import resource
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
 def _peer(ws) -> str:
     try:
         addr = ws.remote_address
@@ -153,6 +203,7 @@ class Client:
         self.server = server
         self.ws = ws
         self.peer = peer
+        self.key = address_key(peer)          # what the per-address limits count
         cfg = server.config
         self.bucket = Bucket(cfg.rate, cfg.burst)
         self.queue: asyncio.Queue = asyncio.Queue(cfg.send_queue)
@@ -170,11 +221,12 @@ class Client:
         where = f" {self.room.code}/{self.role}{'' if self.seat is None else self.seat}" if self.room else ""
         return f"{self.peer}{where}"
 
-    def send(self, message: dict) -> None:
+    def send(self, message) -> None:
+        """Queue ``message`` (a dict, or a frame already encoded)."""
         if self.closing:
             return
         try:
-            self.queue.put_nowait(encode(message))
+            self.queue.put_nowait(message if type(message) is str else encode(message))
         except asyncio.QueueFull:
             self.server._refuse(self, "slow", f"{self.queue.qsize()} frames unread: disconnected")
             self.abort()
@@ -235,8 +287,12 @@ class MatchServer:
         self.store: Optional[RoomStore] = None
         self.port: Optional[int] = None
         self._ws = None
-        self._per_ip: dict[str, int] = {}
+        self._per_ip: dict[str, int] = {}       # address key -> connections accepted, open
+        self.accepted = 0                         # connections accepted and open (all addresses)
+        self.connection_cap = self.config.max_connections   # lowered to the open-files limit
         self._guesses: dict[str, Bucket] = {}
+        self._all_guesses = Bucket(self.config.guesses_total_rate, self.config.guesses_total_burst)
+        self._quiet: dict[tuple, int] = {}       # (what, address) -> refusals not logged yet
         self._sweeper: Optional[asyncio.Task] = None
         self.refusals = 0
 
@@ -250,19 +306,27 @@ class MatchServer:
         for room in self.store.load(keep_finished=cfg.keep_finished, now=now):
             for seat in room.seats:
                 if seat.name is not None:
-                    seat.presence, seat.since = "dropped", now
+                    # gone since the room's last visit (an abandoned room expires on time)
+                    seat.presence, seat.since = "dropped", (room.updated if room.status == "open" else now)
             self.rooms[room.code] = room
             if room.status == "playing":
                 for s in (0, 1):
                     self._arm_claim(room, s)
         if self.rooms:
             log.info("resumed %d room(s) from %s", len(self.rooms), self.store.path)
+            self.sweep(now)
+        limit = open_files_limit()
+        self.connection_cap = cfg.max_connections
+        if limit is not None and limit - cfg.fd_reserve < cfg.max_connections:
+            self.connection_cap = max(1, limit - cfg.fd_reserve)
+            log.warning("the open-files limit is %d: at most %d connections (not %d); raise it "
+                        "(ulimit -n) for more", limit, self.connection_cap, cfg.max_connections)
         try:
             self._ws = await serve(
                 self._handler, self.host, self.requested_port, compression=None,
                 max_size=cfg.max_frame, max_queue=16, open_timeout=cfg.open_timeout,
                 ping_interval=cfg.ping_interval, ping_timeout=cfg.ping_timeout,
-                close_timeout=cfg.close_timeout, process_request=self._process_request,
+                close_timeout=cfg.close_timeout, create_connection=self._connection_class(),
                 server_header=f"koikoi/{PROTOCOL_VERSION}",
                 logger=logging.getLogger("koikoi.net.websockets"))
         except BaseException:
@@ -350,22 +414,114 @@ class MatchServer:
         who = client.label if client is not None else "?"
         log.info("refused %s from %s: %s", what, who, reason.replace("\n", " ")[:200])
 
-    def _process_request(self, connection, request):
+    def _refuse_often(self, what: str, key: str, reason: str) -> None:
+        """A refusal that a flood repeats (connections): the first from ``key`` is logged,
+        the rest counted and logged once a sweep (``flush_refusals``)."""
+        self.refusals += 1
+        n = self._quiet.get((what, key))
+        if n is None:
+            self._quiet[(what, key)] = 0
+            log.info("refused %s from %s: %s (more from there are counted, logged once a minute)",
+                     what, key, reason)
+        else:
+            self._quiet[(what, key)] = n + 1
+
+    def flush_refusals(self) -> None:
+        for (what, key), n in self._quiet.items():
+            if n:
+                log.info("refused %d more %s(s) from %s", n, what, key)
+        self._quiet.clear()
+
+    def _connection_class(self):
+        """websockets' server connection, counted from the TCP accept (before any byte
+        of the handshake): over the total or the address's share it is answered 503 and
+        closed at once; ping and pong frames take from the connection's rate limit."""
+        from websockets.asyncio.server import ServerConnection
+        from websockets.frames import Opcode
+        server = self
+        control = (Opcode.PING, Opcode.PONG)
+        full = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s")
+
+        class Counted(ServerConnection):
+            koikoi_key: Optional[str] = None
+            koikoi_client: Optional[Client] = None
+
+            def connection_made(self, transport) -> None:
+                why = server._admit(transport)
+                if isinstance(why, bytes):
+                    try:
+                        transport.write(full % (len(why), why))
+                    finally:
+                        transport.close()
+                    return
+                self.koikoi_key = why
+                super().connection_made(transport)
+
+            def connection_lost(self, exc) -> None:
+                if self.koikoi_key is None:         # refused: websockets never saw it
+                    return
+                server._release(self.koikoi_key)
+                super().connection_lost(exc)
+
+            def data_received(self, data: bytes) -> None:
+                if self.koikoi_key is not None:
+                    super().data_received(data)
+
+            def eof_received(self):
+                if self.koikoi_key is not None:
+                    return super().eof_received()
+                return None
+
+            def process_event(self, event) -> None:
+                if getattr(event, "opcode", None) in control and self.koikoi_client is not None:
+                    server._control_frame(self.koikoi_client)
+                super().process_event(event)
+        return Counted
+
+    def _admit(self, transport):
+        """An accepted connection's address key, or the text of a refusal (bytes)."""
+        try:
+            peer = transport.get_extra_info("peername")
+            ip = str(peer[0]) if peer else "?"
+        except Exception:
+            ip = "?"
+        key = address_key(ip)
         cfg = self.config
-        ip = _peer(connection)
-        if len(self.clients) >= cfg.max_connections:
-            self._refuse(None, "connection", f"from {ip}: {cfg.max_connections} connections already")
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "The server is full.\n")
-        if self._per_ip.get(ip, 0) >= cfg.max_per_ip:
-            self._refuse(None, "connection", f"from {ip}: {cfg.max_per_ip} connections from there already")
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "Too many connections.\n")
-        return None
+        if self.accepted >= self.connection_cap:
+            self._refuse_often("connection", key, f"{self.connection_cap} connections already")
+            return b"The server is full.\n"
+        if self._per_ip.get(key, 0) >= cfg.max_per_ip:
+            self._refuse_often("connection", key, f"{cfg.max_per_ip} connections from there already")
+            return b"Too many connections from your address.\n"
+        self.accepted += 1
+        self._per_ip[key] = self._per_ip.get(key, 0) + 1
+        return key
+
+    def _release(self, key: str) -> None:
+        self.accepted -= 1
+        n = self._per_ip.get(key, 1) - 1
+        if n > 0:
+            self._per_ip[key] = n
+        else:
+            self._per_ip.pop(key, None)
+
+    def _control_frame(self, c: Client) -> None:
+        """A ping or a pong from ``c``: it counts in the rate limit as any frame (websockets
+        has answered a ping already; a flood of them is disconnected)."""
+        if c.bucket.take() or c.closing:
+            return
+        c.strikes += 1
+        if c.strikes >= self.config.flood_close:
+            self._refuse(c, "frame", f"flood of {c.strikes} ping/pong frames over the rate limit: "
+                                     "disconnected")
+            c.abort()
 
     async def _handler(self, ws) -> None:
         from websockets.exceptions import ConnectionClosed
         c = Client(self, ws, _peer(ws))
+        ws.koikoi_client = c
         self.clients.add(c)
-        self._per_ip[c.peer] = self._per_ip.get(c.peer, 0) + 1
         writer = asyncio.get_running_loop().create_task(c.write_loop())
         cfg = self.config
         try:
@@ -386,11 +542,6 @@ class MatchServer:
             c.closing = True
             writer.cancel()
             self.clients.discard(c)
-            n = self._per_ip.get(c.peer, 1) - 1
-            if n > 0:
-                self._per_ip[c.peer] = n
-            else:
-                self._per_ip.pop(c.peer, None)
 
     async def _read_loop(self, c: Client) -> None:
         cfg = self.config
@@ -425,7 +576,8 @@ class MatchServer:
             c.strikes += 1
             if c.strikes == 1:
                 self._refuse(c, "frame", f"over the rate limit ({cfg.rate:g}/s, burst {cfg.burst})")
-                c.error(None, "rate_limited", f"too many messages: at most {cfg.rate:g} a second")
+                c.error(peek_id(raw, max_bytes=cfg.max_frame, max_depth=cfg.max_depth), "rate_limited",
+                        f"too many messages: at most {cfg.rate:g} a second")
             if c.strikes >= cfg.flood_close:
                 self._refuse(c, "frame", f"flood of {c.strikes} frames over the rate limit: disconnected")
                 c.close(1008, "flood")
@@ -436,7 +588,7 @@ class MatchServer:
         except ProtocolError as exc:
             c.bad += 1
             self._refuse(c, "frame", f"{exc.code}: {exc.message}")
-            c.error(None, exc.code, exc.message)
+            c.error(exc.re, exc.code, exc.message)
             if c.bad >= cfg.bad_close:
                 c.close(1008, "malformed frames")
             return
@@ -484,6 +636,11 @@ class MatchServer:
             return self._no(c, rid, "create", "in_room", "this connection is in a room already")
         if self._live_rooms() + len(self._creating) >= self.config.max_rooms:
             return self._no(c, rid, "create", "server_full", "the server holds all the rooms it can")
+        mine = (sum(r.owner == c.key and r.live for r in self.rooms.values())
+                + sum(r.owner == c.key for r in self._creating.values()))
+        if mine >= self.config.rooms_per_address:
+            return self._no(c, rid, "create", "too_many_rooms",
+                            f"{mine} rooms made from your address are still open or playing")
         choice = m["rules"]
         try:
             rules, months, house = room_rules(choice["preset"], choice["house"], m.get("months", "preset"))
@@ -497,6 +654,7 @@ class MatchServer:
         token = new_token()
         room = Room(code, choice["preset"], house, rules, months, bool(m.get("spectators", False)), state, now)
         room.seats[0] = Seat(m["name"], token_hash(token), now)
+        room.owner = c.key
         # written on the writer thread; nobody knows the code until it is committed
         self._creating[code] = room
         c.entering = True
@@ -524,17 +682,22 @@ class MatchServer:
         self._welcome(c, room)
 
     def _guess_blocked(self, c: Client, rid: Any, what: str) -> bool:
-        b = self._guesses.get(c.peer)
+        b = self._guesses.get(c.key)
         if b is not None and b.empty():
             self._no(c, rid, what, "too_many_tries", "too many wrong room codes or tokens: wait a minute")
+            return True
+        if self._all_guesses.empty():
+            self._no(c, rid, what, "server_busy", "the server is refusing room codes for a moment: "
+                                                  "try again in a minute")
             return True
         return False
 
     def _guessed_wrong(self, c: Client) -> None:
-        b = self._guesses.get(c.peer)
+        b = self._guesses.get(c.key)
         if b is None:
-            b = self._guesses[c.peer] = Bucket(self.config.guesses_rate, self.config.guesses_burst)
+            b = self._guesses[c.key] = Bucket(self.config.guesses_rate, self.config.guesses_burst)
         b.take()
+        self._all_guesses.take()
 
     def _lookup(self, c: Client, m: dict, rid: Any) -> Optional[Room]:
         what = m["type"]
@@ -756,7 +919,13 @@ class MatchServer:
     def _on_sync(self, c: Client, m: dict, rid: Any) -> None:
         if c.room is None:
             return self._no(c, rid, "sync", "not_in_room", "join a room first")
-        c.send(self._events(c.room, c.seat, 0, rid))
+        have = m.get("have", 0)
+        total = len(c.room.events)
+        # the events from ``have`` on (all of them if the client claims more than there are);
+        # they weigh on the rate limit as frames do: a token a hundred events
+        start = have if have <= total else 0
+        c.bucket.tokens -= (total - start) // 100
+        c.send(self._events(c.room, c.seat, start, rid))
 
     def _on_record(self, c: Client, m: dict, rid: Any) -> None:
         room = c.room
@@ -866,29 +1035,38 @@ class MatchServer:
             return []
         return [action_to_json(a) for a in legal_actions(state) or ()]
 
-    def _events(self, room: Room, seat: Optional[int], start: int, rid: Any = None,
-                cache: Optional[dict] = None) -> dict:
-        events = room.events[start:]
-        if cache is not None and seat in cache:
-            shown = cache[seat]
-        else:
-            shown = ([spectator_event(e) for e in events] if seat is None
-                     else [wire_event(e, seat) for e in events])
-            if cache is not None:
-                cache[seat] = shown
-        out = {"type": "events", "start": start, "events": shown, "total": len(room.events),
-               "to_move": room.state.to_move, "legal": self._legal(room, seat)}
+    @staticmethod
+    def _wire(room: Room, seat: Optional[int]) -> list:
+        """The room's events as ``seat`` (None: a spectator) may see them, each encoded once:
+        kept with the room and extended as its log grows (a committed log never changes)."""
+        texts = room.wire.get(seat)
+        if texts is None:
+            texts = room.wire[seat] = []
+        events = room.events
+        if len(texts) < len(events):
+            if seat is None:
+                texts.extend(encode(spectator_event(e)) for e in events[len(texts):])
+            else:
+                texts.extend(encode(wire_event(e, seat)) for e in events[len(texts):])
+        return texts
+
+    def _events(self, room: Room, seat: Optional[int], start: int, rid: Any = None) -> str:
+        """The ``events`` frame (encoded) of events ``start``.. for ``seat``."""
+        texts = self._wire(room, seat)
+        head = {"type": "events", "start": start, "total": len(texts),
+                "to_move": room.state.to_move, "legal": self._legal(room, seat)}
         if rid is not None:
-            out["re"] = rid
-        return out
+            head["re"] = rid
+        return "".join((encode(head)[:-1], ',"events":[', ",".join(texts[start:]), "]}"))
 
     def _broadcast_events(self, room: Room, start: int, actor: Client, rid: Any) -> None:
-        cache: dict = {}
         for seat, s in enumerate(room.seats):
             if s.client is not None:
-                s.client.send(self._events(room, seat, start, rid if s.client is actor else None, cache))
-        for w in list(room.watchers):
-            w.send(self._events(room, None, start, None, cache))
+                s.client.send(self._events(room, seat, start, rid if s.client is actor else None))
+        if room.watchers:
+            shown = self._events(room, None, start)
+            for w in list(room.watchers):
+                w.send(shown)
 
     def _over(self, room: Room) -> dict:
         r = room.result or {}
@@ -932,7 +1110,8 @@ class MatchServer:
 
     async def _sweep_loop(self) -> None:
         while True:
-            await asyncio.sleep(min(self.config.sweep_every, self.config.gc_thaw_every))
+            cfg = self.config
+            await asyncio.sleep(max(1.0, min(cfg.sweep_every, cfg.gc_thaw_every, cfg.abandoned_after / 4)))
             self._gc_thaw()
             try:
                 self.sweep()
@@ -950,13 +1129,20 @@ class MatchServer:
             if room.connections() or room.writing:
                 continue
             idle = now - room.updated
-            if room.live and idle > cfg.room_ttl:
+            host = room.seats[0]
+            abandoned = (room.status == "open" and host.presence in ("dropped", "left")
+                         and now - host.since > cfg.abandoned_after)
+            if room.live and (idle > cfg.room_ttl or abandoned):
                 try:
                     self.store.set_status(room, "expired", room.result)
                 except StoreError:
                     continue
                 room.status = "expired"
-                log.info("room %s expired after %.0f s without a visit", code, idle)
+                if abandoned:
+                    log.info("room %s expired: nobody joined, and its host left %.0f s ago",
+                             code, now - host.since)
+                else:
+                    log.info("room %s expired after %.0f s without a visit", code, idle)
             elif room.live or idle <= cfg.keep_finished:
                 continue
             for s in room.seats:
@@ -967,6 +1153,7 @@ class MatchServer:
         for ip, b in list(self._guesses.items()):
             if b.full():
                 del self._guesses[ip]
+        self.flush_refusals()
         return gone
 
 
@@ -990,6 +1177,14 @@ def _seconds(text: str) -> float:
 
 def _port(text: str) -> int:
     return _bounded(text, int, 0, 65535, "a port number", "a port is 0 to 65535 (0: any free one), not {v}")
+
+
+def _rate(text: str) -> float:
+    return _bounded(text, float, 0.001, 10 ** 6, "a number", "expected a number from 0.001 to 1000000, not {text}")
+
+
+def _digits(text: str) -> int:
+    return _bounded(text, int, 4, 8, "a whole number", "a room code has 4 to 8 digits, not {v}")
 
 
 def _positive(text: str) -> int:
@@ -1019,19 +1214,51 @@ def parse_args(argv=None) -> argparse.Namespace:
                         f"(default {ServerConfig.claim_after:g})")
     p.add_argument("--max-rooms", type=_positive, default=ServerConfig.max_rooms, metavar="N",
                    help=f"open or playing rooms at most (default {ServerConfig.max_rooms})")
+    p.add_argument("--rooms-per-address", type=_positive, default=ServerConfig.rooms_per_address,
+                   metavar="N", help="open or playing rooms made from one address (IPv6: one /64) "
+                                     f"at most (default {ServerConfig.rooms_per_address})")
+    p.add_argument("--abandoned-after", type=_seconds, default=ServerConfig.abandoned_after,
+                   metavar="SECONDS", help="a room nobody joined expires this long after its host "
+                                           f"left, also across a restart (default "
+                                           f"{ServerConfig.abandoned_after:g})")
+    p.add_argument("--room-lifetime", type=_seconds, default=ServerConfig.room_ttl, metavar="SECONDS",
+                   help="an open or playing room nobody visits this long expires "
+                        f"(default {ServerConfig.room_ttl:g}, a week)")
     p.add_argument("--max-connections", type=_positive, default=ServerConfig.max_connections,
-                   metavar="N", help=f"connections at most (default {ServerConfig.max_connections})")
+                   metavar="N", help="connections at most, counted from the TCP accept "
+                                     f"(default {ServerConfig.max_connections}; kept "
+                                     f"{ServerConfig.fd_reserve} below the open-files limit, "
+                                     "whose soft value is raised to the hard one at start)")
     p.add_argument("--max-per-ip", type=_positive, default=ServerConfig.max_per_ip, metavar="N",
-                   help=f"connections from one address at most (default {ServerConfig.max_per_ip})")
+                   help="connections from one address (IPv6: one /64) at most "
+                        f"(default {ServerConfig.max_per_ip})")
+    p.add_argument("--rate", type=_rate, default=ServerConfig.rate, metavar="PER_SECOND",
+                   help="frames a connection may send a second, pings and pongs included "
+                        f"(default {ServerConfig.rate:g}, bursts of {ServerConfig.burst})")
+    p.add_argument("--guess-rate", type=_rate, default=ServerConfig.guesses_rate * 60, metavar="PER_MINUTE",
+                   help="wrong room codes or tokens a minute from one address before it must wait "
+                        f"(default {ServerConfig.guesses_rate * 60:g}, bursts of {ServerConfig.guesses_burst})")
+    p.add_argument("--guess-total", type=_rate, default=ServerConfig.guesses_total_rate * 60,
+                   metavar="PER_MINUTE", help="wrong room codes or tokens a minute from every address "
+                                              f"together (default {ServerConfig.guesses_total_rate * 60:g})")
+    p.add_argument("--code-digits", type=_digits, default=ServerConfig.code_digits, metavar="N",
+                   help="digits of a room code, 4 to 8 (default "
+                        f"{ServerConfig.code_digits}; more make codes harder to guess)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
                    help="what to log on stderr (default INFO: rooms, refusals)")
     return p.parse_args(argv)
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    raised = raise_open_files()
+    if raised is not None:
+        log.info("open-files limit raised from %d to %d", *raised)
     config = ServerConfig(claim_after=args.claim_after, max_rooms=args.max_rooms,
-                          max_connections=args.max_connections, max_per_ip=args.max_per_ip,
-                          gc_freeze=True)
+                          rooms_per_address=args.rooms_per_address, abandoned_after=args.abandoned_after,
+                          room_ttl=args.room_lifetime, max_connections=args.max_connections,
+                          max_per_ip=args.max_per_ip, rate=args.rate,
+                          guesses_rate=args.guess_rate / 60, guesses_total_rate=args.guess_total / 60,
+                          code_digits=args.code_digits, gc_freeze=True)
     server = MatchServer(args.data, host=args.host, port=args.port, config=config)
     try:
         await server.start()
