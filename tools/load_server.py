@@ -12,7 +12,8 @@ stops by itself: every wait has a deadline and the whole run ``--timeout``.
 Reported: actions per second, the round trip of an action (sent -> its ``events``
 answer: the server checked it, applied it, wrote it to SQLite and sent it) at p50 /
 p99 / max, and the server's memory per room (its RSS, from /proc, with all rooms live,
-less before the first room, divided by the rooms).
+less before the first room, divided by the rooms), and the server's CPU seconds over
+the actions acknowledged (ms an action).
 
 ``--faults``: every ``--fault-interval`` seconds (default 60) 10% of the connected
 clients are cut off (the TCP connection aborted) and come back with their seat token
@@ -384,9 +385,11 @@ def check(run: Run, data: Path) -> list:
 # ------------------------------------------------------------------ the server
 
 def start_server(args, data: Path):
-    cmd = [sys.executable, "-m", "koikoi.net.server", "--host", HOST, "--port", "0", "--data", str(data),
+    profile = ["-m", "cProfile", "-o", str(args.profile)] if args.profile else []
+    cmd = [sys.executable, *profile, "-m", "koikoi.net.server", "--host", HOST, "--port", "0", "--data", str(data),
            "--max-rooms", str(args.pairs * 2 + 10), "--max-connections", str(args.pairs * 4 + 50),
-           "--max-per-ip", str(args.pairs * 4 + 50), "--log-level", "WARNING"]
+           "--max-per-ip", str(args.pairs * 4 + 50), "--rooms-per-address", str(args.pairs * 2 + 10),
+           "--log-level", "WARNING"]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     log = open(data / "server.log", "w")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=str(ROOT))
@@ -444,6 +447,8 @@ def parse_args(argv=None):
     p.add_argument("--data", type=Path, default=None, help="the server's folder (default: a temporary one)")
     p.add_argument("--seed", type=int, default=1, help="the players' random choices")
     p.add_argument("--json", action="store_true", help="print the results as JSON too")
+    p.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                   help="run the server under cProfile, its statistics written to FILE (pstats)")
     p.add_argument("--timeline", action="store_true", help="print actions and p99 second by second")
     args = p.parse_args(argv)
     for name, lo, hi in (("pairs", 1, 5000), ("matches", 1, 1000), ("months", 1, 12)):
@@ -509,6 +514,8 @@ def main(argv=None) -> int:
         "rss_per_room_kb": round(per_room / 1024, 1) if per_room is not None else None,
         "server_cpu_s": None if info["server_cpu"] is None else round(info["server_cpu"], 2),
         "clients_cpu_s": round(info["client_cpu"], 2),
+        "server_cpu_ms_per_action": (None if info["server_cpu"] is None or not st.times
+                                     else round(info["server_cpu"] * 1000 / len(st.times), 3)),
         "faults": args.faults, "drops": st.drops, "reconnects": st.reconnects, "refused": st.refused,
         "errors": st.errors,
         "problems": problems[:20], "problem_count": len(problems),
@@ -522,8 +529,8 @@ def main(argv=None) -> int:
                                                  f"{'met' if target_ok else 'NOT met'})"))
     print(f"server memory: {out['server_rss_before_mb']} MB before, {out['server_rss_peak_mb']} MB with "
           f"{peak['rooms']} rooms live: {out['rss_per_room_kb']} KB a room (with its two connections)")
-    print(f"CPU: the server {out['server_cpu_s']} s, the simulated clients {out['clients_cpu_s']} s "
-          f"(of {out['elapsed_s']} s)")
+    print(f"CPU: the server {out['server_cpu_s']} s ({out['server_cpu_ms_per_action']} ms an action), "
+          f"the simulated clients {out['clients_cpu_s']} s (of {out['elapsed_s']} s)")
     if args.faults:
         print(f"faults: {st.drops} connections dropped, {st.reconnects} reconnections, refused: {st.refused}, "
               f"errors: {st.errors}")
