@@ -172,16 +172,14 @@ def record_from_dict(data) -> Record:
 
 def from_entries(entries: Iterable) -> Stats:
     """Statistics over indexed history rows (koikoi.match_index.FinishedMatch):
-    each row carries its match's Record, computed from the replayed log."""
-    import json
+    each row carries its match's Record, computed from the replayed log (and
+    checked by the index when read back). A row without one (conceded,
+    unfinished) or with anything else in its place is not counted."""
     stats = Stats()
     for m in entries:
-        if not getattr(m, "record", None):
+        rec = getattr(m, "record", None)
+        if not isinstance(rec, Record):
             continue            # conceded or unfinished: not a finished match
-        try:
-            rec = record_from_dict(json.loads(m.record))
-        except ValueError:
-            continue
         key = (m.stats_opponent, m.rules)
         stats.by.setdefault(key, Record()).merge(rec)
         stats.overall.merge(rec)
