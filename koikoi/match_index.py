@@ -295,6 +295,10 @@ def history_files(folder: Path) -> list[str]:
     return out
 
 
+def _stat_key(st: os.stat_result) -> tuple:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
 def _newest_first(rows) -> list[FinishedMatch]:
     return sorted(rows, key=lambda m: (m.finished_at, m.path.name), reverse=True)
 
@@ -461,6 +465,7 @@ class MatchIndex:
         self._bad: dict[str, str] = {}   # name -> content hash of files that failed and stayed (not re-read)
         self._written: list[FinishedMatch] = []       # every row made by this process, in order
         self._pool = None
+        self._hashed: dict[str, tuple] = {}   # name -> (stat, content hash, row, digest) as last checked here
         self._on_disk = True             # False once the file failed in a way renaming cannot help
 
     # ---------------------------------------------------------- the database (worker thread only)
@@ -821,6 +826,16 @@ class MatchIndex:
         for i, name in enumerate(sorted(names, reverse=True)):
             if self._stop:
                 return
+            seen = self._hashed.get(name)
+            if seen is not None and name in known and name in rows:
+                # read by this process and not written since (a write changes the ctime, which
+                # no program can set): hashed again only once its stat changes
+                try:
+                    st = os.lstat(folder / name)
+                except OSError:
+                    st = None
+                if st is not None and seen[0] == _stat_key(st) and seen[2] is rows[name] and seen[3] == known[name]:
+                    continue                     # the same bytes, the same row and digest as checked
             try:
                 raw = read_bytes(folder / name, max_bytes=MATCH_MAX_BYTES, root=self.data_root)
             except BadFile:
@@ -832,6 +847,7 @@ class MatchIndex:
             content = content_hash(raw)
             m = rows.get(name)
             if m is not None and name in known and _digest(content, name, _values(m)) == known[name]:
+                self._remember(name, content, m, known[name])
                 continue
             if self._bad.get(name) == content:
                 continue
@@ -902,6 +918,12 @@ class MatchIndex:
             return None
         return _entry(self.history_dir, (name, "0" * 32) + tuple(values))
 
+    def _remember(self, name: str, content: str, row: FinishedMatch, digest: str) -> None:
+        try:
+            self._hashed[name] = (_stat_key(os.lstat(self.history_dir / name)), content, row, digest)
+        except OSError:
+            self._hashed.pop(name, None)
+
     def _end_pool(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
@@ -924,6 +946,8 @@ class MatchIndex:
         with self._lock:
             for row in rows:
                 self._digests[row[0]] = row[1]
+        for m in made:
+            self._hashed.pop(m.path.name, None)       # hashed again, from its bytes, at the next pass
 
     def _set_aside(self, path: Path, reason: str, content: Optional[str]) -> None:
         log.warning("history file %s cannot be used: %s", path, reason)
