@@ -3,15 +3,33 @@ replaying thousands of logs each time they open.
 
     index = MatchIndex(history_dir, data_dir / INDEX_NAME, data_root=data_dir)
     index.refresh()              # in the background: (re)read new or changed files
-    index.entries()              # FinishedMatch rows, newest first (what is indexed so far)
+    index.entries()              # FinishedMatch rows, newest first (what is known so far)
     index.version, index.busy, index.progress   # for a screen that waits
 
 The JSON logs in the history folder stay the truth; the index is a cache of
-what each one says, kept in SQLite (standard library, WAL mode) beside them.
-A row is keyed by the file's name, size and modification time: a new file, a
-changed one or a missing index is (re)read on a worker thread, so a screen
-draws what is known and updates when the worker is done. An index that
-cannot be opened (corrupt, another version's) is set aside and rebuilt.
+what each one says, kept in SQLite (standard library, WAL mode) beside them,
+and it is checked, never trusted:
+
+* every value read from it is checked like a file's (types, ranges, the
+  statistics record parsed with the defensive JSON reader); a row that fails
+  is not shown and is rebuilt from its file;
+* each row carries a digest of its file's content and of its own values: a
+  file edited in place (same size and time) or a row edited in the database
+  no longer matches, and the row is rebuilt at the next refresh;
+* a database of another shape or version (other columns, a view, a trigger,
+  anything this version did not create), of another owner, or that is not a
+  regular file (a link, a folder) is renamed aside (``<name>.corrupt-…``,
+  never deleted; a link is renamed itself, its target is never opened) and
+  rebuilt; the file is opened with SQLite's ``nofollow``;
+* a database another process holds locked is not corrupt: it is left as it
+  is and tried again; meanwhile what is known stays in memory.
+
+Only the worker thread touches SQLite: the screens read the rows kept in
+memory (``entries``, ``written_since``), and ``add`` (a match just filed)
+shows the row at once and leaves the write to the worker, so a locked or
+slow database never holds up a frame. A rebuild of many files is spread over
+background processes (``spawn``, lowered priority: the engine's replay is
+pure Python and would otherwise share one core with the render thread).
 
 Nothing a file's summary claims is believed: every row is computed from the
 replayed log (scores, winner, rounds, the statistics record). Only what the
@@ -26,11 +44,13 @@ memory from a copy of the file's, and no file is moved.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import re
 import sqlite3
+import stat
 import sys
 import threading
 import time
@@ -41,19 +61,23 @@ from typing import Any, NamedTuple, Optional
 from urllib.parse import quote
 
 from . import stats as S
-from .files import BadFile, move_aside, move_database_aside, read_json
+from .files import BadFile, move_aside, move_database_aside, parse_json, read_bytes
 from .i18n import _
-from .session import load_match
+from .session import MAX_NAME_LEN, load_match, valid_match_id
 from .engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.index")
 
 INDEX_NAME = "history-index.sqlite3"
-SCHEMA_VERSION = 2               # 2: the online columns (an index of another version is rebuilt)
+SCHEMA_VERSION = 3               # 2: the online columns; 3: a digest per row (another version is set aside)
 MATCH_MAX_BYTES = 8 << 20        # a 12-month log is ~40 KB; an endless house-rules match stays far below
 BATCH = 64                       # rows written per transaction while building
+POOL_FROM = 48                   # files to read before background processes are worth starting
+BUSY_TIMEOUT = 0.25              # seconds SQLite waits on another process's lock (the worker's only)
+LOCK_RETRY = 1.0                 # ... then the worker tries again this often,
+LOCK_PATIENCE = 30.0             # ... for this long, before leaving it to the next refresh
 
-_COLUMNS = ("name", "size", "mtime_ns", "match_id", "finished_at", "player0", "player1", "opponent",
+_COLUMNS = ("name", "digest", "match_id", "finished_at", "player0", "player1", "opponent",
             "rules", "months", "rounds", "score0", "score1", "winner", "conceded", "unfinished",
             "stats_opponent", "record", "online_seat", "room")
 
@@ -75,7 +99,7 @@ class FinishedMatch(NamedTuple):
     unfinished: bool = False    # abandoned (or found unfinished): never counted as won or lost
     match_id: str = ""
     stats_opponent: str = ""    # koikoi.stats' opponent label ("hard", "friend"...)
-    record: Optional[str] = None  # koikoi.stats.Record as JSON
+    record: Optional[S.Record] = None   # what the match adds to the statistics (None: not finished)
     online_seat: Optional[int] = None   # played over the network: this player's seat, else None
     room: str = ""              # ... and the server's room code
 
@@ -96,11 +120,15 @@ def _valid_time(value: Any) -> Optional[str]:
     return None
 
 
-def summarize(path: Path, *, data_root=None, mtime: Optional[float] = None) -> FinishedMatch:
-    """The history row of one file; BadFile or ValueError if it cannot be used."""
-    data = read_json(path, max_bytes=MATCH_MAX_BYTES, root=data_root)
-    if data is None:
-        raise FileNotFoundError(str(path))
+def summarize(path: Path, *, data_root=None, mtime: Optional[float] = None, raw: Optional[bytes] = None
+              ) -> FinishedMatch:
+    """The history row of one file (or of its bytes ``raw``, already read);
+    BadFile or ValueError if it cannot be used."""
+    if raw is None:
+        raw = read_bytes(path, max_bytes=MATCH_MAX_BYTES, root=data_root)
+        if raw is None:
+            raise FileNotFoundError(str(path))
+    data = parse_json(raw)
     match_id, seats, state = load_match(data)
     summary = data.get("summary")
     return row_of(path, match_id, seats, state, summary if isinstance(summary, dict) else {}, mtime)
@@ -156,27 +184,105 @@ def row_of(path: Path, match_id: str, seats, state, summary: dict, mtime: Option
         rules=state.rules.name, months=state.months, rounds=len(state.ledger),
         scores=tuple(int(x) for x in state.scores), winner=winner, conceded=conceded,
         unfinished=bool(unfinished), match_id=match_id, stats_opponent=label,
-        record=json.dumps(S.record_to_dict(rec)) if rec is not None else None,
+        record=rec,
         online_seat=online_seat, room=room)
 
 
-def _row(m: FinishedMatch, size: int, mtime_ns: int) -> tuple:
-    return (m.path.name, size, mtime_ns, m.match_id, m.finished_at, m.players[0], m.players[1], m.opponent,
-            m.rules, m.months, m.rounds, m.scores[0], m.scores[1], m.winner, m.conceded,
-            1 if m.unfinished else 0, m.stats_opponent, m.record, m.online_seat, m.room)
+# ------------------------------------------------------------------ rows: written, read back, checked
 
 
-def _entry(folder: Path, r: tuple) -> FinishedMatch:
-    (name, _size, _mtime, match_id, when, p0, p1, opponent, rules, months, rounds, s0, s1, winner,
-     conceded, unfinished, stats_opponent, record, online_seat, room) = r
+def content_hash(raw: bytes) -> str:
+    """The hash of a history file's bytes that its row's digest includes."""
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _values(m: FinishedMatch) -> tuple:
+    """A row's values after its name and digest, as stored."""
+    record = json.dumps(S.record_to_dict(m.record), separators=(",", ":")) if m.record is not None else None
+    return (m.match_id, m.finished_at, m.players[0], m.players[1], m.opponent, m.rules, m.months, m.rounds,
+            m.scores[0], m.scores[1], m.winner, m.conceded, 1 if m.unfinished else 0, m.stats_opponent,
+            record, m.online_seat, m.room)
+
+
+def _digest(content: str, name: str, values: tuple) -> str:
+    """The digest of a row: its file's content hash and every value of the row, so
+    that a file edited in place and a row edited in the database both stop matching."""
+    text = json.dumps([content, name, list(values)], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _row(m: FinishedMatch, content: str) -> tuple:
+    values = _values(m)
+    return (m.path.name, _digest(content, m.path.name, values)) + values
+
+
+_NAME_RE = re.compile(r"match-[0-9A-Za-z_.-]{1,120}\.json")
+_DIGEST_RE = re.compile(r"[0-9a-f]{32}")
+_LABEL_RE = re.compile(r"[a-z0-9_]{1,32}")
+_TEXT_MAX = 200                 # a rules name, a house-rules variant's, a CPU's name
+_COUNT_MAX = 10 ** 6
+_RECORD_MAX = 8192              # a record's JSON: ~60 counts and yaku names
+
+
+def _text(v: Any, most: int) -> bool:
+    return type(v) is str and 0 < len(v) <= most and v.isprintable()
+
+
+def _small(v: Any, low: int, high: int) -> bool:
+    return type(v) is int and low <= v <= high
+
+
+def _record(v: Any) -> Optional[S.Record]:
+    """A stored statistics record, parsed by the defensive reader (depth, size,
+    numbers) and checked count by count; ValueError if it is not one."""
+    if type(v) is not str or len(v) > _RECORD_MAX:
+        raise ValueError("not a statistics record")
+    return S.record_from_dict(parse_json(v, max_depth=2))
+
+
+def _entry(folder: Path, r: Any) -> Optional[FinishedMatch]:
+    """The row ``r`` read from the index as a FinishedMatch, or None if any value is
+    not one this version writes: such a row is rebuilt from its file."""
+    try:
+        (name, digest, match_id, when, p0, p1, opponent, rules, months, rounds, s0, s1, winner,
+         conceded, unfinished, stats_opponent, record, online_seat, room) = r
+        ok = (type(name) is str and _NAME_RE.fullmatch(name) is not None
+              and type(digest) is str and _DIGEST_RE.fullmatch(digest) is not None
+              and valid_match_id(match_id)
+              and type(when) is str and _valid_time(when) == when
+              and _text(p0, MAX_NAME_LEN) and _text(p1, MAX_NAME_LEN) and _text(opponent, _TEXT_MAX)
+              and _text(rules, _TEXT_MAX)
+              and (months is None or _small(months, 1, 1000))
+              and _small(rounds, 0, _COUNT_MAX) and _small(s0, -_COUNT_MAX, _COUNT_MAX)
+              and _small(s1, -_COUNT_MAX, _COUNT_MAX)
+              and (winner is None or _small(winner, 0, 1)) and (conceded is None or _small(conceded, 0, 1))
+              and _small(unfinished, 0, 1)
+              and type(stats_opponent) is str and _LABEL_RE.fullmatch(stats_opponent) is not None
+              and (online_seat is None or _small(online_seat, 0, 1))
+              and type(room) is str and (room == "" or _ROOM_RE.fullmatch(room) is not None))
+        if not ok:
+            return None
+        if conceded is not None:        # a concession: the other seat won, nothing counted
+            ok = not unfinished and winner == 1 - conceded and record is None
+        elif unfinished:
+            ok = winner is None and record is None
+        else:
+            ok = record is not None
+        if not ok:
+            return None
+        rec = _record(record) if record is not None else None
+        if rec is not None and not (rec.matches == 1 and rec.wins + rec.draws <= 1 and rec.rounds == rounds
+                                    and rec.rounds_won <= rounds):
+            return None
+    except (TypeError, ValueError, RecursionError, MemoryError):
+        return None
     return FinishedMatch(folder / name, when, (p0, p1), opponent, rules, months, rounds, (s0, s1), winner,
-                         conceded, unfinished == 1, match_id, stats_opponent, record,
-                         online_seat if online_seat in (0, 1) else None, room or "")
+                         conceded, unfinished == 1, match_id, stats_opponent, rec, online_seat, room)
 
 
-def history_files(folder: Path) -> dict[str, tuple[int, int]]:
-    """name -> (size, mtime_ns) of the ``match-*.json`` files in ``folder``."""
-    out: dict[str, tuple[int, int]] = {}
+def history_files(folder: Path) -> list[str]:
+    """The names of the ``match-*.json`` files in ``folder``."""
+    out: list[str] = []
     try:
         it = os.scandir(folder)
     except OSError:
@@ -184,14 +290,76 @@ def history_files(folder: Path) -> dict[str, tuple[int, int]]:
     with it:
         for entry in it:
             name = entry.name
-            if not (name.startswith("match-") and name.endswith(".json")):
-                continue
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            out[name] = (st.st_size, st.st_mtime_ns)
+            if name.startswith("match-") and name.endswith(".json") and _NAME_RE.fullmatch(name):
+                out.append(name)
     return out
+
+
+def _stat_key(st: os.stat_result) -> tuple:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def _newest_first(rows) -> list[FinishedMatch]:
+    return sorted(rows, key=lambda m: (m.finished_at, m.path.name), reverse=True)
+
+
+# ------------------------------------------------------------------ reading files (here or in a process)
+
+
+class _Read(NamedTuple):
+    name: str
+    content: Optional[str] = None         # the file's content hash (None: gone; "": unreadable)
+    match: Optional[FinishedMatch] = None
+    error: Optional[str] = None           # why it cannot be used (English, for the log)
+
+
+def _read_one(folder: Path, name: str, data_root, raw: Optional[bytes] = None) -> _Read:
+    path = folder / name
+    try:
+        if raw is None:
+            raw = read_bytes(path, max_bytes=MATCH_MAX_BYTES, root=data_root)
+            if raw is None:
+                return _Read(name)
+    except FileNotFoundError:
+        return _Read(name)
+    except (BadFile, OSError) as exc:
+        return _Read(name, "", error=str(exc) or exc.__class__.__name__)
+    content = content_hash(raw)
+    try:
+        st = os.lstat(path)
+        return _Read(name, content, summarize(path, data_root=data_root, mtime=st.st_mtime, raw=raw))
+    except FileNotFoundError:
+        return _Read(name)
+    except (BadFile, ValueError, OSError) as exc:
+        return _Read(name, content, error=str(exc) or exc.__class__.__name__)
+    except Exception as exc:  # e.g. MemoryError, RecursionError: never let one file stop the rest
+        log.warning("history file %s could not be indexed", path, exc_info=True)
+        return _Read(name, content, error=str(exc) or exc.__class__.__name__)
+
+
+def _child_start() -> None:
+    try:
+        os.nice(5)                 # the game's frames come first
+    except (AttributeError, OSError):
+        pass
+
+
+def _read_many(folder: str, names: list, data_root) -> list:
+    """In a background process: each file's row as plain values (name, content hash,
+    stored values or None, error)."""
+    out = []
+    for name in names:
+        r = _read_one(Path(folder), name, data_root)
+        out.append((r.name, r.content, _values(r.match) if r.match is not None else None, r.error))
+    return out
+
+
+def _pool_size() -> int:
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(n, 4))
 
 
 # ------------------------------------------------------------------ the index
@@ -218,6 +386,61 @@ def _share_the_interpreter(start: bool) -> None:
                 sys.setswitchinterval(_workers["saved"])
 
 
+def _locked(exc: BaseException) -> bool:
+    """True if ``exc`` says another connection holds a lock (not that the file is bad)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(exc)
+    return "locked" in text or "busy" in text
+
+
+def _damaged(exc: BaseException) -> bool:
+    """True if ``exc`` says the database is not a usable index (damaged, not a database,
+    another shape): set aside. A full disk, a read-only folder or an I/O error are not the
+    file's fault: it is kept, and the index is kept in memory meanwhile."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:
+        return isinstance(exc, sqlite3.DatabaseError)     # our own checks (shape, kind)
+    return code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_ERROR,
+                           sqlite3.SQLITE_SCHEMA, sqlite3.SQLITE_MISMATCH, sqlite3.SQLITE_CONSTRAINT)
+
+
+class _Locked(Exception):
+    """The index file is held by another process: try again later."""
+
+
+_TABLE_SQL = ("CREATE TABLE matches (name TEXT PRIMARY KEY, digest TEXT, match_id TEXT, finished_at TEXT, "
+              "player0 TEXT, player1 TEXT, opponent TEXT, rules TEXT, months INTEGER, rounds INTEGER, "
+              "score0 INTEGER, score1 INTEGER, winner INTEGER, conceded INTEGER, unfinished INTEGER, "
+              "stats_opponent TEXT, record TEXT, online_seat INTEGER, room TEXT)")
+_INDEX_SQL = "CREATE INDEX matches_by_id ON matches(match_id)"
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def _shape_problem(db: sqlite3.Connection) -> Optional[str]:
+    """Why ``db`` is not an index this version made (None if it is one, or empty)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    objects = db.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
+    if version == 0 and not objects:
+        return None                          # a new, empty database
+    if version != SCHEMA_VERSION:
+        return f"index schema {version}, this version writes {SCHEMA_VERSION}"
+    want = {("table", "matches"): _TABLE_SQL, ("index", "matches_by_id"): _INDEX_SQL,
+            ("index", "sqlite_autoindex_matches_1"): None}
+    seen = set()
+    for kind, name, sql in objects:
+        key = (kind, name)
+        if key not in want:
+            return f"an unexpected {kind} {name!r}"
+        if want[key] is not None and " ".join(str(sql).split()) != want[key]:
+            return f"the {kind} {name!r} has another shape"
+        seen.add(key)
+    if ("table", "matches") not in seen:
+        return "no matches table"
+    return None
+
+
 class MatchIndex:
     def __init__(self, history_dir, db_path, *, data_root=None, writable: bool = True):
         self.history_dir = Path(history_dir)
@@ -225,69 +448,115 @@ class MatchIndex:
         self.data_root = Path(data_root) if data_root is not None else self.history_dir.parent
         self.writable = writable
         self.version = 0                 # bumped whenever the rows change
-        self.removals = 0                # bumped whenever rows are removed (a screen reads all again)
+        self.removals = 0                # bumped whenever rows are removed or all replaced (read all again)
         self.progress = (0, 0)           # (files read, files to read) of the running refresh
         self.problems: list[str] = []    # files set aside, until someone takes them (take_problems)
-        self._lock = threading.RLock()
-        self._db: Optional[sqlite3.Connection] = None
+        self.pool_from = POOL_FROM       # files to read before processes are started (0: never)
+        self._lock = threading.RLock()   # the rows in memory; never held while SQLite works
+        self._db: Optional[sqlite3.Connection] = None     # the worker's alone
         self._worker: Optional[threading.Thread] = None
-        self._again = False
+        self._want_pass = False
         self._stop = False
-        self._bad: dict[str, tuple[int, int]] = {}   # files that failed and stayed (read-only): not re-read
-        self._written: list[FinishedMatch] = []       # every row written by this process, in order
+        self._loaded = False             # the database's rows have been read (and checked)
+        self._rows: dict[str, FinishedMatch] = {}     # name -> row: what the screens show
+        self._digests: dict[str, str] = {}            # name -> digest, as stored
+        self._unwritten: dict[str, FinishedMatch] = {}   # added, not yet in the database
+        self._sorted: Optional[list[FinishedMatch]] = None
+        self._bad: dict[str, str] = {}   # name -> content hash of files that failed and stayed (not re-read)
+        self._written: list[FinishedMatch] = []       # every row made by this process, in order
+        self._pool = None
+        self._hashed: dict[str, tuple] = {}   # name -> (stat, content hash, row, digest) as last checked here
+        self._on_disk = True             # False once the file failed in a way renaming cannot help
 
-    # ---------------------------------------------------------- the database
+    # ---------------------------------------------------------- the database (worker thread only)
     def _open(self) -> sqlite3.Connection:
+        """The database, opened and checked; raises _Locked if another process holds it."""
         if self._db is not None:
             return self._db
-        db = None
-        if self.writable:
-            db = self._open_file()
+        db = self._open_file() if self.writable and self._on_disk else None
         if db is None:
             db = sqlite3.connect(":memory:", check_same_thread=False)
-            self._copy_existing(db)
+            if not self.writable:
+                self._copy_existing(db)
+            if _shape_problem(db) is not None:
+                db.close()
+                db = sqlite3.connect(":memory:", check_same_thread=False)
         self._ensure_schema(db)
         self._db = db
+        return db
+
+    def _file_problem(self) -> Optional[str]:
+        """Why the index file (or its journal) must not be opened: a link, not a regular
+        file, another user's. None if it is fine or not there."""
+        for suffix in ("",) + _SIDE_FILES:
+            p = self.db_path.with_name(self.db_path.name + suffix)
+            try:
+                st = os.lstat(p)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                return f"{p.name} cannot be examined ({exc.strerror or exc})"
+            if stat.S_ISLNK(st.st_mode):
+                return f"{p.name} is a link"
+            if not stat.S_ISREG(st.st_mode):
+                return f"{p.name} is not a regular file"
+            if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+                return f"{p.name} belongs to another user"
+        return None
+
+    def _set_db_aside(self, why: str) -> bool:
+        log.warning("history index %s is unusable (%s); setting it aside and rebuilding", self.db_path, why)
+        moved = True
+        for suffix in _SIDE_FILES:       # a journal left alone would be applied to the new database
+            side = self.db_path.with_name(self.db_path.name + suffix)
+            if os.path.lexists(side) and move_aside(side) is None:
+                moved = False
+        if os.path.lexists(self.db_path) and move_aside(self.db_path) is None:
+            moved = False
+        return moved
+
+    def _connect(self) -> sqlite3.Connection:
+        uri = f"file:{quote(str(self.db_path))}?nofollow=1"
+        db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA trusted_schema=OFF")
+            problem = _shape_problem(db)
+        except BaseException:
+            db.close()
+            raise
+        if problem is not None:
+            db.close()
+            raise sqlite3.DatabaseError(problem)
         return db
 
     def _open_file(self) -> Optional[sqlite3.Connection]:
         for attempt in (1, 2):
             try:
                 self.db_path.parent.mkdir(parents=True, exist_ok=True)
-                if os.path.lexists(self.db_path) and not self.db_path.is_file():
-                    raise sqlite3.DatabaseError("not a regular file")
-                db = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=2.0)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                version = db.execute("PRAGMA user_version").fetchone()[0]
-                if version not in (0, SCHEMA_VERSION):
-                    raise sqlite3.DatabaseError(f"index schema {version}, this version writes {SCHEMA_VERSION}")
-                if version == SCHEMA_VERSION:
-                    db.execute("SELECT count(*) FROM matches").fetchone()
-                return db
+                problem = self._file_problem()
+                if problem is not None:
+                    raise sqlite3.DatabaseError(problem)
+                return self._connect()
             except (sqlite3.Error, OSError) as exc:
-                try:
-                    db.close()  # type: ignore[union-attr]
-                except Exception:
-                    pass
-                db = None
-                if attempt == 2 or isinstance(exc, OSError) and not os.path.lexists(self.db_path):
+                if isinstance(exc, sqlite3.Error) and _locked(exc):
+                    raise _Locked(str(exc)) from None
+                if attempt == 2 or not (isinstance(exc, sqlite3.Error) and _damaged(exc)):
                     log.warning("history index %s cannot be used (%s); keeping it in memory", self.db_path, exc)
                     return None
-                log.warning("history index %s is unusable (%s); setting it aside and rebuilding",
-                            self.db_path, exc)
-                if move_database_aside(self.db_path) is None:
+                if not self._set_db_aside(str(exc)):
                     return None
         return None
 
     def _copy_existing(self, mem: sqlite3.Connection) -> None:
-        """A read-only window starts from the writer's index, if it can read it."""
-        if not self.db_path.is_file():
+        """A read-only window starts from the writer's index, if it can read it (never through a link)."""
+        if self._file_problem() is not None or not os.path.lexists(self.db_path):
             return
         try:
-            src = sqlite3.connect(f"file:{quote(str(self.db_path))}?mode=ro", uri=True, timeout=1.0)
+            src = sqlite3.connect(f"file:{quote(str(self.db_path))}?mode=ro&nofollow=1", uri=True, timeout=BUSY_TIMEOUT)
             try:
-                if src.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                if _shape_problem(src) is None:
                     src.backup(mem)
             finally:
                 src.close()
@@ -298,57 +567,64 @@ class MatchIndex:
     def _ensure_schema(db: sqlite3.Connection) -> None:
         if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
             return
-        db.executescript(f"""
-            CREATE TABLE IF NOT EXISTS matches (
-                name TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, match_id TEXT,
-                finished_at TEXT, player0 TEXT, player1 TEXT, opponent TEXT, rules TEXT,
-                months INTEGER, rounds INTEGER, score0 INTEGER, score1 INTEGER, winner INTEGER,
-                conceded INTEGER, unfinished INTEGER, stats_opponent TEXT, record TEXT,
-                online_seat INTEGER, room TEXT);
-            CREATE INDEX IF NOT EXISTS matches_by_id ON matches(match_id);
-            PRAGMA user_version = {SCHEMA_VERSION};
-        """)
+        db.executescript(f"{_TABLE_SQL}; {_INDEX_SQL}; PRAGMA user_version = {SCHEMA_VERSION};")
         db.commit()
 
-    # ---------------------------------------------------------- reading
+    def _close_db(self) -> None:
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None
+
+    # ---------------------------------------------------------- reading (any thread: memory only)
     def entries(self) -> list[FinishedMatch]:
-        """Every indexed match, newest first."""
+        """Every known match, newest first."""
         return self.snapshot()[0]
 
     def snapshot(self) -> tuple[list[FinishedMatch], int]:
-        """(every indexed match, newest first; a mark for ``written_since``)."""
+        """(every known match, newest first; a mark for ``written_since``). No database
+        read: the rows are the ones the worker checked, and the ones just added."""
         with self._lock:
-            mark = len(self._written)
-            try:
-                rows = self._open().execute(
-                    f"SELECT {', '.join(_COLUMNS)} FROM matches ORDER BY finished_at DESC, name DESC").fetchall()
-            except sqlite3.Error as exc:
-                log.error("history index read failed: %s", exc)
-                return [], mark
-        folder = self.history_dir
-        return [_entry(folder, r) for r in rows], mark
+            if self._sorted is None:
+                self._sorted = _newest_first(self._rows.values())
+            return list(self._sorted), len(self._written)
 
     def written_since(self, mark: int) -> tuple[list[FinishedMatch], int]:
-        """(rows written since ``mark``, in the order written; a new mark).
-
-        No database read: while a worker replays logs, every row read from
-        SQLite would make the render thread wait for the interpreter lock
-        again, and a screen polling a rebuild would stutter."""
+        """(rows written since ``mark``, in the order written; a new mark)."""
         with self._lock:
             return self._written[mark:], len(self._written)
 
     def path_of(self, match_id: str) -> Optional[Path]:
         """The history file of the match ``match_id``, if it is indexed and still there."""
         with self._lock:
-            try:
-                row = self._open().execute("SELECT name FROM matches WHERE match_id = ? LIMIT 1",
-                                           (match_id,)).fetchone()
-            except sqlite3.Error:
-                return None
-        if row is None:
+            loaded = self._loaded
+            name = next((m.path.name for m in self._rows.values() if m.match_id == match_id), None)
+        if name is None and not loaded:
+            name = self._peek_name(match_id)
+        if name is None:
             return None
-        path = self.history_dir / row[0]
+        path = self.history_dir / name
         return path if os.path.lexists(path) else None
+
+    def _peek_name(self, match_id: str) -> Optional[str]:
+        """Before the worker has read the index: one look in the file, read-only, not
+        waiting on a lock (a match filed before under another name is not filed twice)."""
+        if self._file_problem() is not None or not self.db_path.is_file():
+            return None
+        try:
+            db = sqlite3.connect(f"file:{quote(str(self.db_path))}?mode=ro&nofollow=1", uri=True, timeout=0.05)
+            try:
+                if _shape_problem(db) is not None:
+                    return None
+                row = db.execute("SELECT name FROM matches WHERE match_id = ? LIMIT 1", (match_id,)).fetchone()
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None
+        name = row[0] if row else None
+        return name if type(name) is str and _NAME_RE.fullmatch(name) else None
 
     def take_problems(self) -> list[str]:
         with self._lock:
@@ -360,37 +636,31 @@ class MatchIndex:
         w = self._worker
         return w is not None and w.is_alive()
 
-    # ---------------------------------------------------------- writing
+    # ---------------------------------------------------------- changes (any thread)
     def add(self, m: FinishedMatch) -> None:
-        """Index a file just filed (no need to read it back)."""
-        try:
-            st = os.stat(m.path)
-        except OSError:
-            return
+        """Index a file just filed (no need to read it back): shown at once, written
+        to the database by the worker."""
         with self._lock:
-            try:
-                db = self._open()
-                db.execute(f"INSERT OR REPLACE INTO matches VALUES ({', '.join('?' * len(_COLUMNS))})",
-                           _row(m, st.st_size, st.st_mtime_ns))
-                db.commit()
-            except sqlite3.Error as exc:
-                log.error("history index write failed: %s", exc)
-                return
-            self._written.append(m)
-            self.version += 1
+            self._unwritten[m.path.name] = m
+            self._publish({m.path.name: m}, written=[m])
+            self._start()
 
     def refresh(self, *, wait: bool = False) -> None:
-        """Bring the index up to date with the folder, on a worker thread (or
-        here, with ``wait``). Files already indexed unchanged are not read."""
+        """Bring the index up to date with the folder, on the worker thread (or wait
+        for it, with ``wait``). Every file is hashed; only new, changed or unlisted
+        ones (and those whose row fails its checks) are replayed."""
         with self._lock:
-            if self.busy:
-                self._again = True       # the folder changed while it ran: one more pass
-            else:
-                self._stop = False
-                self._worker = threading.Thread(target=self._run, name="koikoi-history-index", daemon=True)
-                self._worker.start()
+            self._want_pass = True
+            self._start()
         if wait:
             self.wait()
+
+    def _start(self) -> None:
+        if self.busy:
+            return
+        self._stop = False
+        self._worker = threading.Thread(target=self._run, name="koikoi-history-index", daemon=True)
+        self._worker.start()
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         w = self._worker
@@ -402,89 +672,293 @@ class MatchIndex:
         self._stop = True
         self.wait(5.0)
         with self._lock:
-            if self._db is not None:
-                try:
-                    self._db.close()
-                except sqlite3.Error:
-                    pass
-                self._db = None
+            self._close_db()
+        self._end_pool()
 
+    def _publish(self, rows: dict, *, written=(), gone=(), replace_all: bool = False) -> None:
+        """Change the rows in memory (under the lock)."""
+        if replace_all:
+            self._rows = dict(rows)
+            self._rows.update(self._unwritten)
+            self.removals += 1
+        else:
+            self._rows.update(rows)
+        for name in gone:
+            self._rows.pop(name, None)
+        if gone:
+            self.removals += 1
+        self._written.extend(written)
+        self._sorted = None
+        self.version += 1
+
+    # ---------------------------------------------------------- the worker
     def _run(self) -> None:
         _share_the_interpreter(True)
+        waited = 0.0
+        failures = 0
         try:
-            while True:
-                self._pass()
+            while not self._stop:
                 with self._lock:
-                    if not self._again or self._stop:
-                        self._worker_done()
+                    want_pass, self._want_pass = self._want_pass, False
+                    if not want_pass and not self._unwritten and self._loaded:
+                        self.progress = (0, 0)
+                        self._worker = None
                         return
-                    self._again = False
+                try:
+                    self._work(want_pass)
+                    waited = 0.0
+                except _Locked as exc:
+                    # another process holds the index: nothing is wrong with it; try again
+                    with self._lock:
+                        self._want_pass = self._want_pass or want_pass
+                    if waited >= LOCK_PATIENCE:
+                        log.warning("history index %s stays locked (%s); trying again at the next refresh",
+                                    self.db_path, exc)
+                        return
+                    if waited == 0.0:
+                        log.info("history index %s is locked by another process (%s); waiting", self.db_path, exc)
+                    time.sleep(LOCK_RETRY)
+                    waited += LOCK_RETRY
+                except sqlite3.Error as exc:
+                    failures += 1
+                    if failures > 3:
+                        raise
+                    # the file failed under us: damaged since it was opened (aside, rebuilt), or it
+                    # cannot be written (full disk...: the rows are kept in memory this session)
+                    on_disk = self._db is not None and self._on_disk and self.writable
+                    self._close_db()
+                    if not on_disk or not _damaged(exc) or not self._set_db_aside(str(exc)):
+                        log.warning("history index %s cannot be written (%s); keeping it in memory",
+                                    self.db_path, exc)
+                        self._on_disk = False
+                    with self._lock:
+                        self._loaded = False
+                        self._digests = {}
+                        self._want_pass = True
         except Exception:  # a bug here must not take the game down; the rows stay as they were
             log.exception("history index refresh failed")
-            self._worker_done()
         finally:
+            self.progress = (0, 0)
             _share_the_interpreter(False)
+            self._end_pool()
 
-    def _worker_done(self) -> None:
-        self.progress = (0, 0)
-
-    def _pass(self) -> None:
-        on_disk = history_files(self.history_dir)
-        with self._lock:
+    def _work(self, want_pass: bool) -> None:
+        try:
             db = self._open()
-            known = {name: (size, mtime) for name, size, mtime in
-                     db.execute("SELECT name, size, mtime_ns FROM matches")}
-        gone = [n for n in known if n not in on_disk]
-        todo = sorted((n for n, key in on_disk.items() if known.get(n) != key and self._bad.get(n) != key),
-                      reverse=True)
+            if not self._loaded:
+                self._load(db)
+            self._write_unwritten(db)
+            if want_pass:
+                self._pass(db)
+        except sqlite3.Error as exc:
+            if _locked(exc):
+                raise _Locked(str(exc)) from None
+            raise
+
+    def _load(self, db: sqlite3.Connection) -> None:
+        """Read the database's rows, checking each; a row that fails is left out
+        (the pass rebuilds it from its file)."""
+        rows: dict[str, FinishedMatch] = {}
+        digests: dict[str, str] = {}
+        bad = 0
+        cur = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM matches")
+        folder = self.history_dir
+        while True:
+            chunk = cur.fetchmany(512)
+            if not chunk:
+                break
+            for r in chunk:
+                m = _entry(folder, r)
+                if m is None:
+                    bad += 1
+                    continue
+                rows[m.path.name] = m
+                digests[m.path.name] = r[1]
+        if bad:
+            log.warning("history index %s: %d row(s) are not ones this version writes; rebuilding them",
+                        self.db_path, bad)
+        with self._lock:
+            self._digests = digests
+            self._loaded = True
+            self._publish(rows, replace_all=True)
+
+    def _write_unwritten(self, db: sqlite3.Connection) -> None:
+        with self._lock:
+            todo = list(self._unwritten.values())
+        if not todo:
+            return
+        rows = []
+        for m in todo:
+            r = _read_one(self.history_dir, m.path.name, self.data_root)
+            if r.content is not None:
+                rows.append(_row(m, r.content))
+        self._insert(db, rows)
+        with self._lock:
+            for m in todo:
+                if self._unwritten.get(m.path.name) is m:
+                    del self._unwritten[m.path.name]
+            for row in rows:
+                self._digests[row[0]] = row[1]
+
+    def _insert(self, db: sqlite3.Connection, rows: list) -> None:
+        if not rows:
+            return
+        db.executemany(f"INSERT OR REPLACE INTO matches VALUES ({', '.join('?' * len(_COLUMNS))})", rows)
+        db.commit()
+
+    def _pass(self, db: sqlite3.Connection) -> None:
+        folder = self.history_dir
+        names = set(history_files(folder))
+        with self._lock:
+            known = dict(self._digests)
+            rows = dict(self._rows)
+        gone = [n for n in set(known) | set(rows) if n not in names]
         if gone:
+            db.executemany("DELETE FROM matches WHERE name = ?", [(n,) for n in gone])
+            db.commit()
             with self._lock:
-                db.executemany("DELETE FROM matches WHERE name = ?", [(n,) for n in gone])
-                db.commit()
-                self.removals += 1
-                self.version += 1
+                for n in gone:
+                    self._digests.pop(n, None)
+                    self._unwritten.pop(n, None)
+                self._publish({}, gone=gone)
+        # every file is hashed (its bytes kept for a file read here): its row must match it
+        todo: list[tuple[str, Optional[bytes]]] = []
+        for i, name in enumerate(sorted(names, reverse=True)):
+            if self._stop:
+                return
+            seen = self._hashed.get(name)
+            if seen is not None and name in known and name in rows:
+                # read by this process and not written since (a write changes the ctime, which
+                # no program can set): hashed again only once its stat changes
+                try:
+                    st = os.lstat(folder / name)
+                except OSError:
+                    st = None
+                if st is not None and seen[0] == _stat_key(st) and seen[2] is rows[name] and seen[3] == known[name]:
+                    continue                     # the same bytes, the same row and digest as checked
+            try:
+                raw = read_bytes(folder / name, max_bytes=MATCH_MAX_BYTES, root=self.data_root)
+            except BadFile:
+                if self._bad.get(name) != "":
+                    todo.append((name, None))    # read again below, to say why and set it aside
+                continue
+            if raw is None:
+                continue
+            content = content_hash(raw)
+            m = rows.get(name)
+            if m is not None and name in known and _digest(content, name, _values(m)) == known[name]:
+                self._remember(name, content, m, known[name])
+                continue
+            if self._bad.get(name) == content:
+                continue
+            todo.append((name, raw if not self.pool_from or len(todo) < self.pool_from else None))
+            if i % 64 == 63:
+                time.sleep(0)
         self.progress = (0, len(todo))
-        batch: list[tuple[tuple, FinishedMatch]] = []
-        for i, name in enumerate(todo):
+        if not todo:
+            return
+        log.info("history index: reading %d match file(s)", len(todo))
+        results = self._read_in_processes(db, [n for n, _r in todo]) if (
+            self.pool_from and len(todo) >= self.pool_from) else None
+        if results is None:
+            self._read_here(db, todo)
+
+    def _read_here(self, db: sqlite3.Connection, todo: list) -> None:
+        batch: list[_Read] = []
+        for i, (name, raw) in enumerate(todo):
             if self._stop:
                 break
-            size, mtime_ns = on_disk[name]
-            path = self.history_dir / name
-            try:
-                m = summarize(path, data_root=self.data_root, mtime=mtime_ns / 1e9)
-                batch.append((_row(m, size, mtime_ns), m))
-            except FileNotFoundError:
-                pass
-            except (BadFile, ValueError) as exc:
-                self._set_aside(path, exc, (size, mtime_ns))
-            except Exception as exc:  # e.g. MemoryError: never let one file stop the rest
-                log.exception("history file %s could not be indexed", path)
-                self._set_aside(path, exc, (size, mtime_ns))
+            batch.append(_read_one(self.history_dir, name, self.data_root, raw))
             self.progress = (i + 1, len(todo))
-            if len(batch) >= BATCH or (batch and i == len(todo) - 1):
-                self._write(batch)
+            if len(batch) >= BATCH:
+                self._take(db, batch)
                 batch = []
             if i % 8 == 7:
                 time.sleep(0)            # let the render thread have the interpreter
-        if batch:
-            self._write(batch)
+        self._take(db, batch)
 
-    def _write(self, batch: list[tuple[tuple, FinishedMatch]]) -> None:
+    def _read_in_processes(self, db: sqlite3.Connection, names: list) -> Optional[bool]:
+        """Read ``names`` in background processes; None if they cannot be started."""
+        import concurrent.futures as cf
+        import multiprocessing
+        try:
+            if self._pool is None:
+                self._pool = cf.ProcessPoolExecutor(max_workers=_pool_size(), initializer=_child_start,
+                                                    mp_context=multiprocessing.get_context("spawn"))
+            chunk = max(8, min(BATCH, len(names) // (4 * _pool_size()) or 8))
+            futures = [self._pool.submit(_read_many, str(self.history_dir), names[i:i + chunk], self.data_root)
+                       for i in range(0, len(names), chunk)]
+        except Exception:  # no processes on this system (or in this build): read them here
+            log.warning("history index: background processes unavailable; reading here", exc_info=True)
+            self._end_pool()
+            return None
+        done = 0
+        try:
+            for future in cf.as_completed(futures):
+                if self._stop:
+                    break
+                batch = [_Read(name, content, self._from_child(name, values), error)
+                         for name, content, values, error in future.result()]
+                self._take(db, batch)
+                done += len(batch)
+                self.progress = (done, len(names))
+        except cf.process.BrokenProcessPool:
+            log.warning("history index: a background process stopped; reading the rest here")
+            self._end_pool()
+            with self._lock:
+                self._want_pass = True
+        finally:
+            for f in futures:
+                f.cancel()
+        return True
+
+    def _from_child(self, name: str, values) -> Optional[FinishedMatch]:
+        """A row a background process computed, checked like one read from the index."""
+        if values is None:
+            return None
+        return _entry(self.history_dir, (name, "0" * 32) + tuple(values))
+
+    def _remember(self, name: str, content: str, row: FinishedMatch, digest: str) -> None:
+        try:
+            self._hashed[name] = (_stat_key(os.lstat(self.history_dir / name)), content, row, digest)
+        except OSError:
+            self._hashed.pop(name, None)
+
+    def _end_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _take(self, db: sqlite3.Connection, batch: list) -> None:
+        """Store what was read: rows written, files that cannot be used set aside."""
+        rows, made = [], []
+        for r in batch:
+            if r.match is not None and r.content is not None:
+                rows.append(_row(r.match, r.content))
+                made.append(r.match)
+            elif r.error is not None:
+                self._set_aside(self.history_dir / r.name, r.error, r.content)
+        if not made:
+            return
+        with self._lock:          # shown at once; stored (or, if the store fails, read again next time)
+            self._publish({m.path.name: m for m in made}, written=made)
+        self._insert(db, rows)
         with self._lock:
-            db = self._open()
-            db.executemany(f"INSERT OR REPLACE INTO matches VALUES ({', '.join('?' * len(_COLUMNS))})",
-                           [row for row, _m in batch])
-            db.commit()
-            self._written.extend(m for _row, m in batch)
-            self.version += 1
+            for row in rows:
+                self._digests[row[0]] = row[1]
+        for m in made:
+            self._hashed.pop(m.path.name, None)       # hashed again, from its bytes, at the next pass
 
-    def _set_aside(self, path: Path, exc: BaseException, key: tuple[int, int]) -> None:
-        reason = str(exc) or exc.__class__.__name__
+    def _set_aside(self, path: Path, reason: str, content: Optional[str]) -> None:
         log.warning("history file %s cannot be used: %s", path, reason)
         moved = move_aside(path) if self.writable else None
         with self._lock:
             if moved is None:
-                self._bad[path.name] = key
+                self._bad[path.name] = content if content is not None else ""
+            gone = [path.name] if path.name in self._rows else []
+            if gone:
+                self._digests.pop(path.name, None)
+                self._publish({}, gone=gone)
             if moved:
                 self.problems.append(_("{file}: {reason} (kept as {kept})").format(
                     file=path.name, reason=reason, kept=moved.name))
@@ -492,4 +966,5 @@ class MatchIndex:
                 self.problems.append(_("{file}: {reason}").format(file=path.name, reason=reason))
 
 
-__all__ = ["MatchIndex", "FinishedMatch", "summarize", "row_of", "history_files", "INDEX_NAME", "MATCH_MAX_BYTES"]
+__all__ = ["MatchIndex", "FinishedMatch", "summarize", "row_of", "history_files", "content_hash", "INDEX_NAME",
+           "MATCH_MAX_BYTES"]

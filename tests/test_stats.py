@@ -52,3 +52,19 @@ def test_stats_group_by_opponent_and_rules_and_skip_unfinished():
 def test_empty_record_rates_are_none():
     r = Record()
     assert r.win_rate is None and r.points_per_round is None and r.koikoi_success is None
+
+
+def test_statistics_from_index_rows_add_up_like_the_matches_one_by_one():
+    """from_entries sums thousands of rows at once; it must agree with compute() on the logs,
+    and count nothing but a Record (a conceded row has none; anything else is ignored)."""
+    from types import SimpleNamespace
+    from koikoi.stats import from_entries, opponent_label, tracked_seat
+    matches = [(HUMAN_VS_EASY if i % 3 else FRIENDS, finished(i, "casual" if i % 2 else "nintendo", 1 + i % 3,
+                                                            koikoi_bias=0.5)) for i in range(12)]
+    rows = [SimpleNamespace(record=fold_match(seats, state), stats_opponent=opponent_label(seats, tracked_seat(seats)),
+                            rules=state.rules.name) for seats, state in matches]
+    rows.append(SimpleNamespace(record=None, stats_opponent="easy", rules="casual"))
+    rows.append(SimpleNamespace(record='{"matches": 1}', stats_opponent="easy", rules="casual"))
+    got, want = from_entries(rows), compute(matches)
+    assert got.overall == want.overall and got.by == want.by
+    assert got.overall.matches == 12

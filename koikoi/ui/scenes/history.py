@@ -91,7 +91,7 @@ class HistoryFeed:
                                     n).format(n=n, problem=problems[0]), 8.0, "warning")
         if self.index.version == self.version:
             return False
-        if self.busy and time.monotonic() - self._loaded_at < self.RELOAD_EVERY:
+        if self.busy and self.entries and time.monotonic() - self._loaded_at < self.RELOAD_EVERY:
             return False
         self.version = self.index.version
         self._load()
