@@ -40,8 +40,35 @@ from koikoi.ai.players import _levels  # noqa: E402
 _levels()
 
 
+_OLD_HARD: dict = {}
+
+
+def hard_at(rev: str):
+    """Hard as it was at git revision ``rev`` (its hard.py read with ``git show``, loaded as a
+    module of today's koikoi.ai package, so it runs on today's simulator and policy): the
+    baseline of a paired "new Hard against old Hard" run, ``arena.py hard hard@905da7d``."""
+    cls = _OLD_HARD.get(rev)
+    if cls is None:
+        import importlib.util
+        import subprocess
+        root = Path(__file__).resolve().parents[1]
+        src = subprocess.run(["git", "-C", str(root), "show", f"{rev}:koikoi/ai/hard.py"],
+                             check=True, capture_output=True, text=True).stdout
+        name = "koikoi.ai._hard_" + "".join(ch for ch in rev if ch.isalnum())
+        spec = importlib.util.spec_from_loader(name, loader=None)
+        mod = importlib.util.module_from_spec(spec)
+        mod.__package__ = "koikoi.ai"
+        mod.__file__ = str(root / "koikoi" / "ai" / f"_hard_{rev}.py")   # its data/ is today's
+        sys.modules[name] = mod
+        exec(compile(src, f"{rev}:koikoi/ai/hard.py", "exec"), mod.__dict__)
+        cls = _OLD_HARD[rev] = mod.HardPlayer
+    return cls
+
+
 def make(spec: str, seed: int, sims, think):
     from koikoi.ai import make_player
+    if spec.startswith("hard@"):
+        return hard_at(spec[5:])(seed=seed, think_time=think, simulations=sims)
     if spec.split(":")[0] == "greedy":     # the playout policy, for experiments
         kw = {}
         if ":" in spec:

@@ -307,6 +307,64 @@ def played_out(base: Round, move: tuple, run, random) -> Round:
     return r
 
 
+def to_question(base: Round, move: tuple, policy: Policy, random, me: int) -> Round:
+    """A copy of ``base`` with ``move`` made and the mover's turn finished (its stock choice
+    by the policy). If that turn puts the Koi-Koi question to the mover (``me``), the copy
+    is returned at it (phase DECIDE, ``me`` to move): the caller values the question as a
+    decision. Otherwise it is played to the end of the round by the policy."""
+    r = base.copy()
+    if move[0] == 0:
+        r.play(move[1], move[2])
+    elif move[0] == 1:
+        r.choose(move[1])
+    else:
+        r.koikoi()
+        return policy.run(r, random)
+    while r.phase == CHOOSE and r.to_move == me:
+        r.choose(policy.choose(r))
+    if r.phase == DECIDE and r.to_move == me:
+        return r
+    return policy.run(r, random)
+
+
+def question_values(r: Round, policy: Policy, random, score):
+    """At the mover's Koi-Koi question ``r`` (consumed): (what the mover sees there, the
+    exact score of stopping, the score of calling Koi-Koi and playing on with the policy).
+    ``score(round)`` scores a finished round."""
+    key = (r.cap[r.to_move], r.field)
+    s = r.copy()
+    s.stop()
+    stop = score(s)
+    r.koikoi()
+    policy.run(r, random)
+    return key, stop, score(r)
+
+
+def resolve(records: list, pick=lambda v: v) -> list:
+    """Each sample's value once every Koi-Koi question in ``records`` is answered as a
+    decision. A record is ``(None, None, value)`` for a playout that ended without the
+    question, or ``(key, stop, koikoi)``: the question seen as ``key``, its exact Stop score
+    and one Koi-Koi playout's. Samples that saw the same question are one decision: the
+    mover calls only when the mean Koi-Koi score beats Stop by more than its standard error
+    (so that a few lucky playouts do not make the call look better than it is); the sample
+    then counts its own Koi-Koi playout, else the exact Stop. ``pick`` maps a score to the
+    number compared (the points of a (points, win) pair, for example)."""
+    groups: dict = {}
+    for k, st, kk in records:
+        if k is not None:
+            groups.setdefault(k, (pick(st), []))[1].append(pick(kk))
+    call = {}
+    for k, (stop, vals) in groups.items():
+        n = len(vals)
+        if n < 2:
+            call[k] = False
+            continue
+        m = sum(vals) / n
+        var = sum((x - m) ** 2 for x in vals) / (n - 1)
+        call[k] = m - math.sqrt(var / n) > stop
+    return [kk if k is None or call[k] else st for k, st, kk in records]
+
+
 def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,
            rng: random.Random, sims: Optional[int], budget: float, t0: float,
            anchor: Optional[int] = None, z: float = 1.0, ceiling: bool = False):
@@ -321,6 +379,9 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
     best candidate beats it by more than ``z`` standard errors of the paired difference.
     With ``sims`` the search plays that many playouts (deterministic for ``rng``), or
     stops early at ``budget`` seconds if ``ceiling``; otherwise ``budget`` alone bounds it.
+    A candidate whose turn puts the Koi-Koi question to ``me`` is valued with that question
+    answered as a decision (``resolve``: the exact Stop, or Koi-Koi where its playouts
+    show it better), not by the playout policy's call.
     Returns (best index, its mean, playouts).
     """
     opp = 1 - me
@@ -336,31 +397,30 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
         r.sp = 0
         return r
 
-    run = policy.run
-
-    def evaluate(i: int, base: Round, noise_seed: int) -> float:
-        r = played_out(base, moves[i], run, Rand(noise_seed).random)
+    def score(r: Round) -> float:
         return value(r.winner, r.points, r.last_yaku_seat)
+
+    def evaluate(i: int, base: Round, noise_seed: int) -> tuple:
+        rand = Rand(noise_seed).random
+        r = to_question(base, moves[i], policy, rand, me)
+        if r.phase == DECIDE:        # the mover's own Koi-Koi question: valued as a decision
+            return question_values(r, policy, rand, score)
+        return (None, None, score(r))
 
     n = len(moves)
     alive = list(range(n))
-    sums = [0.0] * n
-    cnt = [0] * n
-    dsum = [0.0] * n     # paired differences to the anchor: sum, sum of squares
-    dsq = [0.0] * n
+    records = [[] for _ in range(n)]     # per candidate, one record a sample (``resolve``)
 
     def one_sample() -> int:
         base = sample()
         seed = rng.getrandbits(48)
-        va = evaluate(anchor, base, seed) if anchor is not None else 0.0
         for i in alive:
-            v = va if i == anchor else evaluate(i, base, seed)
-            sums[i] += v
-            cnt[i] += 1
-            d = v - va
-            dsum[i] += d
-            dsq[i] += d * d
+            records[i].append(evaluate(i, base, seed))
         return len(alive)
+
+    def mean(i: int) -> float:
+        vals = resolve(records[i])
+        return sum(vals) / len(vals)
 
     phases = max(1, math.ceil(math.log2(n))) if n > 1 else 1
     total = 0
@@ -381,19 +441,24 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
                 if clock() > t0 + 1.8 * budget:   # a hard ceiling whatever happens
                     break
         if p < phases - 1 and len(alive) > 1:
-            alive.sort(key=lambda i: (-sums[i] / cnt[i], i))
+            means = {i: mean(i) for i in alive}
+            alive.sort(key=lambda i: (-means[i], i))
             keep = alive[:max(1, (len(alive) + 1) // 2)]
             if anchor is not None and anchor not in keep:
                 keep.append(anchor)
             alive = sorted(keep)
-    best = max(alive, key=lambda i: (sums[i] / cnt[i], -i))
+    means = {i: mean(i) for i in alive}
+    best = max(alive, key=lambda i: (means[i], -i))
     if anchor is not None and best != anchor:
-        k = cnt[best]
-        d = dsum[best] / k
-        var = max(0.0, dsq[best] / k - d * d)
+        vb = resolve(records[best])
+        va = resolve(records[anchor])
+        k = len(vb)
+        diffs = [x - y for x, y in zip(vb, va)]
+        d = sum(diffs) / k
+        var = max(0.0, sum(x * x for x in diffs) / k - d * d)
         if d <= z * math.sqrt(var / k):
             best = anchor
-    return best, sums[best] / cnt[best], total
+    return best, means[best], total
 
 
 # ---------------------------------------------------------------- every option's value
@@ -434,7 +499,9 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
     ``samples`` times at random; each option is played on every deal to the end of the round
     in the lean simulator with the playout ``Policy`` for both seats and the same stream of
     policy noise (common random numbers), so two options are compared deal by deal. Stop is
-    exact (its award). The generator is ``estimate_rng(view, seed, samples)``: the result
+    exact (its award); an option whose turn puts the Koi-Koi question to the seat is valued
+    with that question answered as a decision (``resolve``, by points): the better of the
+    exact Stop and the Koi-Koi playouts, never the playout policy's call. The generator is ``estimate_rng(view, seed, samples)``: the result
     depends on the View alone. Returns one ``Estimate`` per action, in order; ``spread`` is
     against the option with the best mean points (0 for that one)."""
     if not actions:
@@ -456,8 +523,7 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
         else:
             moves.append(HardPlayer._move_of(a))
     live = [i for i in range(n) if moves[i] is not None]
-    pts = [[] for _ in range(n)]
-    wins = [[] for _ in range(n)]
+    records = [[] for _ in range(n)]
     if live:
         rng = estimate_rng(view, seed, samples)
         template = HardPlayer._template(view)
@@ -470,8 +536,11 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
         opp = 1 - me
         bit = [1 << i for i in range(48)]
         Rand = random.Random
-        run = policy.run
         pw = outcome.points_and_win
+
+        def score(r: Round) -> tuple:
+            return pw(r.winner, r.points, r.last_yaku_seat)
+
         for _ in range(samples):
             rng.shuffle(pool)
             base = template.copy()
@@ -480,10 +549,18 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
             base.sp = 0
             noise_seed = rng.getrandbits(48)
             for i in live:
-                r = played_out(base, moves[i], run, Rand(noise_seed).random)
-                p, w = pw(r.winner, r.points, r.last_yaku_seat)
-                pts[i].append(p)
-                wins[i].append(w)
+                rand = Rand(noise_seed).random
+                r = to_question(base, moves[i], policy, rand, me)
+                if r.phase == DECIDE:
+                    records[i].append(question_values(r, policy, rand, score))
+                else:
+                    records[i].append((None, None, score(r)))
+    pts = [[] for _ in range(n)]
+    wins = [[] for _ in range(n)]
+    for i in live:
+        for p, w in resolve(records[i], pick=lambda v: v[0]):
+            pts[i].append(p)
+            wins[i].append(w)
     for i in range(n):
         if exact[i] is not None:
             k = samples if live else 1
