@@ -338,6 +338,8 @@ def load_catalog(lang: str, root: Optional[Path] = None) -> Catalog:
         try:
             cat, digest = from_mo(lang, read_file(mo), str(mo))
             if po_data is None or digest == hashlib.sha256(po_data).hexdigest():
+                if problems:
+                    log.warning("%s; the compiled %s is used", problems[0], mo.name)
                 return cat
             try:
                 return from_mo(lang, compile_po(po_data), str(po))[0]

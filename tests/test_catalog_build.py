@@ -5,7 +5,6 @@ is current. The wheel build runs only with KOIKOI_SLOW=1 (pip fetches the build 
 from __future__ import annotations
 
 import gettext
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -16,15 +15,9 @@ from pathlib import Path
 import pytest
 
 from koikoi import i18n
+from test_i18n import catalog_tool as tool   # tools/catalog.py, loaded once
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _tool():
-    spec = importlib.util.spec_from_file_location("koikoi_catalog_tool", ROOT / "tools" / "catalog.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def test_pyproject_names_the_build_step_and_babel():
@@ -34,13 +27,11 @@ def test_pyproject_names_the_build_step_and_babel():
     assert any(r.startswith("babel") for r in conf["build-system"]["requires"])
     assert any(r.startswith("babel") for r in conf["project"]["optional-dependencies"]["test"])
     assert not any(r.startswith("babel") for r in conf["project"]["dependencies"])
-    tool = _tool()
     from setuptools.command.build_py import build_py
     assert issubclass(tool.BuildPy, build_py)
 
 
 def test_the_build_step_compiles_every_catalog_into_the_build(tmp_path):
-    tool = _tool()
     done = tool.compile_all(tool.LOCALE, tmp_path)
     assert set(done) == {"ja"} and not any(tmp_path.rglob("*.tmp"))
     with open(i18n.mo_path("ja", tmp_path), "rb") as f:

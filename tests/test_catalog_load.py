@@ -178,3 +178,13 @@ def test_the_shipped_catalog_passes_the_check_at_load(caplog):
         cat = i18n.catalog("ja")
     assert cat.problem is None and caplog.text == ""
     assert len(cat.messages) == cat.stats["translated"] == cat.stats["total"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs as POSIX makes them")
+def test_an_unreadable_po_beside_its_compiled_mo_leaves_the_mo_in_use(root, caplog):
+    mo = i18n.mo_path("ja", root)
+    mo.write_bytes(compiled({"Pine": "松"}))
+    os.mkfifo(i18n.po_path("ja", root))
+    with caplog.at_level(logging.WARNING, logger="koikoi.i18n"):
+        assert i18n.set_language("ja") == "ja" and i18n._("Pine") == "松"
+    assert "is not a regular file; the compiled koikoi.mo is used" in caplog.text
