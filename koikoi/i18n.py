@@ -10,22 +10,24 @@
     resolve("system")                               the OS language, if it has a catalog
     format_number(1234.5, 1); format_date(d)        "1,234.5"; "December 1, 2026" / "2026年12月1日"
 
-Catalogs live in ``koikoi/locale/<lang>/LC_MESSAGES/koikoi.po`` (the source,
-kept in the repository and installed with the package) and, once
-``tools/catalog.py compile`` has run, ``koikoi.mo`` next to it. The ``.mo`` is
-used when it is at least as new as the ``.po``; otherwise the ``.po`` is read
-directly, so a source checkout and an installed copy always have the catalog.
+Catalogs: ``koikoi/locale/<lang>/LC_MESSAGES/koikoi.po`` is the source (kept in git,
+maintained with Babel by ``tools/catalog.py``); ``koikoi.mo`` beside it is compiled from
+it by Babel when the game is installed (the setuptools build step), by the standalone
+build and by ``tools/catalog.py compile``, and read with the standard library's
+``gettext.GNUTranslations`` (which also reads the Plural-Forms formula, never with eval).
+A source checkout without a current ``.mo`` has its ``.po`` compiled in memory with Babel
+at the first use (about 50 ms).
 
 Each call looks the current catalog up, so a screen laid out again after
-``set_language`` shows the new language. A fuzzy or empty entry is not used
-(English shows instead); a catalog that cannot be read is logged once and
-English is used: a bad file never stops the game.
+``set_language`` shows the new language. A fuzzy or empty entry is not used (English
+shows instead). Every translation is checked against its English: it may use only the
+``{fields}`` its English has, exactly as written there (a field that would crash or hang
+``.format()`` is refused); one that fails is not used and said in one log line. A catalog
+that cannot be read (not a file, a FIFO, garbage, too big) is logged and English is used:
+a bad file never stops the game.
 
-English is the source language and needs no catalog. Plural forms come from
-the catalog's ``Plural-Forms`` header, read by a small expression parser
-(never ``eval``). Numbers and dates use Babel when it is installed and a
-built-in rule for English and Japanese otherwise; Babel is a tool for
-maintaining the catalogs, not something the game needs.
+English is the source language and needs no catalog. Numbers and dates use Babel when it
+is installed and a built-in rule for English and Japanese otherwise.
 
 No pygame, no writes.
 """
@@ -33,16 +35,20 @@ No pygame, no writes.
 from __future__ import annotations
 
 import datetime as _dt
+import gettext as _gettext
+import hashlib
+import io
 import locale as _locale
 import logging
 import os
 import re
+import stat
 import string
 import struct
 import sys
 import threading
 from pathlib import Path
-from typing import Callable, NamedTuple, Optional, Union
+from typing import Callable, Optional, Union
 
 log = logging.getLogger(__name__)
 
@@ -56,470 +62,230 @@ NATIVE_NAMES = {"en": "English", "ja": "日本語"}
 _MAX_CATALOG_BYTES = 8 * 1024 * 1024       # a catalog bigger than this is refused, not read
 
 
-# ====================================================================== plural forms
-class PluralError(ValueError):
-    """A Plural-Forms formula this module cannot read."""
+# ====================================================================== reading a catalog file
+class CatalogError(ValueError):
+    """A catalog file that cannot be used (with why)."""
 
 
-_TOKEN = re.compile(r"\s*(?:(\d+)|(n)|(\|\||&&|==|!=|<=|>=|[-+*/%!<>?:()]))")
-_BINARY = [("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/", "%")]
-_MAX_FORMULA = 400
-
-
-def _tokens(text: str) -> list:
-    if len(text) > _MAX_FORMULA:
-        raise PluralError("plural formula too long")
-    out, pos, text = [], 0, text.strip()
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            raise PluralError(f"unexpected {text[pos:pos + 10]!r} in plural formula")
-        num, var, op = m.groups()
-        out.append(("num", int(num)) if num is not None else ("n", None) if var else ("op", op))
-        pos = m.end()
-    return out
-
-
-def parse_plural(formula: str) -> Callable[[int], int]:
-    """A C expression in ``n`` (gettext's plural formula) -> a function; no eval."""
-    toks = _tokens(formula)
-    pos = 0
-
-    def peek():
-        return toks[pos] if pos < len(toks) else ("end", None)
-
-    def take(op=None):
-        nonlocal pos
-        tok = peek()
-        if op is not None and tok != ("op", op):
-            raise PluralError(f"expected {op!r} in plural formula")
-        pos += 1
-        return tok
-
-    def ternary(depth=0):
-        if depth > 40:
-            raise PluralError("plural formula nested too deeply")
-        cond = binary(0, depth)
-        if peek() == ("op", "?"):
-            take("?")
-            yes = ternary(depth + 1)
-            take(":")
-            no = ternary(depth + 1)
-            return lambda n, c=cond, a=yes, b=no: a(n) if c(n) else b(n)
-        return cond
-
-    def binary(level, depth):
-        if level == len(_BINARY):
-            return unary(depth)
-        left = binary(level + 1, depth)
-        while peek()[0] == "op" and peek()[1] in _BINARY[level]:
-            op = take()[1]
-            right = binary(level + 1, depth)
-            left = _combine(op, left, right)
-        return left
-
-    def unary(depth):
-        tok = peek()
-        if tok == ("op", "!"):
-            take()
-            inner = unary(depth + 1)
-            return lambda n, f=inner: int(not f(n))
-        if tok == ("op", "-"):
-            take()
-            inner = unary(depth + 1)
-            return lambda n, f=inner: -f(n)
-        if tok == ("op", "("):
-            take()
-            inner = ternary(depth + 1)
-            take(")")
-            return inner
-        if tok[0] == "num":
-            take()
-            return lambda n, v=tok[1]: v
-        if tok[0] == "n":
-            take()
-            return lambda n: n
-        raise PluralError("incomplete plural formula")
-
-    fn = ternary()
-    if pos != len(toks):
-        raise PluralError("trailing text in plural formula")
-    return fn
-
-
-def _combine(op: str, a, b):
-    if op == "||":
-        return lambda n: int(bool(a(n)) or bool(b(n)))
-    if op == "&&":
-        return lambda n: int(bool(a(n)) and bool(b(n)))
-    if op == "==":
-        return lambda n: int(a(n) == b(n))
-    if op == "!=":
-        return lambda n: int(a(n) != b(n))
-    if op == "<":
-        return lambda n: int(a(n) < b(n))
-    if op == ">":
-        return lambda n: int(a(n) > b(n))
-    if op == "<=":
-        return lambda n: int(a(n) <= b(n))
-    if op == ">=":
-        return lambda n: int(a(n) >= b(n))
-    if op == "+":
-        return lambda n: a(n) + b(n)
-    if op == "-":
-        return lambda n: a(n) - b(n)
-    if op == "*":
-        return lambda n: a(n) * b(n)
-
-    def div(n, rem=(op == "%")):
-        x, y = a(n), b(n)
-        if y == 0:
-            return 0                     # a formula that divides by zero picks form 0
-        q = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)    # C truncates
-        return x - q * y if rem else q
-    return div
-
-
-def _plural_header(value: str) -> tuple[int, Callable[[int], int]]:
-    """``nplurals=2; plural=(n != 1);`` -> (2, function)."""
-    m = re.fullmatch(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?)\s*;?\s*", value)
-    if not m:
-        raise PluralError(f"bad Plural-Forms header {value[:60]!r}")
-    count = int(m.group(1))
-    if not 1 <= count <= 6:
-        raise PluralError(f"nplurals={count} is out of range")
-    return count, parse_plural(m.group(2))
-
-
-def _english_plural(n: int) -> int:
-    return 0 if n == 1 else 1
-
-
-# ====================================================================== .po reader
-class PoError(ValueError):
-    """A .po file that is not a well-formed catalog (with the line it failed on)."""
-
-
-class Entry(NamedTuple):
-    msgid: str
-    msgid_plural: Optional[str]
-    msgstr: tuple              # one string, or one per plural form
-    context: Optional[str]
-    fuzzy: bool
-    lineno: int
-
-    @property
-    def translated(self) -> bool:
-        return bool(self.msgstr) and all(self.msgstr) and not self.fuzzy
-
-
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b",
-            "f": "\f", "v": "\v", "'": "'", "?": "?"}
-_OCTAL = re.compile(r"[0-7]{1,3}")
-_HEX = re.compile(r"[0-9a-fA-F]{1,2}")
-
-
-def _unquote(text: str, lineno: int) -> str:
-    """The body of one ``"..."`` line, escapes decoded; strict about everything else."""
-    text = text.strip()
-    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
-        raise PoError(f"line {lineno}: expected a quoted string")
-    body, out, i = text[1:-1], [], 0
-    while i < len(body):
-        c = body[i]
-        if c == '"':
-            raise PoError(f"line {lineno}: unescaped quote inside a string")
-        if c != "\\":
-            out.append(c)
-            i += 1
-            continue
-        if i + 1 >= len(body):
-            raise PoError(f"line {lineno}: a string ends in a backslash")
-        e = body[i + 1]
-        if e in _ESCAPES:
-            out.append(_ESCAPES[e])
-            i += 2
-        elif e in "01234567":
-            m = _OCTAL.match(body, i + 1)
-            out.append(chr(int(m.group(), 8)))
-            i = m.end()
-        elif e == "x" and _HEX.match(body, i + 2):
-            m = _HEX.match(body, i + 2)
-            out.append(chr(int(m.group(), 16)))
-            i = m.end()
-        else:
-            raise PoError(f"line {lineno}: unknown escape \\{e}")
-    return "".join(out)
-
-
-_KEYWORD = re.compile(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(".*)$')
-
-
-class PoFile(NamedTuple):
-    headers: dict
-    entries: list              # Entry, the header excluded, obsolete (#~) entries excluded
-
-    def stats(self) -> dict:
-        """Counts for coverage: total, translated, fuzzy, untranslated."""
-        fuzzy = sum(1 for e in self.entries if e.fuzzy)
-        done = sum(1 for e in self.entries if e.translated)
-        total = len(self.entries)
-        return {"total": total, "translated": done, "fuzzy": fuzzy,
-                "untranslated": total - done - fuzzy,
-                "percent": 100.0 if total == 0 else 100.0 * done / total}
-
-
-def parse_po(text: str) -> PoFile:
-    """Read a .po catalog; raises PoError on anything malformed (never guesses)."""
-    entries: list = []
-    headers: dict = {}
-    seen: set = set()
-    cur: dict = {}
-    field: Optional[str] = None
-    flags: set = set()
-    start = 0
-
-    def finish(lineno: int) -> None:
-        nonlocal cur, field, flags
-        if not cur:
-            if flags:
-                flags = set()
-            return
-        if "msgid" not in cur:
-            raise PoError(f"line {start}: an entry without msgid")
-        plural = cur.get("msgid_plural")
-        strs = cur.get("msgstr")
-        forms = cur.get("forms", {})
-        if plural is None:
-            if forms:
-                raise PoError(f"line {start}: msgstr[n] without msgid_plural")
-            if strs is None:
-                raise PoError(f"line {start}: msgid without msgstr")
-            msgstr = (strs,)
-        else:
-            if strs is not None:
-                raise PoError(f"line {start}: plural entry with a plain msgstr")
-            if not forms or sorted(forms) != list(range(len(forms))):
-                raise PoError(f"line {start}: plural entry needs msgstr[0], msgstr[1], ...")
-            msgstr = tuple(forms[i] for i in range(len(forms)))
-        key = (cur.get("msgctxt"), cur["msgid"])
-        if key in seen:
-            raise PoError(f"line {start}: duplicate msgid {cur['msgid'][:40]!r}")
-        seen.add(key)
-        entry = Entry(cur["msgid"], plural, msgstr, cur.get("msgctxt"), "fuzzy" in flags, start)
-        if entry.msgid == "" and entry.context is None:
-            headers.update(_parse_headers(msgstr[0]))
-        else:
-            entries.append(entry)
-        cur, field, flags = {}, None, set()
-
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            finish(lineno)
-            continue
-        if line.startswith("#"):
-            if cur and ("msgstr" in cur or cur.get("forms")):
-                finish(lineno)         # comments start the next entry
-            if line.startswith("#,"):
-                flags.update(f.strip() for f in line[2:].split(","))
-            continue                   # #~ obsolete, #: refs, #. notes, #| previous: not used
-        if line.startswith('"'):
-            if field is None:
-                raise PoError(f"line {lineno}: a string outside an entry")
-            value = _unquote(line, lineno)
-            if field.startswith("msgstr["):
-                idx = int(field[7:-1])
-                cur["forms"][idx] += value
-            else:
-                cur[field] += value
-            continue
-        m = _KEYWORD.match(line)
-        if not m:
-            raise PoError(f"line {lineno}: cannot read {line[:40]!r}")
-        kw, idx, rest = m.group(1), m.group(2), m.group(3)
-        if kw in ("msgctxt", "msgid") and cur and ("msgstr" in cur or cur.get("forms")):
-            finish(lineno)             # no blank line between entries is still fine
-        if not cur:
-            start = lineno
-        value = _unquote(rest, lineno)
-        if kw == "msgctxt":
-            if cur:
-                raise PoError(f"line {lineno}: msgctxt must come first")
-            cur["msgctxt"] = value
-        elif kw == "msgid":
-            if "msgid" in cur:
-                raise PoError(f"line {lineno}: msgid twice")
-            cur["msgid"] = value
-        elif kw == "msgid_plural":
-            if "msgid" not in cur or "msgid_plural" in cur or "msgstr" in cur:
-                raise PoError(f"line {lineno}: misplaced msgid_plural")
-            cur["msgid_plural"] = value
-        elif idx is None:
-            if "msgid" not in cur or "msgstr" in cur:
-                raise PoError(f"line {lineno}: misplaced msgstr")
-            cur["msgstr"] = value
-        else:
-            n = int(idx)
-            forms = cur.setdefault("forms", {})
-            if "msgid" not in cur or n in forms or n > 9:
-                raise PoError(f"line {lineno}: misplaced msgstr[{n}]")
-            forms[n] = value
-            kw = f"msgstr[{n}]"
-        field = kw
-    finish(-1)
-    return PoFile(headers, entries)
-
-
-def _parse_headers(text: str) -> dict:
-    out = {}
-    for line in text.split("\n"):
-        if ":" in line:
-            k, v = line.split(":", 1)
-            out[k.strip()] = v.strip()
-    return out
-
-
-def read_po(path: Union[str, Path]) -> PoFile:
-    """parse_po of a file (UTF-8, size-limited)."""
-    data = _read_limited(Path(path))
+def read_file(path: Union[str, Path]) -> bytes:
+    """The bytes of a catalog file: a regular file (a link to one is followed), at most
+    _MAX_CATALOG_BYTES. A folder, FIFO, device or dangling link raises CatalogError
+    without blocking: the file is opened non-blocking and checked before it is read."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise PoError(f"not UTF-8 at byte {exc.start}") from None
-    return parse_po(text.lstrip("\ufeff"))
-
-
-def _read_limited(path: Path) -> bytes:
-    with open(path, "rb") as f:
-        data = f.read(_MAX_CATALOG_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise CatalogError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CatalogError(f"{path} is not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(_MAX_CATALOG_BYTES + 1)
+    except OSError as exc:
+        raise CatalogError(f"{path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > _MAX_CATALOG_BYTES:
-        raise PoError(f"larger than {_MAX_CATALOG_BYTES} bytes")
+        raise CatalogError(f"{path} is larger than {_MAX_CATALOG_BYTES} bytes")
     return data
 
 
-# ====================================================================== .mo reader
-def read_mo(path: Union[str, Path]) -> tuple[dict, dict, dict]:
-    """A GNU .mo file -> (headers, {(context, msgid): msgstr or tuple of forms},
-    {(context, msgid): msgid_plural})."""
-    data = _read_limited(Path(path))
-    if len(data) < 28:
-        raise PoError("too short for a .mo file")
-    magic = struct.unpack("<I", data[:4])[0]
-    end = "<" if magic == 0x950412DE else ">" if magic == 0xDE120495 else None
-    if end is None:
-        raise PoError("not a .mo file (bad magic number)")
-    _rev, count, orig_at, trans_at = struct.unpack(end + "4I", data[4:20])
-    if count > 200000 or orig_at + 8 * count > len(data) or trans_at + 8 * count > len(data):
-        raise PoError("corrupt .mo tables")
-    messages: dict = {}
-    headers: dict = {}
-    plurals: dict = {}
-    for i in range(count):
-        olen, ooff = struct.unpack(end + "2I", data[orig_at + 8 * i: orig_at + 8 * i + 8])
-        tlen, toff = struct.unpack(end + "2I", data[trans_at + 8 * i: trans_at + 8 * i + 8])
-        if ooff + olen > len(data) or toff + tlen > len(data):
-            raise PoError("corrupt .mo string offsets")
-        try:
-            orig = data[ooff:ooff + olen].decode("utf-8")
-            trans = data[toff:toff + tlen].decode("utf-8")
-        except UnicodeDecodeError:
-            raise PoError("a .mo string is not UTF-8") from None
-        context = None
-        if "\x04" in orig:
-            context, orig = orig.split("\x04", 1)
-        if orig == "" and context is None:
-            headers = _parse_headers(trans)
-            continue
-        msgid = orig.split("\x00")[0]
-        forms = tuple(trans.split("\x00"))
-        if "\x00" in orig:
-            messages[(context, msgid)] = forms
-            plurals[(context, msgid)] = orig.split("\x00", 1)[1]
-        elif forms and forms[0]:
-            messages[(context, msgid)] = forms[0]
-    return headers, messages, plurals
-
-
-# ====================================================================== catalogs
-def _fields(text: str) -> Optional[set]:
-    """The {names} a str.format template uses; None when it is not a valid template."""
+# ====================================================================== the .po, with Babel
+def read_po(source: Union[bytes, str, Path]):
+    """A .po (its bytes or its path) -> Babel's Catalog; CatalogError when it cannot be read
+    or Babel is not installed (Babel keeps the catalogs; an installed game reads the .mo)."""
     try:
-        return {f.split(".")[0].split("[")[0] for _t, f, _s, _c in _FORMATTER.parse(text)
-                if f is not None}
+        from babel.messages.pofile import read_po as babel_read_po
+    except ImportError:
+        raise CatalogError("reading a .po needs Babel (pip install babel), or compile it first: "
+                           "python tools/catalog.py compile") from None
+    data = read_file(source) if not isinstance(source, bytes) else source
+    try:
+        return babel_read_po(io.BytesIO(data), abort_invalid=True)
+    except Exception as exc:      # Babel's PoFileError, UnicodeError, a bad Language header...
+        raise CatalogError(f"not a readable .po: {exc}") from None
+
+
+def msgid(message) -> str:
+    """A Babel message's singular English."""
+    return message.id if isinstance(message.id, str) else message.id[0]
+
+
+def is_translated(message) -> bool:
+    forms = message.string if isinstance(message.string, tuple) else (message.string,)
+    return bool(forms) and all(forms) and not message.fuzzy
+
+
+def po_stats(po) -> dict:
+    """Counts for coverage: total, translated, fuzzy, untranslated, percent."""
+    entries = [m for m in po if m.id]
+    done = sum(1 for m in entries if is_translated(m))
+    fuzzy = sum(1 for m in entries if m.fuzzy)
+    total = len(entries)
+    return {"total": total, "translated": done, "fuzzy": fuzzy,
+            "untranslated": total - done - fuzzy,
+            "percent": 100.0 if total == 0 else 100.0 * done / total}
+
+
+# The compiled catalog carries the .po's counts and a hash of the .po it was made from in
+# one entry of its own context (read back with the public pgettext), so an installed game
+# knows how complete a language is without its .po, and a .mo older than an edited .po is seen.
+INFO_CONTEXT, INFO_ID = "koikoi-catalog", "counts"
+
+
+def compile_po(data: bytes) -> bytes:
+    """A .po's bytes -> the .mo's (Babel's writer; fuzzy and empty entries left out)."""
+    po = read_po(data)                   # (says so when Babel is missing)
+    from babel.messages.mofile import write_mo
+    st = po_stats(po)
+    po.add(INFO_ID, context=INFO_CONTEXT,
+           string=(f"total={st['total']} translated={st['translated']} fuzzy={st['fuzzy']} "
+                   f"source={hashlib.sha256(data).hexdigest()}"))
+    out = io.BytesIO()
+    write_mo(out, po)
+    return out.getvalue()
+
+
+def _info(translations: _gettext.GNUTranslations) -> tuple[Optional[dict], Optional[str]]:
+    """(counts, source hash) from a compiled catalog's info entry; (None, None) without one."""
+    text = translations.pgettext(INFO_CONTEXT, INFO_ID)
+    parts = dict(p.split("=", 1) for p in text.split() if "=" in p)
+    try:
+        total, done, fuzzy = (int(parts[k]) for k in ("total", "translated", "fuzzy"))
+    except (KeyError, ValueError):
+        return None, None
+    if not 0 <= done <= total or not 0 <= fuzzy <= total - done:
+        return None, None
+    return ({"total": total, "translated": done, "fuzzy": fuzzy,
+             "untranslated": total - done - fuzzy,
+             "percent": 100.0 if total == 0 else 100.0 * done / total}, parts.get("source"))
+
+
+# ====================================================================== placeholders
+_FORMATTER = string.Formatter()
+
+
+def fields(text: str) -> Optional[list]:
+    """The replacement fields of a str.format template, each (name, conversion, spec) with the
+    name as written (``n.foo``, ``n[0]``, or "" for ``{}``); None when it is not a template."""
+    try:
+        return [(f, c, s) for _t, f, s, c in _FORMATTER.parse(text) if f is not None]
     except ValueError:
         return None
 
 
-def _safe_messages(messages: dict, plurals: dict, source: str) -> dict:
-    """Drop translations that would break ``.format()`` of their English: a {name} neither
-    English form has, or braces that do not pair (a template's English has ``{``)."""
-    out, dropped = {}, []
-    for key, value in messages.items():
-        msgid = key[1]
-        english = _fields(msgid)
-        if english is None or "{" not in msgid + plurals.get(key, ""):
-            out[key] = value           # not a template: the text is shown as it is
-            continue
-        english |= _fields(plurals.get(key, "")) or set()
-        forms = value if isinstance(value, tuple) else (value,)
-        if all((_fields(f) is not None and _fields(f) <= english) for f in forms):
-            out[key] = value
-        else:
-            dropped.append(msgid)
-    if dropped:
-        log.warning("catalog %s: %d translations name placeholders their English lacks "
-                    "(English used for them), e.g. %r", source, len(dropped), dropped[0][:60])
-    return out
+def placeholder_problem(english: tuple, translation: str) -> Optional[str]:
+    """Why ``translation`` cannot stand for ``english`` (its one form, or singular and
+    plural) under ``.format()``; None when it can. Every field must be one its English has,
+    exactly (no attribute, index, conversion or spec added: ``{n.foo}``, ``{n[0]}``,
+    ``{n!z}``, ``{n:Z}``, ``{n:>99999999}``); ``{}`` fields must be the English's, in order.
+    A translation may leave a named field out: the Japanese names of the cards say only
+    the Japanese where the English adds it in brackets ("{english} ({japanese})")."""
+    forms = [fields(e) for e in english]
+    if any(f is None for f in forms):
+        return None                      # the English is not a template: shown as it is
+    got = fields(translation)
+    if got is None:
+        return "braces that do not pair"
+    known = {f for form in forms for f in form}
+    extra = sorted({"{" + n + ("!" + c if c else "") + (":" + s if s else "") + "}"
+                    for n, c, s in got if (n, c, s) not in known})
+    if extra:
+        return "a field its English lacks: " + ", ".join(extra)
+    auto = [f for f in got if not f[0]]
+    if auto and all(auto != [f for f in form if not f[0]] for form in forms):
+        return "{} fields other than its English's"
+    return None
 
 
-_FORMATTER = string.Formatter()
-
-
+# ====================================================================== catalogs
 class Catalog:
-    """One language's translations."""
+    """One language's translations: (context, msgid) -> text, or a tuple of plural forms."""
 
     def __init__(self, lang: str, messages: dict, headers: Optional[dict] = None,
-                 stats: Optional[dict] = None, source: str = "", plurals: Optional[dict] = None):
+                 stats: Optional[dict] = None, source: str = "",
+                 plural: Optional[Callable[[int], int]] = None, problem: Optional[str] = None):
         self.lang = lang
-        # (context, msgid) -> str, or a tuple of forms for a plural entry
-        self.messages = _safe_messages(messages, plurals or {}, source)
         self.headers = headers or {}
-        self.stats = stats                 # from the .po (None when only a .mo was read)
+        self.stats = stats                 # the .po's counts (None when none could be read)
         self.source = source
-        self.nplurals, self.plural = 2, _english_plural
-        rule = self.headers.get("Plural-Forms")
-        if rule:
-            try:
-                self.nplurals, self.plural = _plural_header(rule)
-            except PluralError as exc:
-                log.warning("catalog %s: %s; using the English plural rule", source, exc)
+        self.problem = problem             # why the catalog could not be read, if it could not
+        self.plural = plural or _english_plural
+        self._reported = 0
+        self.messages = {}
+        for key, value in messages.items():
+            why = None if not isinstance(value, str) else placeholder_problem((key[1],), value)
+            if why is None:
+                self.messages[key] = value   # plural forms: checked at first use (below)
+            else:
+                self._drop(key[1], why)
+        self._plurals_checked: dict = {}
 
-    @classmethod
-    def from_po(cls, lang: str, po: PoFile, source: str = "") -> "Catalog":
-        messages, plurals = {}, {}
-        for e in po.entries:
-            if not e.translated:
-                continue               # fuzzy or empty: English shows instead
-            messages[(e.context, e.msgid)] = e.msgstr if e.msgid_plural is not None else e.msgstr[0]
-            if e.msgid_plural is not None:
-                plurals[(e.context, e.msgid)] = e.msgid_plural
-        return cls(lang, messages, po.headers, po.stats(), source, plurals)
+    def _drop(self, english: str, why: str) -> None:
+        """One log line for a translation not used (English shows instead)."""
+        self._reported += 1
+        if self._reported <= _MAX_REPORTED:
+            log.warning("catalog %s: the translation of %r has %s; English is used for it",
+                        self.source or self.lang, english[:60], why)
+        elif self._reported == _MAX_REPORTED + 1:
+            log.warning("catalog %s: more translations with broken fields (English is used)",
+                        self.source or self.lang)
 
     def gettext(self, text: str, context: Optional[str] = None) -> str:
         found = self.messages.get((context, text))
         return found if isinstance(found, str) else text
 
     def ngettext(self, singular: str, plural: str, n: int, context: Optional[str] = None) -> str:
-        forms = self.messages.get((context, singular))
+        key = (context, singular)
+        forms = self.messages.get(key)
         if isinstance(forms, tuple) and forms:
+            ok = self._plurals_checked.get(key)
+            if ok is None:
+                why = next(filter(None, (placeholder_problem((singular, plural), f) for f in forms)),
+                           None)
+                if why is not None:
+                    self._drop(singular, why)
+                ok = self._plurals_checked[key] = why is None
             try:
                 idx = int(self.plural(int(n)))
             except (ArithmeticError, TypeError, ValueError, RecursionError):
-                idx = 0
-            if 0 <= idx < len(forms) and forms[idx]:
+                idx = 0                  # a formula that fails (n/0) picks the first form
+            if ok and 0 <= idx < len(forms) and forms[idx]:
                 return forms[idx]
         return singular if n == 1 else plural
+
+
+_MAX_REPORTED = 20
+
+
+def _english_plural(n: int) -> int:
+    return 0 if n == 1 else 1
+
+
+def from_mo(lang: str, data: bytes, source: str = "") -> tuple["Catalog", Optional[str]]:
+    """A compiled catalog read by the standard library -> (Catalog, hash of its .po)."""
+    try:
+        translations = _gettext.GNUTranslations(io.BytesIO(data))
+    except (OSError, ValueError, LookupError, struct.error, RecursionError, MemoryError) as exc:
+        raise CatalogError(f"{source or 'the .mo'} is not a readable compiled catalog: {exc}") \
+            from None
+    stats, digest = _info(translations)
+    messages: dict = {}
+    for key, text in translations._catalog.items():     # the one table GNUTranslations fills
+        orig, index = key if isinstance(key, tuple) else (key, None)
+        context, _sep, msg = orig.rpartition("\x04")
+        key = (context if _sep else None, msg)
+        if not msg or key == (INFO_CONTEXT, INFO_ID):
+            continue                     # the header and the counts
+        if index is None:
+            messages[key] = text
+        else:
+            old = messages.get(key)
+            forms = list(old) if isinstance(old, tuple) else []
+            forms[len(forms):index + 1] = [""] * (index + 1 - len(forms))
+            forms[index] = text
+            messages[key] = tuple(forms)
+    return Catalog(lang, messages, translations.info(), stats, source,
+                   translations.plural), digest
 
 
 _ENGLISH = Catalog(SOURCE_LANGUAGE, {}, stats={"total": 0, "translated": 0, "fuzzy": 0,
@@ -550,26 +316,47 @@ def mo_path(lang: str, root: Optional[Path] = None) -> Path:
 
 
 def load_catalog(lang: str, root: Optional[Path] = None) -> Catalog:
-    """The catalog of ``lang`` read from disk; English (and one log line) when it cannot be."""
+    """The catalog of ``lang``; English (with the reason logged once, and in ``.problem``)
+    when it cannot be read.
+
+    The compiled ``koikoi.mo`` (built at install time, by ``tools/catalog.py compile`` and
+    by the standalone build) is read with the standard library's GNUTranslations. Where
+    there is none, or it was compiled from another ``.po`` than the one beside it (a source
+    checkout), the ``.po`` is compiled in memory with Babel: nothing is written.
+    """
     if lang == SOURCE_LANGUAGE:
         return _ENGLISH
     po, mo = po_path(lang, root), mo_path(lang, root)
-    try:
-        po_time = po.stat().st_mtime if po.is_file() else None
-        mo_time = mo.stat().st_mtime if mo.is_file() else None
-        stats = None
-        if po_time is not None:
-            pofile = read_po(po)
-            if mo_time is None or mo_time < po_time:
-                return Catalog.from_po(lang, pofile, str(po))
-            stats = pofile.stats()
-        if mo_time is not None:
-            headers, messages, plurals = read_mo(mo)
-            return Catalog(lang, messages, headers, stats, str(mo), plurals)
-        log.warning("no %s catalog in %s; using English", lang, po.parent)
-    except (OSError, PoError, PluralError, ValueError, struct.error) as exc:
-        log.error("the %s catalog cannot be read (%s): %s; using English", lang, po.parent, exc)
-    return Catalog(lang, {}, source="", stats=None)
+    problems: list = []
+    po_data = None
+    if os.path.lexists(po):
+        try:
+            po_data = read_file(po)
+        except CatalogError as exc:
+            problems.append(str(exc))
+    if os.path.lexists(mo):
+        try:
+            cat, digest = from_mo(lang, read_file(mo), str(mo))
+            if po_data is None or digest == hashlib.sha256(po_data).hexdigest():
+                if problems:
+                    log.warning("%s; the compiled %s is used", problems[0], mo.name)
+                return cat
+            try:
+                return from_mo(lang, compile_po(po_data), str(po))[0]
+            except CatalogError as exc:
+                log.warning("%s was compiled from another %s, which cannot be compiled now "
+                            "(%s): the compiled one is used", mo, po.name, exc)
+                return cat
+        except CatalogError as exc:
+            problems.append(str(exc))
+    if po_data is not None:
+        try:
+            return from_mo(lang, compile_po(po_data), str(po))[0]
+        except CatalogError as exc:
+            problems.append(f"{po}: {exc}")
+    why = "; ".join(problems) or f"no {lang} catalog in {po.parent}"
+    log.error("the %s catalog cannot be read (%s); using English", lang, why)
+    return Catalog(lang, {}, source="", stats=None, problem=why)
 
 
 def catalog(lang: str) -> Catalog:
@@ -582,7 +369,7 @@ def catalog(lang: str) -> Catalog:
 
 
 def reload() -> None:
-    """Forget the cached catalogs (after ``tools/catalog.py compile``, or in tests)."""
+    """Forget the cached catalogs (after an edit of a .po, or in tests)."""
     global _current
     with _lock:
         _catalogs.clear()
@@ -596,14 +383,14 @@ def available(complete_only: bool = False, root: Optional[Path] = None) -> list:
     out = [SOURCE_LANGUAGE]
     base = root or LOCALE_DIR
     try:
-        names = sorted(p.name for p in base.iterdir() if p.is_dir())
+        names = sorted(p.name for p in base.iterdir())
     except OSError:
         names = []
     for lang in names:
         if lang == SOURCE_LANGUAGE or normalize(lang) != lang:
             continue
-        if not (po_path(lang, base).is_file() or mo_path(lang, base).is_file()):
-            continue
+        if not (os.path.lexists(po_path(lang, base)) or os.path.lexists(mo_path(lang, base))):
+            continue               # (a catalog that is there but unreadable is offered: it falls back)
         if complete_only and not is_complete(lang, root):
             continue
         out.append(lang)

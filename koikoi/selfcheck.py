@@ -86,17 +86,21 @@ def _online() -> str:
 
 
 def _translations() -> str:
-    """Every shipped catalog is there and readable (its share translated, for the record)."""
+    """Every shipped catalog is there and readable, and says from which file (an installed
+    copy reads the compiled koikoi.mo; a source checkout compiles its .po in memory)."""
+    from pathlib import Path
     from . import i18n
     langs = [code for code in i18n.available() if code != i18n.SOURCE_LANGUAGE]
     if not langs:
         raise RuntimeError(f"no catalog in {i18n.LOCALE_DIR}")
     parts = []
     for code in langs:
-        st = i18n.completion(code)
-        if not st:
-            raise RuntimeError(f"the {code} catalog cannot be read")
-        parts.append(f"{code} {st['translated']} of {st['total']}")
+        cat = i18n.catalog(code)
+        if cat.problem or not cat.stats:
+            raise RuntimeError(f"the {code} catalog cannot be read: {cat.problem or 'no counts'}")
+        st = cat.stats
+        how = "compiled" if cat.source.endswith(".mo") else "compiled in memory from"
+        parts.append(f"{code} {st['translated']} of {st['total']} ({how} {Path(cat.source).name})")
     return ", ".join(parts)
 
 

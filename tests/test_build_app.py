@@ -40,6 +40,7 @@ def test_pyinstaller_command_line(tmp_path):
     assert "koikoi" in collected
     excluded = {args[i + 1] for i, a in enumerate(args) if a == "--exclude-module"}
     assert not excluded & {"pygame", "platformdirs", "PIL", "koikoi"}
+    assert "babel" in excluded          # it compiles the catalogs; the bundle reads the .mo
     one = tool.pyinstaller_args(tmp_path / "entry.py", tmp_path, onefile=True)
     assert "--onefile" in one
     assert Path(one[one.index("--distpath") + 1]) == ROOT / "dist" / "koikoi"
@@ -62,7 +63,10 @@ def test_build_and_run_binary():
     assert cp.returncode == 0, out[-4000:]
     assert "smoke run OK" in out, out[-4000:]
     assert "data check OK" in out and "lessons: ok" in out and "translations: ok" in out, out[-4000:]
+    assert "(compiled koikoi.mo)" in out, out[-4000:]       # the bundle reads the compiled catalog
     exe = ROOT / "dist" / "koikoi" / ("koikoi.exe" if sys.platform.startswith("win") else "koikoi")
     assert exe.is_file() and os.access(exe, os.X_OK)
     bundled = ROOT / "dist" / "koikoi" / "_internal" / "koikoi" / "assets" / "icons" / "icon.png"
     assert bundled.is_file()
+    mo = ROOT / "dist" / "koikoi" / "_internal" / "koikoi" / "locale" / "ja" / "LC_MESSAGES" / "koikoi.mo"
+    assert mo.is_file()

@@ -4,7 +4,7 @@
     python tools/catalog.py extract            every marked string -> koikoi/locale/koikoi.pot
     python tools/catalog.py init LANG          start koikoi/locale/LANG/LC_MESSAGES/koikoi.po
     python tools/catalog.py update             merge the .pot into every language's .po
-    python tools/catalog.py compile            .po -> .mo (no Babel needed; fuzzy/empty left out)
+    python tools/catalog.py compile            .po -> .mo beside it (fuzzy/empty left out)
     python tools/catalog.py coverage [--lang ja] [--limit 20]
                                                per language: total, translated, fuzzy,
                                                untranslated, %, the first untranslated ones
@@ -14,9 +14,9 @@
     python tools/catalog.py glyphs [--lang ja] characters of the translations the UI font lacks
 
 Keywords extracted: _  N_  gettext  ngettext:1,2  _n:1,2  pgettext:1c,2  npgettext:1c,2,3
-(babel.cfg says which files). extract, init, update and the code side of
-coverage/check need Babel (``pip install babel``: a maintainer's tool, the
-game does not need it); compile, glyphs and the catalog side of coverage do not.
+(babel.cfg says which files). Every command needs Babel (``pip install babel``; it
+comes with ``pip install .[test]``). An installed game does not: its .mo files are
+compiled when it is built (``BuildPy`` below is the setuptools build step that does it).
 
 Adding a language: ``python tools/catalog.py extract && python tools/catalog.py init fr``,
 translate koikoi/locale/fr/LC_MESSAGES/koikoi.po, then ``coverage`` / ``check``.
@@ -30,7 +30,6 @@ import io
 import logging
 import os
 import re
-import struct
 import sys
 import tempfile
 import unicodedata
@@ -135,87 +134,55 @@ def code_messages() -> Optional[set]:
     with tempfile.TemporaryDirectory() as tmp:
         pot = extract(Path(tmp) / "koikoi.pot")
         po = i18n.read_po(pot)
-    return {(e.context, e.msgid) for e in po.entries}
+    return {(m.context, i18n.msgid(m)) for m in po if m.id}
 
 
-# ---------------------------------------------------------------- .mo writer
-def write_mo(po: "i18n.PoFile", out: Path, header_text: str) -> int:
-    """A GNU .mo of the translated, not fuzzy entries (sorted: byte-identical reruns)."""
-    pairs = {"": header_text}
-    for e in po.entries:
-        if not e.translated:
-            continue
-        key = e.msgid if e.context is None else f"{e.context}\x04{e.msgid}"
-        if e.msgid_plural is not None:
-            pairs[key + "\x00" + e.msgid_plural] = "\x00".join(e.msgstr)
-        else:
-            pairs[key] = e.msgstr[0]
-    keys = sorted(pairs, key=lambda k: k.encode("utf-8"))
-    ids = [k.encode("utf-8") for k in keys]
-    strs = [pairs[k].encode("utf-8") for k in keys]
-    n = len(keys)
-    orig_at, trans_at = 28, 28 + 8 * n
-    data_at = trans_at + 8 * n
-    blob = io.BytesIO()
-    otable, ttable = [], []
-    for s in ids:
-        otable.append((len(s), data_at + blob.tell()))
-        blob.write(s + b"\x00")
-    for s in strs:
-        ttable.append((len(s), data_at + blob.tell()))
-        blob.write(s + b"\x00")
-    head = struct.pack("<7I", 0x950412DE, 0, n, orig_at, trans_at, 0, data_at)
-    body = b"".join(struct.pack("<2I", *t) for t in otable) + b"".join(struct.pack("<2I", *t) for t in ttable)
-    out.write_bytes(head + body + blob.getvalue())
-    return n - 1
-
-
-def compile_all(root: Path = LOCALE) -> dict:
+# ---------------------------------------------------------------- compile
+def compile_all(root: Path = LOCALE, out_root: Optional[Path] = None) -> dict:
+    """Every language's .po -> its .mo (in ``out_root``, default beside the .po), by Babel:
+    {lang: translations written}."""
     done = {}
-    for lang in i18n.available(root=root):
-        if lang == i18n.SOURCE_LANGUAGE:
-            continue
-        src = i18n.po_path(lang, root)
-        if not src.is_file():
-            continue
+    for src in sorted(root.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po")):
+        lang = src.parent.parent.name
         try:
-            po = i18n.read_po(src)
-        except (i18n.PoError, OSError) as exc:
+            data = i18n.compile_po(i18n.read_file(src))
+        except i18n.CatalogError as exc:
             raise ToolError(f"{src}: {exc}") from None
-        done[lang] = write_mo(po, i18n.mo_path(lang, root),
-                              "".join(f"{k}: {v}\n" for k, v in po.headers.items()))
+        out = i18n.mo_path(lang, out_root or root)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, out)
+        done[lang] = len(i18n.from_mo(lang, data)[0].messages)
     return done
 
 
-# ---------------------------------------------------------------- coverage and check
-_fields = i18n._fields          # the {names} of a template (None: not a valid one)
-
-
-def placeholder_problems(po: "i18n.PoFile") -> list:
-    """Translations that name a {placeholder} their English does not (a crash at .format)."""
+def placeholder_problems(po) -> list:
+    """(message, why) for each translation that would break its English's ``.format()``."""
     out = []
-    for e in po.entries:
-        if not e.translated:
+    for m in po:
+        if not m.id or not i18n.is_translated(m):
             continue
-        allowed = (_fields(e.msgid) or set()) | (_fields(e.msgid_plural or "") or set())
-        for s in e.msgstr:
-            got = _fields(s)
-            if got is None and _fields(e.msgid) is not None and "{" in e.msgid:
-                out.append((e, "unbalanced braces"))
-            elif got and not got <= allowed:
-                out.append((e, "unknown placeholder " + ", ".join(sorted(got - allowed))))
+        english = (m.id,) if isinstance(m.id, str) else tuple(m.id)
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        for form in forms:
+            why = i18n.placeholder_problem(english, form)
+            if why:
+                out.append((m, why))
+                break
     return out
 
 
 def report(lang: str, code: Optional[set] = None) -> dict:
     src = i18n.po_path(lang, LOCALE)
     po = i18n.read_po(src)
-    st = po.stats()
-    have = {(e.context, e.msgid) for e in po.entries}
+    st = i18n.po_stats(po)
+    entries = [m for m in po if m.id]
+    have = {(m.context, i18n.msgid(m)) for m in entries}
     st["missing"] = sorted(code - have, key=lambda k: k[1]) if code is not None else None
     st["obsolete"] = sorted(have - code, key=lambda k: k[1]) if code is not None else None
-    st["untranslated_list"] = [e for e in po.entries if not e.translated and not e.fuzzy]
-    st["fuzzy_list"] = [e for e in po.entries if e.fuzzy]
+    st["untranslated_list"] = [m for m in entries if not i18n.is_translated(m) and not m.fuzzy]
+    st["fuzzy_list"] = [m for m in entries if m.fuzzy]
     st["placeholders"] = placeholder_problems(po)
     return st
 
@@ -238,12 +205,12 @@ def cmd_coverage(langs: list, limit: int) -> int:
         if code is not None:
             line += f"; missing from the catalog {len(st['missing'])}"
         print(line)
-        for e in st["untranslated_list"][:limit]:
-            print(f"  untranslated: {_short(e.msgid)}")
+        for m in st["untranslated_list"][:limit]:
+            print(f"  untranslated: {_short(i18n.msgid(m))}")
         if len(st["untranslated_list"]) > limit:
             print(f"  ... and {len(st['untranslated_list']) - limit} more untranslated")
-        for e in st["fuzzy_list"][:limit]:
-            print(f"  fuzzy: {_short(e.msgid)}")
+        for m in st["fuzzy_list"][:limit]:
+            print(f"  fuzzy: {_short(i18n.msgid(m))}")
         for ctx, msgid in (st["missing"] or [])[:limit]:
             print(f"  missing: {_short(msgid)}")
     return 0
@@ -262,11 +229,11 @@ def cmd_check(langs: list) -> int:
                             f"(run update), e.g. {_short(st['missing'][0][1], 50)!r}")
         if st["untranslated"]:
             problems.append(f"{st['untranslated']} untranslated, "
-                            f"e.g. {_short(st['untranslated_list'][0].msgid, 50)!r}")
+                            f"e.g. {_short(i18n.msgid(st['untranslated_list'][0]), 50)!r}")
         if st["fuzzy"]:
-            problems.append(f"{st['fuzzy']} fuzzy, e.g. {_short(st['fuzzy_list'][0].msgid, 50)!r}")
-        for e, why in st["placeholders"]:
-            problems.append(f"line {e.lineno}: {why} in the translation of {_short(e.msgid, 50)!r}")
+            problems.append(f"{st['fuzzy']} fuzzy, e.g. {_short(i18n.msgid(st['fuzzy_list'][0]), 50)!r}")
+        for m, why in st["placeholders"]:
+            problems.append(f"line {m.lineno}: {why} in the translation of {_short(i18n.msgid(m), 50)!r}")
         if problems:
             bad += 1
             print(f"{lang}: NOT complete ({st['percent']:.1f}% translated)")
@@ -304,14 +271,14 @@ def catalog_text(lang: str) -> dict:
     """{character: [msgid, ...]} over the translated strings of ``lang``."""
     po = i18n.read_po(i18n.po_path(lang, LOCALE))
     chars: dict = {}
-    for e in po.entries:
-        if not e.translated:
+    for m in po:
+        if not m.id or not i18n.is_translated(m):
             continue
-        for s in e.msgstr:
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,)):
             for ch in s:
                 if unicodedata.category(ch)[0] in ("C", "Z") and ch != "\u3000":
                     continue          # line breaks and spaces: nothing to draw
-                chars.setdefault(ch, []).append(e.msgid)
+                chars.setdefault(ch, []).append(i18n.msgid(m))
     return chars
 
 
@@ -379,9 +346,36 @@ def main(argv: Optional[list] = None) -> int:
         if args.cmd == "check":
             return cmd_check(langs)
         return cmd_glyphs(langs)
-    except (ToolError, i18n.PoError, OSError) as exc:
+    except (ToolError, i18n.CatalogError, OSError) as exc:
         print(f"catalog: {exc}", file=sys.stderr)
         return 2
+
+
+# ---------------------------------------------------------------- the install-time build step
+try:
+    from setuptools.command.build_py import build_py as _build_py
+except ImportError:             # running the tool needs no setuptools
+    _build_py = object
+
+
+class BuildPy(_build_py):
+    """setuptools' build_py that also compiles each .po into the package being built
+    (pyproject.toml names it as the build_py command: ``pip install .`` gets the .mo)."""
+
+    def run(self) -> None:
+        super().run()
+        if not getattr(self, "editable_mode", False):    # an editable install reads the .po
+            self.compiled = compile_all(LOCALE, Path(self.build_lib) / "koikoi" / "locale")
+            for lang, n in self.compiled.items():
+                print(f"compiled the {lang} catalog: {n} translations")
+
+    def get_outputs(self, include_bytecode: bool = True) -> list:
+        out = super().get_outputs(include_bytecode)
+        if not getattr(self, "editable_mode", False):
+            base = Path(self.build_lib) / "koikoi" / "locale"
+            out += [str(i18n.mo_path(p.parent.parent.name, base))
+                    for p in LOCALE.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po")]
+        return out
 
 
 if __name__ == "__main__":
