@@ -5,7 +5,7 @@
     python -m koikoi --frames 30        # run 30 frames and exit 0 (a smoke test)
     python -m koikoi --install-shortcut # a menu / desktop icon (no window opens)
     python -m koikoi --uninstall-shortcut
-    python -m koikoi serve --port 8765  # a match server for online play (koikoi.net.server)
+    python -m koikoi serve --port 8765  # a match server for online play (koikoi.net.cli)
     python -m koikoi --host             # the Host a match screen (a server inside the game)
     python -m koikoi --host --server play.example.org:8765   # ... creating the room on that match server
     python -m koikoi --join 192.168.1.20:8765/KOI-4821 [--name Haru]   # join that room at once
@@ -180,7 +180,7 @@ def open_online(app, args: argparse.Namespace) -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     rest = list(sys.argv[1:] if argv is None else argv)
     if rest[:1] == ["serve"]:          # the match server: no window, no pygame
-        from .net.server import main as serve
+        from .net.cli import main as serve
         return serve(rest[1:])
     args = parse_args(argv)
     if args.install_shortcut or args.uninstall_shortcut:

@@ -386,7 +386,7 @@ def check(run: Run, data: Path) -> list:
 
 def start_server(args, data: Path):
     profile = ["-m", "cProfile", "-o", str(args.profile)] if args.profile else []
-    cmd = [sys.executable, *profile, "-m", "koikoi.net.server", "--host", HOST, "--port", "0", "--data", str(data),
+    cmd = [sys.executable, *profile, "-m", "koikoi.net.cli", "--host", HOST, "--port", "0", "--data", str(data),
            "--max-rooms", str(args.pairs * 2 + 10), "--max-connections", str(args.pairs * 4 + 50),
            "--max-per-ip", str(args.pairs * 4 + 50), "--rooms-per-address", str(args.pairs * 2 + 10),
            "--log-level", "WARNING"]

@@ -1,6 +1,5 @@
-"""``koikoi serve``: the match server. Server-authoritative: the engine runs here only.
-
-    koikoi serve [--host 127.0.0.1] [--port 8765] [--data DIR] [--claim-after 120]
+"""The match server. Server-authoritative: the engine runs here only. Its command line,
+``koikoi serve``, is ``koikoi.net.cli``.
 
     server = MatchServer(data_dir, host="127.0.0.1", port=0, config=ServerConfig(...))
     await server.start();  server.port   # the bound port (port 0: the OS picks)
@@ -29,21 +28,23 @@ no compression); text only, JSON depth-capped, schema-checked
 (``protocol.parse_client``); a token bucket per connection (``rate``/``burst``; a
 flood past ``flood_close`` refused frames is disconnected); a deadline to join a room
 after connecting (``join_timeout``) and an idle deadline after (``idle_timeout``);
-pings (``ping_interval``/``ping_timeout``) and a bounded send queue with a send
-deadline for slow readers; at most ``max_connections`` connections (``max_per_ip``
-from one address), ``max_rooms`` live rooms and ``max_watchers`` spectators a room;
-failed room codes and tokens are limited per address (``guesses_rate``). Every refusal
-is logged on one line (logger ``koikoi.net.server``), never with a card.
+pings (``ping_interval``/``ping_timeout``; pings and pongs count in the rate) and a
+bounded send queue with a send deadline for slow readers; at most ``max_connections``
+connections counted from the TCP accept (``max_per_ip`` from one address, an IPv6 /64
+counted as one; the total kept below the open-files limit), ``max_rooms`` live rooms
+(``rooms_per_address`` made from one address), ``max_watchers`` spectators a room; an
+open room whose host left expires after ``abandoned_after``; failed room codes and
+tokens are limited per address (``guesses_rate``) and in all (``guesses_total_rate``).
+Every refusal answers with the request's ``re`` and is logged on one line (logger
+``koikoi.net.server``), never with a card.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import ipaddress
 import logging
 import secrets
-import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -1157,140 +1158,6 @@ class MatchServer:
         return gone
 
 
-# ------------------------------------------------------------------ the command
-
-def _bounded(text: str, convert, lo, hi, expected: str, outside: str):
-    """``text`` as a number (``convert``) within ``lo``..``hi``, for argparse: ``expected``
-    says what was wanted, ``outside`` (formatted with ``v`` and ``text``) what was wrong."""
-    try:
-        v = convert(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}") from None
-    if not lo <= v <= hi:
-        raise argparse.ArgumentTypeError(outside.format(v=v, text=text))
-    return v
-
-
-def _seconds(text: str) -> float:
-    return _bounded(text, float, 0, 10 ** 7, "seconds", "expected 0 to 10000000 seconds, not {text}")
-
-
-def _port(text: str) -> int:
-    return _bounded(text, int, 0, 65535, "a port number", "a port is 0 to 65535 (0: any free one), not {v}")
-
-
-def _rate(text: str) -> float:
-    return _bounded(text, float, 0.001, 10 ** 6, "a number", "expected a number from 0.001 to 1000000, not {text}")
-
-
-def _digits(text: str) -> int:
-    return _bounded(text, int, 4, 8, "a whole number", "a room code has 4 to 8 digits, not {v}")
-
-
-def _positive(text: str) -> int:
-    return _bounded(text, int, 1, float("inf"), "a whole number", "expected a number >= 1, not {v}")
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"koikoi serve: {message} (see --help)\n")
-
-
-def parse_args(argv=None) -> argparse.Namespace:
-    p = _Parser(prog="koikoi serve",
-                description="Run a Koi-Koi match server: rooms for two players over the network "
-                            "(WebSocket). The engine runs here; each player's program is sent only "
-                            "what that seat may see.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1, this machine only; "
-                        "0.0.0.0 for every interface)")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                   help=f"port (default {DEFAULT_PORT}; 0 picks a free one and prints it)")
-    p.add_argument("--data", metavar="DIR", type=Path, default=None,
-                   help="folder for the rooms database (default: server/ in the game's data folder; "
-                        "KOIKOI_HOME moves it)")
-    p.add_argument("--claim-after", type=_seconds, default=ServerConfig.claim_after, metavar="SECONDS",
-                   help="how long a player may be gone before the other may claim the match "
-                        f"(default {ServerConfig.claim_after:g})")
-    p.add_argument("--max-rooms", type=_positive, default=ServerConfig.max_rooms, metavar="N",
-                   help=f"open or playing rooms at most (default {ServerConfig.max_rooms})")
-    p.add_argument("--rooms-per-address", type=_positive, default=ServerConfig.rooms_per_address,
-                   metavar="N", help="open or playing rooms made from one address (IPv6: one /64) "
-                                     f"at most (default {ServerConfig.rooms_per_address})")
-    p.add_argument("--abandoned-after", type=_seconds, default=ServerConfig.abandoned_after,
-                   metavar="SECONDS", help="a room nobody joined expires this long after its host "
-                                           f"left, also across a restart (default "
-                                           f"{ServerConfig.abandoned_after:g})")
-    p.add_argument("--room-lifetime", type=_seconds, default=ServerConfig.room_ttl, metavar="SECONDS",
-                   help="an open or playing room nobody visits this long expires "
-                        f"(default {ServerConfig.room_ttl:g}, a week)")
-    p.add_argument("--max-connections", type=_positive, default=ServerConfig.max_connections,
-                   metavar="N", help="connections at most, counted from the TCP accept "
-                                     f"(default {ServerConfig.max_connections}; kept "
-                                     f"{ServerConfig.fd_reserve} below the open-files limit, "
-                                     "whose soft value is raised to the hard one at start)")
-    p.add_argument("--max-per-ip", type=_positive, default=ServerConfig.max_per_ip, metavar="N",
-                   help="connections from one address (IPv6: one /64) at most "
-                        f"(default {ServerConfig.max_per_ip})")
-    p.add_argument("--rate", type=_rate, default=ServerConfig.rate, metavar="PER_SECOND",
-                   help="frames a connection may send a second, pings and pongs included "
-                        f"(default {ServerConfig.rate:g}, bursts of {ServerConfig.burst})")
-    p.add_argument("--guess-rate", type=_rate, default=ServerConfig.guesses_rate * 60, metavar="PER_MINUTE",
-                   help="wrong room codes or tokens a minute from one address before it must wait "
-                        f"(default {ServerConfig.guesses_rate * 60:g}, bursts of {ServerConfig.guesses_burst})")
-    p.add_argument("--guess-total", type=_rate, default=ServerConfig.guesses_total_rate * 60,
-                   metavar="PER_MINUTE", help="wrong room codes or tokens a minute from every address "
-                                              f"together (default {ServerConfig.guesses_total_rate * 60:g})")
-    p.add_argument("--code-digits", type=_digits, default=ServerConfig.code_digits, metavar="N",
-                   help="digits of a room code, 4 to 8 (default "
-                        f"{ServerConfig.code_digits}; more make codes harder to guess)")
-    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
-                   help="what to log on stderr (default INFO: rooms, refusals)")
-    return p.parse_args(argv)
-
-
-async def _serve(args: argparse.Namespace) -> int:
-    raised = raise_open_files()
-    if raised is not None:
-        log.info("open-files limit raised from %d to %d", *raised)
-    config = ServerConfig(claim_after=args.claim_after, max_rooms=args.max_rooms,
-                          rooms_per_address=args.rooms_per_address, abandoned_after=args.abandoned_after,
-                          room_ttl=args.room_lifetime, max_connections=args.max_connections,
-                          max_per_ip=args.max_per_ip, rate=args.rate,
-                          guesses_rate=args.guess_rate / 60, guesses_total_rate=args.guess_total / 60,
-                          code_digits=args.code_digits, gc_freeze=True)
-    server = MatchServer(args.data, host=args.host, port=args.port, config=config)
-    try:
-        await server.start()
-    except (OSError, StoreError) as exc:
-        print(f"koikoi serve: cannot start: {exc}", file=sys.stderr)
-        return 1
-    print(f"koikoi server listening on {server.url} (rooms in {server.store.path})", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError, ValueError):   # Windows: Ctrl+C raises instead
-            pass
-    try:
-        await stop.wait()
-    finally:
-        await server.stop()
-        print("koikoi server stopped", flush=True)
-    return 0
-
-
-def main(argv=None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(level=getattr(logging, args.log_level), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("koikoi.net.websockets").setLevel(max(logging.WARNING, logging.getLogger().level))
-    try:
-        return asyncio.run(_serve(args))
-    except KeyboardInterrupt:
-        return 0
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":         # python -m koikoi.net.server: the command (koikoi.net.cli)
+    from .cli import main
     sys.exit(main())

@@ -355,7 +355,7 @@ def test_the_global_guess_budget(data_dir):
 
 
 def test_the_command_line_options(capsys):
-    from koikoi.net.server import parse_args
+    from koikoi.net.cli import parse_args
     with pytest.raises(SystemExit):
         parse_args(["--help"])
     text = capsys.readouterr().out
