@@ -105,6 +105,10 @@ def apply_language(code: Optional[str]) -> str:
         return i18n.language()
     if code == i18n.SOURCE_LANGUAGE:
         used = i18n.set_language(i18n.SOURCE_LANGUAGE)
+    elif i18n.catalog(code).problem:
+        print(f"koikoi: the {LANGUAGE_NAMES.get(code, code)} catalog cannot be read "
+              f"({i18n.catalog(code).problem}); playing in English", file=sys.stderr)
+        used = i18n.set_language(i18n.SOURCE_LANGUAGE)
     elif not i18n.is_complete(code):
         st = i18n.completion(code) or {"percent": 0.0}
         print(f"koikoi: the {LANGUAGE_NAMES.get(code, code)} translation is not complete yet "

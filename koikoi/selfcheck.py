@@ -81,8 +81,10 @@ def _online() -> str:
     """The online play's libraries are importable (no socket is opened)."""
     import websockets
     import zeroconf
-    from .net import discovery, server  # noqa: F401
-    return f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}"
+    from .net import cli, discovery, server  # noqa: F401
+    loop = cli._loop_factory()    # uvloop where installed: the bundle must carry it
+    kind = "asyncio" if loop is None else loop.__module__.split(".")[0]
+    return f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}, serve loop {kind}"
 
 
 def _translations() -> str:

@@ -54,6 +54,9 @@ HIDDEN_IMPORTS = [
 # Whole packages whose submodules are imported by name at run time (scenes,
 # AI levels, platformdirs' per-OS backend).
 COLLECT_SUBMODULES = ["koikoi", "platformdirs", "zeroconf"]
+# `koikoi serve` runs on uvloop where it is installed (not on Windows; its parts are compiled)
+if importlib.util.find_spec("uvloop") is not None:
+    COLLECT_SUBMODULES.append("uvloop")
 # Installed next to the game on a developer's machine but never used by it:
 # leaving them out keeps the bundle small (numpy alone is ~45 MB; pygame only
 # imports it for surfarray/sndarray, which the game does not use).
