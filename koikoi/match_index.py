@@ -727,15 +727,18 @@ class MatchIndex:
                         raise
                     # the file failed under us: damaged since it was opened (aside, rebuilt), or it
                     # cannot be written (full disk...: the rows are kept in memory this session)
+                    # (the rows shown stay; a fresh database gets them again from their files)
                     on_disk = self._db is not None and self._on_disk and self.writable
                     self._close_db()
-                    if not on_disk or not _damaged(exc) or not self._set_db_aside(str(exc)):
+                    fresh = on_disk and _damaged(exc) and self._set_db_aside(str(exc))
+                    if not fresh:
                         log.warning("history index %s cannot be written (%s); keeping it in memory",
                                     self.db_path, exc)
                         self._on_disk = False
                     with self._lock:
-                        self._loaded = False
-                        self._digests = {}
+                        if fresh or not self._loaded:   # a new file: every row written again
+                            self._digests = {}
+                            self._hashed.clear()
                         self._want_pass = True
         except Exception:  # a bug here must not take the game down; the rows stay as they were
             log.exception("history index refresh failed")
