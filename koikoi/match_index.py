@@ -216,7 +216,7 @@ def _row(m: FinishedMatch, content: str) -> tuple:
     return (m.path.name, _digest(content, m.path.name, values)) + values
 
 
-_NAME_RE = re.compile(r"match-[0-9A-Za-z_.-]{1,120}\.json")
+_NAME_RE = re.compile(r"match-[^/\\\x00-\x1f\x7f]{1,200}\.json")     # any file name the folder can hold
 _DIGEST_RE = re.compile(r"[0-9a-f]{32}")
 _LABEL_RE = re.compile(r"[a-z0-9_]{1,32}")
 _TEXT_MAX = 200                 # a rules name, a house-rules variant's, a CPU's name
@@ -291,6 +291,10 @@ def history_files(folder: Path) -> list[str]:
         for entry in it:
             name = entry.name
             if name.startswith("match-") and name.endswith(".json") and _NAME_RE.fullmatch(name):
+                try:
+                    name.encode("utf-8")      # a name of undecodable bytes is no name the game gave
+                except UnicodeEncodeError:
+                    continue
                 out.append(name)
     return out
 
