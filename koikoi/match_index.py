@@ -61,7 +61,7 @@ from typing import Any, NamedTuple, Optional
 from urllib.parse import quote
 
 from . import stats as S
-from .files import BadFile, move_aside, move_database_aside, parse_json, read_bytes
+from .files import BadFile, move_aside, parse_json, read_bytes
 from .i18n import _
 from .session import MAX_NAME_LEN, load_match, valid_match_id
 from .engine.phase import SeatKind
@@ -216,7 +216,7 @@ def _row(m: FinishedMatch, content: str) -> tuple:
     return (m.path.name, _digest(content, m.path.name, values)) + values
 
 
-_NAME_RE = re.compile(r"match-[0-9A-Za-z_.-]{1,120}\.json")
+_NAME_RE = re.compile(r"match-[^/\\\x00-\x1f\x7f]{1,200}\.json")     # any file name the folder can hold
 _DIGEST_RE = re.compile(r"[0-9a-f]{32}")
 _LABEL_RE = re.compile(r"[a-z0-9_]{1,32}")
 _TEXT_MAX = 200                 # a rules name, a house-rules variant's, a CPU's name
@@ -291,6 +291,10 @@ def history_files(folder: Path) -> list[str]:
         for entry in it:
             name = entry.name
             if name.startswith("match-") and name.endswith(".json") and _NAME_RE.fullmatch(name):
+                try:
+                    name.encode("utf-8")      # a name of undecodable bytes is no name the game gave
+                except UnicodeEncodeError:
+                    continue
                 out.append(name)
     return out
 
@@ -671,6 +675,8 @@ class MatchIndex:
     def close(self) -> None:
         self._stop = True
         self.wait(5.0)
+        if self.busy:             # still finishing a batch: it closes what it uses on its way out
+            return
         with self._lock:
             self._close_db()
         self._end_pool()
@@ -725,15 +731,18 @@ class MatchIndex:
                         raise
                     # the file failed under us: damaged since it was opened (aside, rebuilt), or it
                     # cannot be written (full disk...: the rows are kept in memory this session)
+                    # (the rows shown stay; a fresh database gets them again from their files)
                     on_disk = self._db is not None and self._on_disk and self.writable
                     self._close_db()
-                    if not on_disk or not _damaged(exc) or not self._set_db_aside(str(exc)):
+                    fresh = on_disk and _damaged(exc) and self._set_db_aside(str(exc))
+                    if not fresh:
                         log.warning("history index %s cannot be written (%s); keeping it in memory",
                                     self.db_path, exc)
                         self._on_disk = False
                     with self._lock:
-                        self._loaded = False
-                        self._digests = {}
+                        if fresh or not self._loaded:   # a new file: every row written again
+                            self._digests = {}
+                            self._hashed.clear()
                         self._want_pass = True
         except Exception:  # a bug here must not take the game down; the rows stay as they were
             log.exception("history index refresh failed")
@@ -741,6 +750,9 @@ class MatchIndex:
             self.progress = (0, 0)
             _share_the_interpreter(False)
             self._end_pool()
+            if self._stop:                # closed while it ran
+                with self._lock:
+                    self._close_db()
 
     def _work(self, want_pass: bool) -> None:
         try:
@@ -878,37 +890,49 @@ class MatchIndex:
         self._take(db, batch)
 
     def _read_in_processes(self, db: sqlite3.Connection, names: list) -> Optional[bool]:
-        """Read ``names`` in background processes; None if they cannot be started."""
+        """Read ``names`` in background processes; None if they cannot be started.
+        A few chunks are in flight at a time, so that quitting mid-rebuild waits for
+        them only (the interpreter's exit lets a pool finish what it was given)."""
         import concurrent.futures as cf
         import multiprocessing
+        workers = _pool_size()
+        chunk = max(8, min(BATCH // 2, len(names) // (4 * workers) or 8))
+        chunks = [names[i:i + chunk] for i in range(0, len(names), chunk)]
+        pending: set = set()
+
+        def submit() -> None:
+            while chunks and len(pending) < 2 * workers and not self._stop:
+                pending.add(self._pool.submit(_read_many, str(self.history_dir), chunks.pop(0), self.data_root))
         try:
             if self._pool is None:
-                self._pool = cf.ProcessPoolExecutor(max_workers=_pool_size(), initializer=_child_start,
+                self._pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_child_start,
                                                     mp_context=multiprocessing.get_context("spawn"))
-            chunk = max(8, min(BATCH, len(names) // (4 * _pool_size()) or 8))
-            futures = [self._pool.submit(_read_many, str(self.history_dir), names[i:i + chunk], self.data_root)
-                       for i in range(0, len(names), chunk)]
+            submit()
         except Exception:  # no processes on this system (or in this build): read them here
             log.warning("history index: background processes unavailable; reading here", exc_info=True)
             self._end_pool()
             return None
         done = 0
         try:
-            for future in cf.as_completed(futures):
-                if self._stop:
-                    break
-                batch = [_Read(name, content, self._from_child(name, values), error)
-                         for name, content, values, error in future.result()]
-                self._take(db, batch)
-                done += len(batch)
-                self.progress = (done, len(names))
-        except cf.process.BrokenProcessPool:
+            while pending and not self._stop:
+                finished, _running = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    pending.discard(future)
+                    batch = [_Read(name, content, self._from_child(name, values), error)
+                             for name, content, values, error in future.result()]
+                    self._take(db, batch)
+                    done += len(batch)
+                    self.progress = (done, len(names))
+                submit()
+        except (cf.process.BrokenProcessPool, cf.CancelledError):
+            # a process died (killed, out of memory): this index reads here from now on
             log.warning("history index: a background process stopped; reading the rest here")
             self._end_pool()
+            self.pool_from = 0
             with self._lock:
                 self._want_pass = True
         finally:
-            for f in futures:
+            for f in pending:
                 f.cancel()
         return True
 

@@ -17,12 +17,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from koikoi.engine import RULESETS
 from koikoi.match_index import INDEX_NAME, summarize
-from koikoi.session import MatchSession, SeatConfig
 from koikoi.storage import Storage
 
-SEATS = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Random)", "random"))
+from test_hostile_files import SEATS, a_match  # noqa: F401 (SEATS: for the other index tests)
 
 
 @pytest.fixture(autouse=True)
@@ -31,21 +29,12 @@ def _close_display():
     pygame.display.quit()
 
 
-def a_match(seed: int, finish: bool = True, actions: int = 6) -> MatchSession:
-    s = MatchSession(RULESETS["casual"], seed=seed, months=1, seats=SEATS)
-    n = 0
-    while not s.state.is_over and (finish or n < actions):
-        s.apply(s.legal()[0])
-        n += 1
-    return s
-
-
 def filed(n_finished: int = 3, conceded: bool = True) -> tuple[Storage, list[Path]]:
     """A history of ``n_finished`` finished matches (and one conceded), indexed, the index closed."""
     store = Storage()
-    paths = [store.file_match(a_match(seed)) for seed in range(1, n_finished + 1)]
+    paths = [store.file_match(a_match(seed, finish=True)) for seed in range(1, n_finished + 1)]
     if conceded:
-        paths.append(store.file_match(a_match(50, finish=False), conceded=0))
+        paths.append(store.file_match(a_match(50, actions=6), conceded=0))
     store.list_finished()
     store.history_index.close()
     return store, paths
@@ -191,25 +180,26 @@ def test_the_shape_of_a_rebuilt_index_is_accepted_as_it_is():
 # ---------------------------------------------------------------- item 6: never through a link
 
 
-def other_programs_database(folder: Path) -> Path:
+def linked_to_another_programs_database(store: Storage, folder: Path) -> tuple[Path, Path, bytes]:
+    """The index replaced by a link to another program's database: (index, that database, its bytes)."""
+    index = index_path(store)
+    for p in [index] + [index.with_name(index.name + s) for s in ("-wal", "-shm")]:
+        if os.path.lexists(p):
+            p.unlink()
     other = folder / "other-program.db"
     db = sqlite3.connect(str(other))
     db.execute("CREATE TABLE notes (body TEXT)")
     db.execute("INSERT INTO notes VALUES ('mine')")
     db.commit()
     db.close()
-    return other
+    before = other.read_bytes()
+    os.symlink(other, index)
+    return index, other, before
 
 
 def test_a_link_to_another_programs_database_is_never_written_into(tmp_path):
     store, paths = filed()
-    index = index_path(store)
-    for p in [index] + [index.with_name(index.name + s) for s in ("-wal", "-shm")]:
-        if os.path.lexists(p):
-            p.unlink()
-    other = other_programs_database(tmp_path)
-    before = other.read_bytes()
-    os.symlink(other, index)
+    index, other, before = linked_to_another_programs_database(store, tmp_path)
     report = drive(open_ledger=False)
     assert report["history"] == truth(store, paths) and report["stats"] == 3
     assert other.read_bytes() == before
@@ -236,13 +226,7 @@ def test_a_link_in_place_of_the_write_ahead_log_is_never_written_through(tmp_pat
 
 def test_a_second_window_never_reads_through_a_link(tmp_path):
     store, paths = filed()
-    index = index_path(store)
-    for p in [index] + [index.with_name(index.name + s) for s in ("-wal", "-shm")]:
-        if os.path.lexists(p):
-            p.unlink()
-    other = other_programs_database(tmp_path)
-    before = other.read_bytes()
-    os.symlink(other, index)
+    index, other, before = linked_to_another_programs_database(store, tmp_path)
     viewer = Storage(read_only=True)
     assert {m.path.name: m for m in viewer.list_finished()} == truth(store, paths)
     assert other.read_bytes() == before and index.is_symlink()     # a reader moves nothing

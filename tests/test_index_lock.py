@@ -79,7 +79,7 @@ def test_filing_while_another_process_holds_the_index_never_waits_for_it():
         store = Storage()
         store.history_index.refresh(wait=True)     # the index is read (a writer does not stop readers)
         t0 = time.perf_counter()
-        path = store.file_match(a_match(77))
+        path = store.file_match(a_match(77, finish=True))
         took = time.perf_counter() - t0
         assert path is not None and took < 0.5, f"filing took {took:.2f} s"
         assert path.name in {m.path.name for m in store.history_index.entries()}   # shown at once
@@ -101,7 +101,7 @@ def test_the_history_screen_draws_while_a_locked_index_cannot_even_be_read():
         t0 = time.perf_counter()
         app.push(HistoryScene(app))
         frames.append(time.perf_counter() - t0)
-        filed_now = app.storage.file_match(a_match(78))
+        filed_now = app.storage.file_match(a_match(78, finish=True))
         for _ in range(30):
             f0 = time.perf_counter()
             app.step(1 / 60)

@@ -4,13 +4,12 @@ interpreter; the rows are the ones each file gives."""
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
 
 from koikoi.engine import RULESETS
-from koikoi.match_index import INDEX_NAME, MatchIndex, summarize
+from koikoi.match_index import INDEX_NAME, summarize
 from koikoi.session import MatchSession
 from koikoi.storage import Storage
 

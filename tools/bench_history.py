@@ -8,14 +8,20 @@ dir, reused between runs) with ``--matches`` finished match logs played by
 random legal moves (12- and 6-month matches of every preset; written in the
 save format every version reads), then prints:
 
-* the time to build the history index from nothing (on its worker thread);
+* the time to build the history index from nothing with History on screen,
+  in wall-clock seconds and in CPU seconds (the game's process and any
+  background process it started: on a shared machine the wall clock says
+  more about the neighbours), and the frame times meanwhile (the render loop
+  must never wait for the worker more than a frame);
 * opening History and Statistics with the index built: the scene's
-  construction plus its first frame, median and worst of ``--repeat``;
-* the frame times while the index is rebuilt with History on screen
-  (the render loop must never wait for the worker more than a frame).
+  construction plus its first frame, median and worst of ``--repeat``, and
+  how long until its rows are on screen (the same, unless the rows arrive
+  from the worker). Each run first draws one frame of the title screen, which
+  makes the table's background: that is the game's start, not an opening.
 
-``--compare REV`` times the same openings with the code of another commit
-(a temporary ``git worktree``) on the same files, in the same run.
+``--compare REV`` runs the same with the code of another commit (a
+temporary ``git worktree``) on the same files, in the same run: the openings,
+and with ``--compare-rebuild`` the rebuild too (minutes at 5,000 matches).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -89,23 +96,35 @@ from koikoi.ui.app import App
 from koikoi.ui.scenes.history import HistoryScene
 from koikoi.ui.scenes.stats import StatsScene
 repeat = int(sys.argv[1])
+from koikoi.ui.scenes.title import TitleScene
 app = App((1920, 1080), storage=Storage())
 app.settings["anim_speed"] = 0.0
+app.push(TitleScene(app))
+app.step(1 / 60)
 idx = getattr(app.storage, "history_index", None)
 out = {}
 if idx is not None:
     t0 = time.perf_counter(); idx.refresh(wait=True); out["warm_up_s"] = time.perf_counter() - t0
+
+def shown(scene):
+    return bool(scene.matches) if hasattr(scene, "matches") else not scene.empty
+
 for name, cls in (("history", HistoryScene), ("stats", StatsScene)):
-    times = []
+    times, rows_at = [], []
     for _ in range(repeat):
         t0 = time.perf_counter()
         app.push(cls(app))
         app.step(1 / 60)
         times.append(time.perf_counter() - t0)
+        while not shown(app.top) and time.perf_counter() - t0 < 60:
+            time.sleep(0.005)
+            app.step(1 / 60)
+        rows_at.append(time.perf_counter() - t0)
         if idx is not None:
             idx.wait(60)
         app.pop()
     out[name] = times
+    out[name + "_rows"] = rows_at
     if name == "history":
         out["rows"] = len(HistoryScene(app).matches)
 import koikoi
@@ -134,31 +153,58 @@ app.settings["anim_speed"] = 0.0
 idx = app.storage.history_index
 t0 = time.perf_counter()
 app.push(HistoryScene(app))
-frames = []
+frames, cpu = [], []
 while True:
-    f0 = time.perf_counter()
+    f0, c0 = time.perf_counter(), time.thread_time()
     app.step(1 / 60)
     frames.append(time.perf_counter() - f0)
+    cpu.append(time.thread_time() - c0)
     if not idx.busy and not app.top.feed.busy:
         break
     time.sleep(max(0.0, 1 / 60 - (time.perf_counter() - f0)))
 build = time.perf_counter() - t0
 app.step(1 / 60)
-print("RESULT" + json.dumps({"build_s": build, "frames": frames, "rows": len(app.top.matches)}))
+print("RESULT" + json.dumps({"build_s": build, "frames": frames, "frame_cpu": cpu, "rows": len(app.top.matches)}))
 """
 
 
-def rebuild(home: Path) -> dict:
+def rebuild(home: Path, code_root: Path = ROOT) -> dict:
     index = home / "data" / "history-index.sqlite3"
     for p in (index, index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm")):
         if p.exists():
             p.unlink()          # the benchmark's own cache, in the benchmark's own folder
-    r = subprocess.run([sys.executable, "-c", REBUILD], env=_env(home, ROOT), cwd=ROOT, capture_output=True,
-                       text=True, timeout=3600)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run([sys.executable, "-c", REBUILD], env=_env(home, code_root), cwd=code_root,
+                       capture_output=True, text=True, timeout=3600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
         raise SystemExit(f"rebuild failed:\n{r.stderr[-3000:]}")
     line = [x for x in r.stdout.splitlines() if x.startswith("RESULT")][-1]
-    return json.loads(line[len("RESULT"):])
+    out = json.loads(line[len("RESULT"):])
+    # the game's process and, once it has ended, every process it started (all reaped by then)
+    out["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out
+
+
+def _rebuild_line(label: str, rb: dict) -> str:
+    first, rest = rb["frames"][0], rb["frames"][1:]
+    worst_at = max(range(len(rest)), key=rest.__getitem__) + 1 if rest else 0
+    frames = sorted(rest) or [0.0]
+    p95 = frames[int(0.95 * (len(frames) - 1))]
+    p99 = frames[int(0.99 * (len(frames) - 1))]
+    over = sum(1 for f in rest if f > 1 / 60)
+    cpu = sorted(rb["frame_cpu"][1:]) or [0.0]
+    return (f"{label}: index built from nothing with History open: {rb['build_s']:.1f} s "
+            f"({rb['cpu_s']:.1f} s of CPU) for {rb['rows']:,} rows; the screen's first frame {first * 1000:.0f} ms, "
+            f"then {len(rest)} frames: p95 {p95 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+            f"worst {frames[-1] * 1000:.1f} ms (frame {worst_at}), {over} over 16.7 ms; the render thread's own CPU "
+            f"a frame: median {cpu[len(cpu) // 2] * 1000:.1f} ms, p95 {cpu[int(0.95 * (len(cpu) - 1))] * 1000:.1f} ms")
+
+
+def _open_line(label: str, m: dict) -> str:
+    return (f"{label:<10} ({m['rows']:,} rows):  History {_fmt(m['history'])} (rows shown: median "
+            f"{statistics.median(m['history_rows']) * 1000:.1f} ms)   Statistics {_fmt(m['stats'])} "
+            f"(shown: median {statistics.median(m['stats_rows']) * 1000:.1f} ms)")
 
 
 def _fmt(times: list) -> str:
@@ -171,6 +217,8 @@ def main(argv=None) -> int:
     p.add_argument("--home", default=str(Path(tempfile.gettempdir()) / "koikoi-bench-history"))
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--compare", metavar="REV", help="also time the code of this commit")
+    p.add_argument("--compare-rebuild", action="store_true", help="with --compare: time its rebuild too")
+    p.add_argument("--no-rebuild", action="store_true", help="time the openings only")
     args = p.parse_args(argv)
     home = Path(args.home)
     folder = home / "data" / "history"
@@ -183,28 +231,25 @@ def main(argv=None) -> int:
     size = sum(f.stat().st_size for f in folder.glob("match-*.json"))
     print(f"{args.matches:,} finished matches, {size / 1e6:.0f} MB of logs, in {home}")
 
-    rb = rebuild(home)
-    first, rest = rb["frames"][0], rb["frames"][1:]
-    worst_at = max(range(len(rest)), key=rest.__getitem__) + 1 if rest else 0
-    frames = sorted(rest) or [0.0]
-    p95 = frames[int(0.95 * (len(frames) - 1))]
-    p99 = frames[int(0.99 * (len(frames) - 1))]
-    print(f"index built from nothing with History open: {rb['build_s']:.1f} s for {rb['rows']:,} rows; "
-          f"the screen's first frame {first * 1000:.0f} ms, then {len(rest)} frames: p95 {p95 * 1000:.1f} ms, "
-          f"p99 {p99 * 1000:.1f} ms, worst {frames[-1] * 1000:.1f} ms (frame {worst_at})")
-
-    new = measure(home, ROOT, args.repeat)
-    print(f"this code  ({new['rows']:,} rows):  History {_fmt(new['history'])}   Statistics {_fmt(new['stats'])}")
+    tree = None
     if args.compare:
         tree = Path(tempfile.mkdtemp(prefix="koikoi-old-"))
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.compare],
                        check=True, capture_output=True)
-        try:
-            old = measure(home, tree, max(1, min(args.repeat, 2)))
+    try:
+        if not args.no_rebuild:
+            if tree is not None and args.compare_rebuild:
+                print(_rebuild_line(args.compare[:10], rebuild(home, tree)), flush=True)
+            print(_rebuild_line("this code", rebuild(home)), flush=True)
+        new = measure(home, ROOT, args.repeat)
+        print(_open_line("this code", new), flush=True)
+        if tree is not None:
+            # the other version's index of the same files (another schema: it sets ours aside and builds its own)
+            old = measure(home, tree, args.repeat)
             assert Path(old["code"]).resolve() == tree.resolve(), old["code"]
-            print(f"{args.compare[:10]:<10} ({old['rows']:,} rows):  History {_fmt(old['history'])}   "
-                  f"Statistics {_fmt(old['stats'])}")
-        finally:
+            print(_open_line(args.compare[:10], old), flush=True)
+    finally:
+        if tree is not None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
                            capture_output=True)
     return 0
