@@ -1,7 +1,8 @@
 """A real PostgreSQL for the ladder tests, started here: the server that the
 pgserver package ships, else Debian's binaries (/usr/lib/postgresql/*/bin) with
 initdb in a temporary folder on a unix socket. Skipped, with the reason, only
-where neither can be started."""
+where neither can be started. KOIKOI_TEST_POSTGRES=debian skips pgserver (to
+check the second way)."""
 from __future__ import annotations
 
 import glob
@@ -21,9 +22,10 @@ def _debian_server(folder: Path):
         return None, "no pgserver package and no /usr/lib/postgresql/*/bin/initdb"
     bindir = Path(bins[-1]).parent
     data, sock = folder / "data", folder / "sock"
-    sock.mkdir()
+    sock.mkdir(parents=True)
     run_as = []
     if os.geteuid() == 0:            # initdb refuses root: run it as nobody
+        os.chmod(folder.parent, 0o755)      # mkdtemp made it 0700 for root
         shutil.chown(folder, "nobody")
         shutil.chown(sock, "nobody")
         run_as = ["runuser", "-u", "nobody", "--"]
@@ -45,10 +47,12 @@ def postgres_server():
     problems = []
     srv = None
     try:
+        if os.environ.get("KOIKOI_TEST_POSTGRES") == "debian":
+            raise ImportError
         import pgserver
         srv = pgserver.get_server(folder / "pgserver", cleanup_mode="stop")
     except ImportError:
-        problems.append("pgserver is not installed")
+        problems.append("pgserver is not installed (or KOIKOI_TEST_POSTGRES=debian)")
     except Exception as exc:                # noqa: BLE001 - any failure: try Debian's
         problems.append(f"pgserver did not start: {exc}")
     if srv is not None:

@@ -80,3 +80,12 @@ def test_combining_marks_count_once():
     # "が" written as か + combining voiced mark: one character after NFC
     kept, refusal = identity.check_name("か\u3099" * 20)
     assert refusal is None and kept == "が" * 20
+
+
+def test_refusals_are_translated():
+    from koikoi import i18n
+    ja = i18n.catalog("ja")
+    for bad in ("", "x" * 99, "a\u200b", 3):
+        _, refusal = identity.check_name(bad)
+        assert ja.gettext(refusal) != refusal
+    assert ja.gettext("That is not a player key.") != "That is not a player key."
