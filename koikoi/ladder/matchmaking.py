@@ -44,19 +44,35 @@ def pair(waiting: Iterable[Waiter], now: float) -> list[tuple[Waiter, Waiter]]:
         groups.setdefault((w.preset, w.length), []).append(w)
     pairs = []
     for group in groups.values():
+        # scanned outward from a's rating, nearest first, up to the widest reach of
+        # the group: the first b that can pair is the nearest one within reach
+        reach = max(window(now - w.since) for w in group)
+        by_rating = sorted(group, key=lambda w: (w.rating, w.since, w.key))
+        place = {id(w): i for i, w in enumerate(by_rating)}
         taken: set[str] = set()
         for a in group:
             if a.key in taken:
                 continue
-            best = None
-            for b in group:
-                if b.key in taken or not can_pair(a, b, now):
-                    continue
-                gap = abs(a.rating - b.rating)
-                if best is None or gap < best[0]:
-                    best = (gap, b)
-            if best is not None:
-                taken.update((a.key, best[1].key))
-                pairs.append((a, best[1]))
+            i = place[id(a)]
+            lo, hi = i - 1, i + 1
+            found = None
+            while found is None:
+                while lo >= 0 and by_rating[lo].key in taken:
+                    lo -= 1
+                while hi < len(by_rating) and by_rating[hi].key in taken:
+                    hi += 1
+                gap_lo = a.rating - by_rating[lo].rating if lo >= 0 else float("inf")
+                gap_hi = by_rating[hi].rating - a.rating if hi < len(by_rating) else float("inf")
+                if (lo < 0 and hi >= len(by_rating)) or min(gap_lo, gap_hi) > reach:
+                    break
+                if gap_lo <= gap_hi:
+                    b, lo = by_rating[lo], lo - 1
+                else:
+                    b, hi = by_rating[hi], hi + 1
+                if can_pair(a, b, now):
+                    found = b
+            if found is not None:
+                taken.update((a.key, found.key))
+                pairs.append((a, found))
     pairs.sort(key=lambda p: (p[0].since, p[0].key))
     return pairs

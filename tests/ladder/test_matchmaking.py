@@ -43,3 +43,28 @@ def test_pairs_disjoint_and_self_never():
     keys = [k for a, b in got for k in (a.key, b.key)]
     assert len(keys) == len(set(keys)) and len(got) == 4
     assert not can_pair(w("x", 1500), w("x", 1500), now=0)
+
+
+def _brute_force(waiting, now):
+    """The policy written the slow obvious way: every candidate looked at."""
+    pairs, taken = [], set()
+    for a in sorted(waiting, key=lambda x: (x.since, x.key)):
+        if a.key in taken:
+            continue
+        cands = [b for b in waiting if b.key not in taken and can_pair(a, b, now)]
+        if cands:
+            b = min(cands, key=lambda b: abs(a.rating - b.rating))
+            taken.update((a.key, b.key))
+            pairs.append((a.key, b.key))
+    return pairs
+
+
+def test_fast_scan_equals_looking_at_everyone():
+    import random
+    rng = random.Random(27)
+    for trial in range(300):
+        n = rng.randint(0, 40)
+        ws = [Waiter(f"k{i}", rng.choice(["standard", "koikoi-3"]), rng.choice([6, 12]),
+                     rng.gauss(1500, 250), rng.uniform(0, 80)) for i in range(n)]
+        now = rng.uniform(0, 90)
+        assert sorted((a.key, b.key) for a, b in pair(ws, now)) == sorted(_brute_force(ws, now)), trial
