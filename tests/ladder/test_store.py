@@ -203,3 +203,47 @@ def test_two_processes_rate_the_same_player_without_losing_updates(db_url, tmp_p
     for (_, after), (before, _) in zip(chain, chain[1:]):
         assert before == pytest.approx(after)
     assert chain[-1][1] == pytest.approx(prof.rating.rating)
+
+
+PAIRER = textwrap.dedent("""
+    import json, sys, time
+    from pathlib import Path
+    from koikoi.ladder import store
+    url, me, go, keys = sys.argv[1], sys.argv[2], Path(sys.argv[3]), sys.argv[4].split(",")
+    s = store.open_store(url)
+    deadline = time.monotonic() + 60
+    while not go.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    got = []
+    for i, key in enumerate(keys):          # players keep arriving while both pair
+        s.enqueue(key, "standard", 12, me, now=9_000 + i)
+        got += [[a.key, b.key] for a, b in s.take_pairs(now=10_000)]
+    for _ in range(5):
+        got += [[a.key, b.key] for a, b in s.take_pairs(now=10_000)]
+    s.close()
+    print(json.dumps(got))
+""")
+
+
+def test_two_processes_pairing_never_share_a_player(db_url, tmp_path):
+    """Players arrive on two processes that both pair all along: each player ends
+    in exactly one pair, whoever took it."""
+    import json
+    n = 60
+    with ladder_store.open_store(db_url) as s:
+        keys = [[player(s, f"{side}{i}") for i in range(n)] for side in "ab"]
+    go = tmp_path / "go"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    procs = [subprocess.Popen([sys.executable, "-c", PAIRER, db_url, f"proc-{k}", str(go), ",".join(keys[k])],
+                              env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for k in range(2)]
+    go.touch()
+    pairs = []
+    for p in procs:
+        out, err = p.communicate(timeout=240)
+        assert p.returncode == 0, err
+        pairs += json.loads(out)
+    seen = [k for pr in pairs for k in pr]
+    assert sorted(seen) == sorted(keys[0] + keys[1])
+    with ladder_store.open_store(db_url) as s:
+        assert s.queue_length() == 0
