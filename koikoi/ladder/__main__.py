@@ -18,7 +18,9 @@ def main(argv: Optional[list] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m koikoi.ladder",
                                      description="Quick-match ladder: operator commands.")
     parser.add_argument("--db", default=None,
-                        help="postgresql://... or an SQLite file (default: the server's data folder)")
+                        help="postgresql://... or an SQLite file (default: ladder.sqlite3 in --data)")
+    parser.add_argument("--data", default=None,
+                        help="the server's data folder, for the embedded database (default: the game's)")
     sub = parser.add_subparsers(dest="command", required=True)
     move = sub.add_parser("move-rating", help="move a profile's rating to a new key's profile")
     move.add_argument("old_id")
@@ -28,7 +30,7 @@ def main(argv: Optional[list] = None) -> int:
     sub.add_parser("migrate", help="apply the numbered migrations")
     args = parser.parse_args(argv)
     try:
-        st = ladder_store.open_store(args.db)
+        st = ladder_store.open_store(args.db, args.data)
     except Exception as exc:                   # a wrong address, a refused connection
         print(f"cannot open the ladder database: {exc}", file=sys.stderr)
         return 2

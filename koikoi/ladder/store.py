@@ -502,15 +502,17 @@ class PostgresStore(Store):
                 yield self
 
 
-def default_path() -> Path:
-    return storage.data_dir() / DB_FILE
+def default_path(folder: Union[str, Path, None] = None) -> Path:
+    """The embedded database: DB_FILE in `folder` (the server passes its data
+    folder), else in the game's data folder."""
+    return Path(folder if folder is not None else storage.data_dir()) / DB_FILE
 
 
-def open_store(url: Optional[str] = None) -> Store:
-    """None: the SQLite file in the data folder; "sqlite:///PATH" or a plain path:
+def open_store(url: Optional[str] = None, folder: Union[str, Path, None] = None) -> Store:
+    """None: the SQLite file default_path(folder); "sqlite:///PATH" or a plain path:
     that file; "postgresql://..." (or "postgres://"): that database. Migrated."""
     if url is None or url == "":
-        store: Store = SQLiteStore(default_path())
+        store: Store = SQLiteStore(default_path(folder))
     elif url.startswith(("postgresql://", "postgres://")):
         store = PostgresStore(url)
     elif url.startswith("sqlite:///"):

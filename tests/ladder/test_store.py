@@ -156,6 +156,10 @@ def test_default_is_sqlite_in_the_data_folder(tmp_path, monkeypatch):
     with ladder_store.open_store() as s:
         assert s.dialect == "sqlite"
     assert (tmp_path / "data" / ladder_store.DB_FILE).exists()
+    with ladder_store.open_store(None, tmp_path / "server") as s:
+        hub = player(s, "in the server folder")
+    from koikoi.ladder.__main__ import main
+    assert main(["--data", str(tmp_path / "server"), "show", identity.player_id(hub)]) == 0
 
 
 WORKER = textwrap.dedent("""
