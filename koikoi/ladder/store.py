@@ -324,6 +324,25 @@ class Store:
         out.sort(key=lambda d: (-(d["wins"] + d["losses"]), d["id"]))
         return out
 
+    # -- what the protocol answers (public data only) ----------------------
+    def board_view(self, limit: int = 20, offset: int = 0) -> list[dict]:
+        """The leaderboard as a message carries it: place and public fields."""
+        offset = max(0, int(offset))
+        return [dict(p.public(), place=offset + i + 1)
+                for i, p in enumerate(self.leaderboard(limit, offset))]
+
+    def profile_view(self, key_hash: str) -> Optional[dict]:
+        """A profile as a message carries it: public fields, place (None while
+        unrated), the rating after each rated match and the record against each
+        opponent met. No key hash leaves the store."""
+        p = self.profile(key_hash)
+        if p is None:
+            return None
+        return dict(p.public(), place=self.place(key_hash),
+                    history=[{"rating": round(h.rating), "won": h.won, "opponent": h.opponent_id,
+                              "at": round(h.finished)} for h in self.history(key_hash)],
+                    against=self.record_against(key_hash))
+
     # -- the waiting queue -----------------------------------------------
     def enqueue(self, key_hash: str, preset: str, length: int, process: str,
                 now: Optional[float] = None) -> matchmaking.Waiter:

@@ -98,6 +98,22 @@ def test_leaderboard_place_history_record(st):
     assert a not in str(pub) and pub["matches"] == 3
 
 
+def test_views_carry_public_data_only(st):
+    a, b = player(st, "A"), player(st, "B")
+    st.record_match("m1", a, b, preset="standard", length=12, now=5)
+    board = st.board_view(10)
+    assert [(r["place"], r["name"]) for r in board] == [(1, "A"), (2, "B")]
+    assert [r["place"] for r in st.board_view(10, offset=1)] == [2]
+    view = st.profile_view(b)
+    assert view["place"] == 2 and view["matches"] == 1 and view["wins"] == 0
+    assert view["history"] == [{"rating": round(st.profile(b).rating.rating), "won": False,
+                                "opponent": identity.player_id(a), "at": 5}]
+    assert view["against"] == [{"id": identity.player_id(a), "name": "A", "wins": 0, "losses": 1}]
+    text = repr(board) + repr(view)
+    assert a not in text and b not in text
+    assert st.profile_view("0" * 64) is None
+
+
 def test_queue_pairs_across_two_connections(db_url):
     one, two = ladder_store.open_store(db_url), ladder_store.open_store(db_url)
     try:
