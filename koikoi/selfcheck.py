@@ -82,6 +82,7 @@ def _online() -> str:
     import websockets
     import zeroconf
     from .net import cli, discovery, server  # noqa: F401
+    from .ladder import ratings, store  # noqa: F401  (glicko2: quick match's ratings)
     loop = cli._loop_factory()    # uvloop where installed: the bundle must carry it
     kind = "asyncio" if loop is None else loop.__module__.split(".")[0]
     return f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}, serve loop {kind}"
