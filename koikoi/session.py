@@ -4,6 +4,14 @@
                                                  SeatConfig(SeatKind.CPU, "CPU (Hard)", "hard")),
                            store=storage)
     session.apply(action)        # the engine's apply, then autosave (or filing, once over)
+    session.apply(action, seat=1, at=42)   # the same, gated for a seat: its turn, what it saw
+
+Every action goes through one gate, ``prepare(action, seat=, at=)``: the seat to
+move, a stale view, the rules' legality. It raises ``Refused`` (an IllegalAction)
+with a ``code``: "over", "not_your_turn", "stale" or "illegal". ``apply`` is
+``commit(prepare(...))``; the network server (koikoi.net) calls the two halves
+apart, writing the prepared events to its store between them, so the local table and
+the server refuse and apply an action by the same code.
 
 A session has a stable ``id`` (16 hex digits), written into every copy of it:
 the autosave, a match kept for later, the history file. Storage files a
@@ -97,6 +105,44 @@ class SeatConfig:
         return cls(SeatKind(kind), clean_name(data.get("name")), level)
 
 
+class Refused(IllegalAction):
+    """An action the session will not take: ``code`` says why ("over", "not_your_turn",
+    "stale", "illegal"), ``message`` in plain English (never naming a card the seat it
+    was asked for cannot see). Nothing changed."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Move:
+    """A prepared action: the state it was prepared on, the state after it, and where
+    its events start in the log."""
+    action: Any
+    before: State
+    state: State
+
+    @property
+    def start(self) -> int:
+        return len(self.before.events)
+
+    @property
+    def events(self) -> tuple:
+        return self.state.events[self.start:]
+
+
+def safe_explanation(text: str, state: State, seat: Optional[int]) -> str:
+    """The engine's explanation of a refusal as ``seat`` may read it: a plain one if it
+    names a card that seat cannot see (None: anyone at this table sees every card)."""
+    if seat is not None:
+        unseen = {c.id for c in view(state, seat).unseen}
+        if any(cid in text for cid in unseen):
+            return "that is not a legal action now"
+    return text[:300]
+
+
 class MatchStore(Protocol):
     """Where a session keeps itself (koikoi.storage.Storage; later the server's rooms)."""
 
@@ -114,11 +160,12 @@ class MatchSession:
                  state: Optional[State] = None, match_id: Optional[str] = None,
                  store: Optional[MatchStore] = None,
                  on_change: Optional[Callable[["MatchSession"], None]] = None,
-                 players: Optional[dict] = None, record: bool = True):
+                 players: Optional[dict] = None, record: bool = True, narrate: bool = True):
         """``players``: seat -> an object with ``choose(view, legal) -> action`` playing that
         CPU seat instead of the level's player (a lesson's scripted CPU). ``record=False``:
         the match is never written anywhere, whatever store it is given (a lesson: no
-        autosave, no history, no statistics)."""
+        autosave, no history, no statistics). ``narrate=False``: no log line per action
+        (the server, holding thousands of matches)."""
         if len(seats) != 2:
             raise ValueError("a match needs exactly two seats")
         for s in seats:
@@ -132,6 +179,7 @@ class MatchSession:
         self.store = store
         self.on_change = on_change
         self.record = bool(record)
+        self.narrate = bool(narrate)
         # what went wrong at the last save, for the UI to report: (what, message) or None;
         # the message is English marked with N_, the UI shows it translated (``_(message)``)
         self.save_problem: Optional[tuple[str, str]] = None
@@ -183,19 +231,50 @@ class MatchSession:
         return [public_event(e, seat) for e in self.state.events[since:]]
 
     # ------------------------------------------------------------ acting
-    def apply(self, action) -> list:
-        """Apply a legal action, then save; returns the new events.
-        Raises IllegalAction otherwise (nothing changes, nothing is written)."""
-        before = len(self.state.events)
-        self.state = apply(self.state, action)
-        self._log_events(self.state.events[before:])
+    def prepare(self, action, *, seat: Optional[int] = None, at: Optional[int] = None) -> Move:
+        """The gate every action passes, here and on the server: the match is not over,
+        ``seat`` (if given) is the seat to move, ``at`` (if given: how many events the
+        actor has seen) is the log's length, and the rules take the action. The Move to
+        ``commit``; raises Refused otherwise (nothing changes)."""
+        state = self.state
+        if state.is_over:
+            raise Refused("over", "the match is over")
+        if seat is not None and state.to_move != seat:
+            raise Refused("not_your_turn", "it is the other player's turn")
+        start = len(state.events)
+        if at is not None and at != start:
+            raise Refused("stale", f"the match has moved on: {start} events, you have seen {at}")
+        if action not in (legal_actions(state) or ()):
+            try:
+                apply(state, action)
+                why = "that is not a legal action now"
+            except IllegalAction as exc:
+                why = safe_explanation(str(exc), state, seat)
+            raise Refused("illegal", why)
+        return Move(action, state, apply(state, action))
+
+    def commit(self, move: Move) -> list:
+        """Take a prepared action: the new state, its log line, the save, the UI's hook;
+        returns the new events. Refused ("stale") if the match moved since it was prepared."""
+        if move.before is not self.state:
+            raise Refused("stale", "the match moved on since this action was prepared")
+        self.state = move.state
+        added = move.events
+        if self.narrate:
+            self._log_events(added)
         self.save()
         if self.on_change is not None:
             try:
                 self.on_change(self)
             except Exception:  # the UI's hook must never break play
                 log.exception("on_change hook failed")
-        return list(self.state.events[before:])
+        return list(added)
+
+    def apply(self, action, *, seat: Optional[int] = None, at: Optional[int] = None) -> list:
+        """Apply a legal action, then save; returns the new events. Raises Refused (an
+        IllegalAction) otherwise: nothing changes, nothing is written. ``seat``, ``at``:
+        see ``prepare``."""
+        return self.commit(self.prepare(action, seat=seat, at=at))
 
     def _log_events(self, events) -> None:
         """One log line per applied action: its events as sentences (koikoi.narration), told
@@ -343,5 +422,6 @@ def legacy_id(log_data: Any) -> str:
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()[:16]
 
 
-__all__ = ["MatchSession", "SeatConfig", "MatchStore", "IllegalAction", "new_match_id", "valid_match_id",
+__all__ = ["MatchSession", "SeatConfig", "MatchStore", "IllegalAction", "Refused", "Move",
+           "safe_explanation", "new_match_id", "valid_match_id",
            "clean_name", "legacy_id", "load_match", "MAX_NAME_LEN", "FORMAT"]

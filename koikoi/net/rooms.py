@@ -2,7 +2,7 @@
 
     store = RoomStore(folder)            # <folder>/rooms.sqlite3, WAL mode
     rules, months, house = room_rules("casual", {"weather": True}, 3)   # or ValueError
-    room = Room.new(code, "casual", {...}, rules, months, spectators=False, seed=...)
+    room = Room(code, "casual", {...}, rules, months, False, room_session(state), now)
     store.create(room)                    # the room, seat 0, its opening events
     store.add_seat(room, 1)               # seat 1 taken
     store.append(room, start, events)     # new events (written before anyone hears of them)
@@ -41,7 +41,9 @@ from typing import Any, Optional
 
 from ..engine import RULESETS, Rules, State, replay
 from ..engine.events import event_from_dict, event_to_dict
+from ..engine.phase import SeatKind
 from ..files import move_database_aside
+from ..session import MatchSession, SeatConfig
 
 log = logging.getLogger("koikoi.net.rooms")
 
@@ -119,6 +121,14 @@ def room_rules(preset: str, house: dict, months: Any = "preset") -> tuple[Rules,
     return rules, months, kept
 
 
+def room_session(state: State) -> MatchSession:
+    """The MatchSession a room plays its match in: two human seats, nothing written by the
+    session itself (the server writes each prepared action to the room store before it
+    commits it) and no narration per action (thousands of matches share one log)."""
+    return MatchSession(state.rules, seed=state.seed, state=state, record=False, narrate=False,
+                        seats=(SeatConfig(SeatKind.HUMAN, "Player 1"), SeatConfig(SeatKind.HUMAN, "Player 2")))
+
+
 @dataclass
 class Seat:
     name: Optional[str] = None
@@ -142,7 +152,7 @@ class Room:
     rules: Rules
     months: Optional[int]
     spectators: bool
-    state: State
+    session: MatchSession           # the match: the one gate for every action (koikoi.session)
     created: float
     status: str = "open"
     result: Optional[dict] = None
@@ -157,8 +167,12 @@ class Room:
     wire: dict = field(default_factory=dict)   # viewer -> its events encoded, one text each (server.py)
 
     @property
+    def state(self) -> State:
+        return self.session.state
+
+    @property
     def events(self) -> tuple:
-        return self.state.events
+        return self.session.state.events
 
     @property
     def live(self) -> bool:
@@ -525,7 +539,7 @@ class RoomStore:
             raise ValueError("the log does not replay to itself")
         if state.rules != rules or state.months != months:
             raise ValueError("the room's rules differ from its log's")
-        room = Room(code, preset, json.loads(house), rules, months, bool(spectators), state, created,
+        room = Room(code, preset, json.loads(house), rules, months, bool(spectators), room_session(state), created,
                     status, json.loads(result) if result else None, id=rid, updated=updated)
         for seat, name, th, joined in self.db.execute(
                 "SELECT seat, name, token_sha256, joined FROM seats WHERE room = ?", (rid,)):

@@ -6,10 +6,10 @@
     ...
     await server.stop()
 
-A room (``koikoi.net.rooms``) holds a match (``engine.State``), two seats and any
-spectators. Every action is checked (a seated player, the seat to move, not stale,
-``in legal_actions``), applied with ``engine.apply``, written to SQLite and only then
-sent on: each seat gets ``protocol.wire_event(e, seat)`` of the new events (no other
+A room (``koikoi.net.rooms``) holds a match (a ``koikoi.session.MatchSession``), two
+seats and any spectators. Every action passes the session's gate as the local table's
+do (``MatchSession.prepare``: the seat to move, not stale, legal), is written to SQLite
+and only then committed to the session (``MatchSession.commit``) and sent on: each seat gets ``protocol.wire_event(e, seat)`` of the new events (no other
 hand, no stock, no seed) and the actions now open to it; a spectator gets
 ``protocol.spectator_event(e)`` (no hand at all). Error messages never name a card the
 seat cannot see (an engine explanation that would is replaced by a generic one).
@@ -51,13 +51,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ..engine import IllegalAction, apply, legal_actions, new_match
+from ..engine import legal_actions, new_match
 from ..engine.match import OVER
-from ..engine.view import view
+from ..session import Refused
 from .protocol import (MAX_DEPTH, MAX_FRAME, PROTOCOL_VERSION, ProtocolError, action_to_json,
                        encode, new_room_code, new_token, parse_client, peek_id, record_message,
                        spectator_event, wire_event)
-from .rooms import Room, RoomStore, Seat, StoreError, room_rules, token_hash
+from .rooms import Room, RoomStore, Seat, StoreError, room_rules, room_session, token_hash
 
 log = logging.getLogger("koikoi.net.server")
 
@@ -653,7 +653,8 @@ class MatchServer:
         now = time.time()
         state = new_match(rules, seed=self._seeds(), months=months)
         token = new_token()
-        room = Room(code, choice["preset"], house, rules, months, bool(m.get("spectators", False)), state, now)
+        room = Room(code, choice["preset"], house, rules, months, bool(m.get("spectators", False)),
+                    room_session(state), now)
         room.seats[0] = Seat(m["name"], token_hash(token), now)
         room.owner = c.key
         # written on the writer thread; nobody knows the code until it is committed
@@ -824,25 +825,12 @@ class MatchServer:
             return self._no(c, rid, "act", "not_started", "waiting for the other player to join")
         if room.status != "playing":
             return self._no(c, rid, "act", "over", f"the match is {room.status}")
-        state = room.state
         action = m["action"]
-        kind = action_to_json(action)["kind"]
-        if state.to_move != c.seat:
-            return self._no(c, rid, f"act {kind}", "not_your_turn", "it is the other player's turn")
-        at = m.get("at")
-        if at is not None and at != len(state.events):
-            return self._no(c, rid, f"act {kind}", "stale",
-                            f"the match has moved on: {len(state.events)} events, you have seen {at}")
-        if action not in (legal_actions(state) or ()):
-            try:
-                apply(state, action)
-                why = "that is not a legal action now"
-            except IllegalAction as exc:
-                why = self._safe(str(exc), state, c.seat)
-            return self._no(c, rid, f"act {kind}", "illegal", why)
-        new = apply(state, action)
-        start = len(state.events)
-        added = new.events[start:]
+        try:        # the session's gate: the seat to move, a stale view, the rules
+            move = room.session.prepare(action, seat=c.seat, at=m.get("at"))
+        except Refused as exc:
+            return self._no(c, rid, f"act {action_to_json(action)['kind']}", exc.code, exc.message)
+        new = move.state
         if new.phase == OVER:
             status = "over"
             result = {"reason": "played", "winner": new.winner, "conceded": None,
@@ -850,16 +838,16 @@ class MatchServer:
         else:
             status, result = "playing", None
         # On disk before anyone hears: written on the store's writer thread (with the actions
-        # of other rooms in the same commit); the room shows the new events once committed.
+        # of other rooms in the same commit); the session takes the move once committed.
         room.writing = True
         try:
-            done = asyncio.wrap_future(self.store.append_later(room, start, added, status, result))
+            done = asyncio.wrap_future(self.store.append_later(room, move.start, move.events, status, result))
         except BaseException:
             room.writing = False
             raise
-        done.add_done_callback(lambda f: self._written(f, room, c, rid, new, start, status, result))
+        done.add_done_callback(lambda f: self._written(f, room, c, rid, move, status, result))
 
-    def _written(self, f, room: Room, c: Client, rid: Any, new, start: int, status: str,
+    def _written(self, f, room: Room, c: Client, rid: Any, move, status: str,
                  result: Optional[dict]) -> None:
         """An action's events are committed (or not): tell everyone, then what waited."""
         room.writing = False
@@ -868,8 +856,9 @@ class MatchServer:
                 self._not_stored(c, "act", rid)
             else:
                 room.updated = f.result()
-                room.state, room.status, room.result = new, status, result
-                self._broadcast_events(room, start, c, rid)
+                room.session.commit(move)
+                room.status, room.result = status, result
+                self._broadcast_events(room, move.start, c, rid)
                 if status == "over":
                     self._end(room)
         except Exception:
@@ -1097,15 +1086,6 @@ class MatchServer:
             room.record = (len(room.events), record_message(room.code, 0, room.names, room.events,
                                                             room.result))
         return dict(room.record[1], seat=seat)
-
-    @staticmethod
-    def _safe(text: str, state, seat: int) -> str:
-        """An engine explanation for ``seat``, or a plain one if it names a card the seat
-        cannot see."""
-        unseen = {c.id for c in view(state, seat).unseen}
-        if any(cid in text for cid in unseen):
-            return "that is not a legal action now"
-        return text[:300]
 
     # -------------------------------------------------------------- housekeeping
 

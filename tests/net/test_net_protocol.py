@@ -14,7 +14,7 @@ from koikoi.engine.table import fold_all
 from koikoi.net.protocol import (MAX_FRAME, ProtocolError, action_from_json, action_to_json,
                                  encode, event_from_wire, new_room_code, new_token, normal_code,
                                  parse_client, spectator_event, wire_event)
-from koikoi.net.rooms import Room, RoomStore, Seat, room_rules, token_hash
+from koikoi.net.rooms import Room, RoomStore, Seat, room_rules, room_session, token_hash
 
 from net_helpers import cards_in, check_tracker_against_engine, hidden_after
 
@@ -164,7 +164,7 @@ def test_room_rules_follow_the_house_rules_editor():
 def test_store_round_trip_and_refuses_a_tampered_log(tmp_path):
     rules, months, house = room_rules("casual", {"weather": True}, 1)
     state = new_match(rules, seed=99, months=months)
-    room = Room("KOI-1234", "casual", house, rules, months, True, state, 1.0)
+    room = Room("KOI-1234", "casual", house, rules, months, True, room_session(state), 1.0)
     room.seats[0] = Seat("Aki", token_hash("t" * 20), 1.0)
     store = RoomStore(tmp_path)
     store.create(room)
@@ -172,9 +172,9 @@ def test_store_round_trip_and_refuses_a_tampered_log(tmp_path):
     store.add_seat(room, 1, "playing")
     rng = random.Random(3)
     for _ in range(6):
-        new = apply(room.state, rng.choice(legal_actions(room.state)))
-        store.append(room, len(room.state.events), new.events[len(room.state.events):], "playing", None)
-        room.state = new
+        move = room.session.prepare(rng.choice(legal_actions(room.state)))
+        store.append(room, move.start, move.events, "playing", None)
+        room.session.commit(move)
     store.close()
     store = RoomStore(tmp_path)
     (back,) = store.load()
