@@ -275,7 +275,10 @@ def test_a_syncing_attacker_leaves_a_match_its_pace(data_dir, tmp_path):
     q, l = median(quiet), median(loaded)
     print(f"median round trip {q * 1000:.1f} ms quiet, {l * 1000:.1f} ms under attack, "
           f"server CPU {cpu:.1f} s, {sent} syncs sent")
-    assert l <= 2 * q + 0.003, (f"median round trip {q * 1000:.1f} ms quiet, {l * 1000:.1f} ms "
+    # 2x the quiet figure, plus 15 ms for this 2-core machine's scheduling (the attacker's
+    # process shares the cores): once 3.1 ms quiet read 9.5 ms under a parallel build's load;
+    # the old server, rebuilding every log for each sync, read 460 ms here.
+    assert l <= 2 * q + 0.015, (f"median round trip {q * 1000:.1f} ms quiet, {l * 1000:.1f} ms "
                                 f"under attack (server CPU {cpu:.1f} s)")
 
 
