@@ -503,6 +503,21 @@ def _match_problem(data: Any) -> str:
 
 _UNKNOWN = object()
 
+# why filing failed, in a few words for the player (``Storage.pending_message``)
+_FILING_REASONS = {
+    "read_only": N_("the history folder cannot be written"),
+    "full": N_("the disk is full"),
+    "other": N_("the history folder could not be written; see the log"),
+}
+
+
+def _filing_reason(exc: OSError) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return _FILING_REASONS["read_only"]
+    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return _FILING_REASONS["full"]
+    return _FILING_REASONS["other"]
+
 
 # ------------------------------------------------------------------ the store
 
@@ -522,6 +537,7 @@ class Storage:
         self.last_warning: Optional[str] = None
         self._autosave_id: Any = _UNKNOWN      # the id in autosave.json, once known ("" = no file)
         self._index: Optional[MatchIndex] = None
+        self.filing_problem: Optional[str] = None   # why the last filing failed (an N_ msgid), or None
 
     def read_only_view(self) -> "Storage":
         """The same folders, read but never written (a second window)."""
@@ -735,10 +751,11 @@ class Storage:
             log.info("the autosaved match %s is already in the history; the autosave is removed", session.id)
             self.clear_autosave(session.id)
             return None, None
-        if session.state.is_over:
+        if session.state.is_over:     # finished, not yet filed (the history folder refused it)
             if self.file_match(session) is not None:
                 self.clear_autosave(session.id)
-            return None, None
+                return None, None
+            return None, self.pending_message()
         return session, None
 
     def load_autosave(self, **kwargs) -> Optional["MatchSession"]:
@@ -902,12 +919,54 @@ class Storage:
             atomic_write_text(path, json.dumps(data, ensure_ascii=False))
         except OSError as exc:
             log.error("could not save the match to %s: %s", path, exc)
+            self.filing_problem = _filing_reason(exc)
             return None
+        self.filing_problem = None
         try:    # the row from the match in hand: no need to read back and replay what was just written
             self.history_index.add(row_of(path, session.id, session.seats, session.state, data["summary"]))
         except (ValueError, OSError) as exc:   # the next refresh reads it instead
             log.warning("could not index %s at once: %s", path, exc)
         return path
+
+    def file_pending(self) -> tuple[int, int]:
+        """File every finished match still waiting for the history (its filing failed: a
+        read-only or full history folder): the autosave's, and any kept for later. Each
+        copy is removed only once its match is filed. Returns (filed, still pending);
+        ``pending_message()`` says why the rest wait. Called at start (through
+        ``load_autosave_checked``) and from the History screen."""
+        if self.read_only:
+            return 0, 0
+        try:
+            kept = sorted(e.name for e in os.scandir(self.saved_dir)
+                          if e.name.startswith("match-") and e.name.endswith(".json"))
+        except OSError:
+            kept = []
+        filed = pending = 0
+        for path in [self.autosave_path] + [self.saved_dir / name for name in kept]:
+            try:
+                session = self._read_match(path, store=None)
+            except (BadFile, ValueError):
+                continue          # unusable: the title sets it aside with a message
+            if session is None or not session.state.is_over:
+                continue
+            if self.file_match(session) is None:
+                pending += 1
+                continue
+            filed += 1
+            if path == self.autosave_path:
+                self.clear_autosave(session.id)
+            else:
+                self._remove_saved(path)
+        if filed or pending:
+            log.info("pending filings: %d filed, %d still pending", filed, pending)
+        return filed, pending
+
+    def pending_message(self) -> str:
+        """The title's toast while a finished match waits to be filed: that it is kept, and why
+        it waits (the last filing's error), in the current language."""
+        why = _(self.filing_problem or _FILING_REASONS["other"])
+        return _("A finished match is waiting to be saved to the history ({reason}). It is kept safe "
+                 "and will be saved from History or at the next start.").format(reason=why)
 
     def save_finished(self, session: "MatchSession", *, conceded: Optional[int] = None) -> Optional[Path]:
         """File a finished (or conceded) match; see ``file_match``."""
