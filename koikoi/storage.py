@@ -537,6 +537,7 @@ class Storage:
         self.last_warning: Optional[str] = None
         self._autosave_id: Any = _UNKNOWN      # the id in autosave.json, once known ("" = no file)
         self._index: Optional[MatchIndex] = None
+        self._saved_paths: dict[str, Path] = {}    # kept matches listed under a name not their id's
         self.filing_problem: Optional[str] = None   # why the last filing failed (an N_ msgid), or None
 
     def read_only_view(self) -> "Storage":
@@ -548,6 +549,7 @@ class Storage:
         other.read_only = read_only
         other._autosave_id = _UNKNOWN
         other._index = None
+        other._saved_paths = {}
         return other
 
     # paths
@@ -848,9 +850,28 @@ class Storage:
                 if not self.read_only:
                     self._remove_saved(p)
                 continue
+            if p != self.saved_path(session.id):
+                p = self._repair_saved_name(p, session.id)
             out.append(SavedMatch(p, session, mtime))
         out.sort(key=lambda m: m.saved_at, reverse=True)
         return out, problems
+
+    def _repair_saved_name(self, path: Path, match_id: str) -> Path:
+        """A kept match whose file name disagrees with the id inside (renamed by hand, copied):
+        the id inside wins. The file is renamed to ``match-<id>.json`` when that name is free;
+        otherwise (or read-only) it stays as it is and Resume finds it by its path."""
+        target = self.saved_path(match_id)
+        self._saved_paths[match_id] = path
+        if self.read_only or os.path.lexists(target):
+            return path
+        try:
+            os.replace(path, target)
+        except OSError as exc:
+            log.warning("could not rename the kept match %s to %s: %s", path, target.name, exc)
+            return path
+        log.info("renamed the kept match %s to %s (the id inside it)", path.name, target.name)
+        self._saved_paths.pop(match_id, None)
+        return target
 
     def _remove_saved(self, path: Path) -> None:
         try:
@@ -864,6 +885,8 @@ class Storage:
         """Make the kept match ``match_id`` the autosave again (the current
         autosave, if any, is kept for later in its place) and return it."""
         p = self.saved_path(match_id)
+        if not os.path.lexists(p) and match_id in self._saved_paths:    # listed under another name
+            p = self._saved_paths[match_id]
         try:
             session = self._read_match(p, **kwargs)
         except (BadFile, ValueError) as exc:
