@@ -58,6 +58,7 @@ import shlex
 import shutil
 import stat
 import subprocess
+import tempfile
 import sys
 import time
 from dataclasses import dataclass, field
@@ -518,6 +519,32 @@ def _sha256(path: Path) -> Optional[str]:
         return None
 
 
+def _ours(path: Path, known: dict) -> bool:
+    """True if ``path`` is the file an earlier install recorded, unchanged since (its hash)."""
+    entry = known.get(str(path))
+    return (entry is not None and not os.path.islink(path) and os.path.isfile(path)
+            and entry.get("sha256") == _sha256(path))
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a fresh temp file beside it, created with
+    O_EXCL|O_NOFOLLOW under a random name (a planted ``<name>.tmp`` link is never written
+    through), then renamed over ``path`` (a link there is replaced, never followed)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.koikoi-", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def _icon_bytes(f: PlannedFile) -> tuple[bytes, Path]:
     """The bytes of an icon file and the path to write them at (icns may become png)."""
     from PIL import Image
@@ -839,9 +866,12 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
                 data = f.content.encode(enc) if f.content is not None else b""
             else:
                 data, path = _icon_bytes(f)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
+            if os.path.lexists(path) and not _ours(path, known):
+                # a file of the player's own (or another program's) by that name: never replaced
+                plan.notes.append(f"Left {_show(path)} as it is: it was not made by Koi-Koi's "
+                                  "--install-shortcut (remove or rename it, then install again).")
+                continue
+            _write_new(path, data)
             if f.mode is not None:
                 os.chmod(path, f.mode)
             if f.trust and native:
