@@ -233,18 +233,26 @@ def _reason(exc: BaseException) -> str:
 
 
 def atomic_write_text(path, text: str, *, before_replace=None) -> None:
-    """Replace ``path`` with ``text`` atomically (temp file, fsync, os.replace).
+    """Replace ``path`` with ``text`` (UTF-8, newlines as written) atomically; see
+    ``atomic_write_bytes``."""
+    atomic_write_bytes(path, text.encode("utf-8"), before_replace=before_replace)
 
+
+def atomic_write_bytes(path, data: bytes, *, before_replace=None) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file, fsync, os.replace).
+
+    The temp file is new, under a random name with the game's marker, created with
+    O_EXCL|O_NOFOLLOW (mkstemp): a link planted beside ``path`` is never written through.
     On any failure the old file is untouched and the temp file removed.
-    ``before_replace()``, if given, runs once the new text is safely on disk,
+    ``before_replace()``, if given, runs once the new data is safely on disk,
     just before the rename (a failure there also leaves everything as it was).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{TEMP_MARK}", suffix=TEMP_SUFFIX, dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         if before_replace is not None:
@@ -342,5 +350,5 @@ def move_database_aside(path) -> Optional[Path]:
     return move_aside(path)
 
 
-__all__ = ["BadFile", "REASONS", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "fsync_dir",
+__all__ = ["BadFile", "REASONS", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "atomic_write_bytes", "fsync_dir",
            "clean_stale_temps", "stamped_sibling", "move_aside", "move_database_aside", "MAX_DEPTH"]

@@ -58,14 +58,13 @@ import shlex
 import shutil
 import stat
 import subprocess
-import tempfile
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
-from .files import BadFile, atomic_write_text, move_aside, read_json
+from .files import BadFile, atomic_write_bytes, atomic_write_text, move_aside, read_json
 
 APP_ID = "koikoi"
 APP_NAME = "Koi-Koi"
@@ -526,25 +525,6 @@ def _ours(path: Path, known: dict) -> bool:
             and entry.get("sha256") == _sha256(path))
 
 
-def _write_new(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a fresh temp file beside it, created with
-    O_EXCL|O_NOFOLLOW under a random name (a planted ``<name>.tmp`` link is never written
-    through), then renamed over ``path`` (a link there is replaced, never followed)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.koikoi-", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def _icon_bytes(f: PlannedFile) -> tuple[bytes, Path]:
     """The bytes of an icon file and the path to write them at (icns may become png)."""
     from PIL import Image
@@ -871,9 +851,9 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
                 plan.notes.append(f"Left {_show(path)} as it is: it was not made by Koi-Koi's "
                                   "--install-shortcut (remove or rename it, then install again).")
                 continue
-            _write_new(path, data)
-            if f.mode is not None:
-                os.chmod(path, f.mode)
+            atomic_write_bytes(path, data)    # a fresh O_EXCL|O_NOFOLLOW temp file, renamed
+            # the temp file is private (0600); a shortcut is readable as a plain write made it
+            os.chmod(path, f.mode if f.mode is not None else 0o644)
             if f.trust and native:
                 _trust(path)
             written.append(path)
