@@ -17,11 +17,13 @@ why in English for the log, its ``kind`` (a code) and ``reason`` (those words in
 the player's language) are what a message on screen uses. Checking the
 *shape* of what it returns is the caller's job, field by field.
 
-Writes go whole to a temporary sibling ``.<name>.<random>.tmp``, are flushed
-and fsync'ed, then renamed over the old file, so a crash never leaves half a
-file. A crash between the two leaves the temporary file behind:
+Writes go whole to a temporary sibling ``.<name>.koikoi-<8 random>.tmp``, are
+flushed and fsync'ed, then renamed over the old file, so a crash never leaves
+half a file. A crash between the two leaves the temporary file behind:
 ``clean_stale_temps`` removes such leftovers at start (only the writer does:
-they are never the only copy of anything, the rename never happened).
+they are never the only copy of anything, the rename never happened). It
+removes only names of that exact form, the game's marker included: a hidden
+``.notes.tmp`` of the player's is never touched.
 
 Nothing here deletes a player's file: ``move_aside`` renames it to
 ``<name>.corrupt-YYYYmmdd-HHMMSS`` (a symbolic link is renamed itself, its
@@ -46,6 +48,9 @@ log = logging.getLogger("koikoi.files")
 
 MAX_DEPTH = 32                   # our files nest 6 deep; anything far deeper is not ours
 TEMP_SUFFIX = ".tmp"
+TEMP_MARK = "koikoi-"            # in every temp file's name: the tidy removes only names holding it
+# .<name>.koikoi-<mkstemp's 8 characters>.tmp, and nothing else
+_OUR_TEMP = re.compile(r"\.(?P<name>.+)\." + re.escape(TEMP_MARK) + r"[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
 
 _O_BINARY = getattr(os, "O_BINARY", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)     # a FIFO opens at once instead of waiting for a writer
@@ -228,18 +233,26 @@ def _reason(exc: BaseException) -> str:
 
 
 def atomic_write_text(path, text: str, *, before_replace=None) -> None:
-    """Replace ``path`` with ``text`` atomically (temp file, fsync, os.replace).
+    """Replace ``path`` with ``text`` (UTF-8, newlines as written) atomically; see
+    ``atomic_write_bytes``."""
+    atomic_write_bytes(path, text.encode("utf-8"), before_replace=before_replace)
 
+
+def atomic_write_bytes(path, data: bytes, *, before_replace=None) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file, fsync, os.replace).
+
+    The temp file is new, under a random name with the game's marker, created with
+    O_EXCL|O_NOFOLLOW (mkstemp): a link planted beside ``path`` is never written through.
     On any failure the old file is untouched and the temp file removed.
-    ``before_replace()``, if given, runs once the new text is safely on disk,
+    ``before_replace()``, if given, runs once the new data is safely on disk,
     just before the rename (a failure there also leaves everything as it was).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=str(path.parent))
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{TEMP_MARK}", suffix=TEMP_SUFFIX, dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         if before_replace is not None:
@@ -271,9 +284,10 @@ def fsync_dir(folder) -> None:
 
 
 def clean_stale_temps(folder, names: Optional[Iterable[str]] = None) -> list[Path]:
-    """Remove ``.<name>.*.tmp`` files that interrupted atomic writes left in
-    ``folder`` (for the given ``names``, or any). Only regular files are removed;
-    returns what was. Call it only while holding the instance lock: a second
+    """Remove ``.<name>.koikoi-XXXXXXXX.tmp`` files that interrupted atomic writes
+    (``atomic_write_text``) left in ``folder`` (for the given ``names``, or any): only
+    names of that form, never another hidden ``.tmp`` file, and only regular files;
+    returns what was removed. Call it only while holding the instance lock: a second
     writer's temp file could be in flight otherwise."""
     folder = Path(folder)
     removed: list[Path] = []
@@ -281,12 +295,10 @@ def clean_stale_temps(folder, names: Optional[Iterable[str]] = None) -> list[Pat
         entries = list(os.scandir(folder))
     except OSError:
         return removed
-    wanted = tuple(f".{n}." for n in names) if names is not None else None
+    wanted = set(names) if names is not None else None
     for entry in entries:
-        name = entry.name
-        if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)):
-            continue
-        if wanted is not None and not name.startswith(wanted):
+        ours = _OUR_TEMP.fullmatch(entry.name)
+        if ours is None or (wanted is not None and ours["name"] not in wanted):
             continue
         try:
             if not entry.is_file(follow_symlinks=False):
@@ -338,5 +350,5 @@ def move_database_aside(path) -> Optional[Path]:
     return move_aside(path)
 
 
-__all__ = ["BadFile", "REASONS", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "fsync_dir",
+__all__ = ["BadFile", "REASONS", "file_kind", "read_bytes", "read_json", "parse_json", "atomic_write_text", "atomic_write_bytes", "fsync_dir",
            "clean_stale_temps", "stamped_sibling", "move_aside", "move_database_aside", "MAX_DEPTH"]

@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
-from .files import BadFile, atomic_write_text, move_aside, read_json
+from .files import BadFile, atomic_write_bytes, atomic_write_text, move_aside, read_json
 
 APP_ID = "koikoi"
 APP_NAME = "Koi-Koi"
@@ -518,6 +518,13 @@ def _sha256(path: Path) -> Optional[str]:
         return None
 
 
+def _ours(path: Path, known: dict) -> bool:
+    """True if ``path`` is the file an earlier install recorded, unchanged since (its hash)."""
+    entry = known.get(str(path))
+    return (entry is not None and not os.path.islink(path) and os.path.isfile(path)
+            and entry.get("sha256") == _sha256(path))
+
+
 def _icon_bytes(f: PlannedFile) -> tuple[bytes, Path]:
     """The bytes of an icon file and the path to write them at (icns may become png)."""
     from PIL import Image
@@ -839,11 +846,14 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
                 data = f.content.encode(enc) if f.content is not None else b""
             else:
                 data, path = _icon_bytes(f)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-            if f.mode is not None:
-                os.chmod(path, f.mode)
+            if os.path.lexists(path) and not _ours(path, known):
+                # a file of the player's own (or another program's) by that name: never replaced
+                plan.notes.append(f"Left {_show(path)} as it is: it was not made by Koi-Koi's "
+                                  "--install-shortcut (remove or rename it, then install again).")
+                continue
+            atomic_write_bytes(path, data)    # a fresh O_EXCL|O_NOFOLLOW temp file, renamed
+            # the temp file is private (0600); a shortcut is readable as a plain write made it
+            os.chmod(path, f.mode if f.mode is not None else 0o644)
             if f.trust and native:
                 _trust(path)
             written.append(path)

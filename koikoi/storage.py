@@ -503,6 +503,21 @@ def _match_problem(data: Any) -> str:
 
 _UNKNOWN = object()
 
+# why filing failed, in a few words for the player (``Storage.pending_message``)
+_FILING_REASONS = {
+    "read_only": N_("the history folder cannot be written"),
+    "full": N_("the disk is full"),
+    "other": N_("the history folder could not be written; see the log"),
+}
+
+
+def _filing_reason(exc: OSError) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return _FILING_REASONS["read_only"]
+    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return _FILING_REASONS["full"]
+    return _FILING_REASONS["other"]
+
 
 # ------------------------------------------------------------------ the store
 
@@ -522,6 +537,8 @@ class Storage:
         self.last_warning: Optional[str] = None
         self._autosave_id: Any = _UNKNOWN      # the id in autosave.json, once known ("" = no file)
         self._index: Optional[MatchIndex] = None
+        self._saved_paths: dict[str, Path] = {}    # kept matches listed under a name not their id's
+        self.filing_problem: Optional[str] = None   # why the last filing failed (an N_ msgid), or None
 
     def read_only_view(self) -> "Storage":
         """The same folders, read but never written (a second window)."""
@@ -532,6 +549,7 @@ class Storage:
         other.read_only = read_only
         other._autosave_id = _UNKNOWN
         other._index = None
+        other._saved_paths = {}
         return other
 
     # paths
@@ -735,10 +753,11 @@ class Storage:
             log.info("the autosaved match %s is already in the history; the autosave is removed", session.id)
             self.clear_autosave(session.id)
             return None, None
-        if session.state.is_over:
+        if session.state.is_over:     # finished, not yet filed (the history folder refused it)
             if self.file_match(session) is not None:
                 self.clear_autosave(session.id)
-            return None, None
+                return None, None
+            return None, self.pending_message()
         return session, None
 
     def load_autosave(self, **kwargs) -> Optional["MatchSession"]:
@@ -831,9 +850,28 @@ class Storage:
                 if not self.read_only:
                     self._remove_saved(p)
                 continue
+            if p != self.saved_path(session.id):
+                p = self._repair_saved_name(p, session.id)
             out.append(SavedMatch(p, session, mtime))
         out.sort(key=lambda m: m.saved_at, reverse=True)
         return out, problems
+
+    def _repair_saved_name(self, path: Path, match_id: str) -> Path:
+        """A kept match whose file name disagrees with the id inside (renamed by hand, copied):
+        the id inside wins. The file is renamed to ``match-<id>.json`` when that name is free;
+        otherwise (or read-only) it stays as it is and Resume finds it by its path."""
+        target = self.saved_path(match_id)
+        self._saved_paths[match_id] = path
+        if self.read_only or os.path.lexists(target):
+            return path
+        try:
+            os.replace(path, target)
+        except OSError as exc:
+            log.warning("could not rename the kept match %s to %s: %s", path, target.name, exc)
+            return path
+        log.info("renamed the kept match %s to %s (the id inside it)", path.name, target.name)
+        self._saved_paths.pop(match_id, None)
+        return target
 
     def _remove_saved(self, path: Path) -> None:
         try:
@@ -847,6 +885,8 @@ class Storage:
         """Make the kept match ``match_id`` the autosave again (the current
         autosave, if any, is kept for later in its place) and return it."""
         p = self.saved_path(match_id)
+        if not os.path.lexists(p) and match_id in self._saved_paths:    # listed under another name
+            p = self._saved_paths[match_id]
         try:
             session = self._read_match(p, **kwargs)
         except (BadFile, ValueError) as exc:
@@ -902,12 +942,54 @@ class Storage:
             atomic_write_text(path, json.dumps(data, ensure_ascii=False))
         except OSError as exc:
             log.error("could not save the match to %s: %s", path, exc)
+            self.filing_problem = _filing_reason(exc)
             return None
+        self.filing_problem = None
         try:    # the row from the match in hand: no need to read back and replay what was just written
             self.history_index.add(row_of(path, session.id, session.seats, session.state, data["summary"]))
         except (ValueError, OSError) as exc:   # the next refresh reads it instead
             log.warning("could not index %s at once: %s", path, exc)
         return path
+
+    def file_pending(self) -> tuple[int, int]:
+        """File every finished match still waiting for the history (its filing failed: a
+        read-only or full history folder): the autosave's, and any kept for later. Each
+        copy is removed only once its match is filed. Returns (filed, still pending);
+        ``pending_message()`` says why the rest wait. Called at start (through
+        ``load_autosave_checked``) and from the History screen."""
+        if self.read_only:
+            return 0, 0
+        try:
+            kept = sorted(e.name for e in os.scandir(self.saved_dir)
+                          if e.name.startswith("match-") and e.name.endswith(".json"))
+        except OSError:
+            kept = []
+        filed = pending = 0
+        for path in [self.autosave_path] + [self.saved_dir / name for name in kept]:
+            try:
+                session = self._read_match(path, store=None)
+            except (BadFile, ValueError):
+                continue          # unusable: the title sets it aside with a message
+            if session is None or not session.state.is_over:
+                continue
+            if self.file_match(session) is None:
+                pending += 1
+                continue
+            filed += 1
+            if path == self.autosave_path:
+                self.clear_autosave(session.id)
+            else:
+                self._remove_saved(path)
+        if filed or pending:
+            log.info("pending filings: %d filed, %d still pending", filed, pending)
+        return filed, pending
+
+    def pending_message(self) -> str:
+        """The title's toast while a finished match waits to be filed: that it is kept, and why
+        it waits (the last filing's error), in the current language."""
+        why = _(self.filing_problem or _FILING_REASONS["other"])
+        return _("A finished match is waiting to be saved to the history ({reason}). It is kept safe "
+                 "and will be saved from History or at the next start.").format(reason=why)
 
     def save_finished(self, session: "MatchSession", *, conceded: Optional[int] = None) -> Optional[Path]:
         """File a finished (or conceded) match; see ``file_match``."""

@@ -137,17 +137,42 @@ def test_leftover_temp_files_are_removed_at_start_but_not_by_a_second_window(koi
     store.data_dir.mkdir(parents=True)
     store.history_dir.mkdir()
     store.config_dir.mkdir(parents=True)
-    junk = [store.data_dir / ".autosave.json.k2j3.tmp", store.history_dir / ".match-1-2.json.x.tmp",
-            store.config_dir / ".settings.json.q.tmp"]
+    junk = [store.data_dir / ".autosave.json.koikoi-k2j3a_9z.tmp",
+            store.history_dir / ".match-1-2.json.koikoi-x0000000.tmp",
+            store.config_dir / ".settings.json.koikoi-qqqqqqqq.tmp"]
     for p in junk:
         p.write_text("half a file")
-    keep = store.data_dir / "notes.tmp"              # not one of ours
-    keep.write_text("mine")
+    # the player's own files, hidden .tmp ones too: none has the game's marker
+    store.saved_dir.mkdir()
+    keep = [store.data_dir / "notes.tmp", store.data_dir / ".notes.tmp", store.config_dir / ".settings.json.q.tmp",
+            store.history_dir / ".draft.koikoi.tmp", store.saved_dir / ".plan.koikoi-short.tmp",
+            store.saved_dir / ".x.koikoi-abcdefgh.tmp.bak"]
+    for p in keep:
+        p.write_text("mine")
     make_app(read_only=True)
     assert all(p.exists() for p in junk)
     pygame.display.quit()
     make_app()
-    assert not any(p.exists() for p in junk) and keep.read_text() == "mine"
+    assert not any(p.exists() for p in junk)
+    assert [p.read_text() for p in keep] == ["mine"] * len(keep)
+
+
+def test_the_tidy_removes_a_temp_file_an_interrupted_write_really_left(koikoi_home, monkeypatch):
+    """The marker the tidy looks for is the one atomic_write_text writes (not a guess)."""
+    from koikoi import files as files_mod
+    store = Storage()
+    left = []
+
+    def crash():
+        left.extend(p for p in store.data_dir.iterdir() if p.name.endswith(".tmp"))
+        raise KeyboardInterrupt   # a kill between the write and the rename
+    real_unlink = os.unlink
+    monkeypatch.setattr(files_mod.os, "unlink", lambda p: None)       # the kill: no clean-up
+    with pytest.raises(KeyboardInterrupt):
+        files_mod.atomic_write_text(store.autosave_path, "{}", before_replace=crash)
+    monkeypatch.setattr(files_mod.os, "unlink", real_unlink)
+    assert len(left) == 1 and left[0].exists()
+    assert store.tidy() == left and not left[0].exists()
 
 
 # ---------------------------------------------------------------- asking first

@@ -83,7 +83,8 @@ class FailingStore:
     def save_autosave(self, session):
         if self.mode == "raise":
             raise RuntimeError("disk on fire")
-        return False
+        # "history": the autosave is written (the finished state kept), only filing fails
+        return self.mode == "history"
 
     def file_match(self, session, **kwargs):
         return None
@@ -106,9 +107,11 @@ class Reports:
 @pytest.mark.parametrize("mode, finish, english, japanese", [
     ("false", False, "The match could not be autosaved (see the log).",
      "対戦を自動保存できませんでした（ログを確認してください）。"),
+    ("false", True, "The match could not be saved (see the log).",
+     "対戦を保存できませんでした（ログを確認してください）。"),
     ("raise", False, "The match could not be saved (see the log).",
      "対戦を保存できませんでした（ログを確認してください）。"),
-    ("false", True, "The finished match could not be saved to the history.",
+    ("history", True, "The finished match could not be saved to the history.",
      "終わった対戦を履歴に保存できませんでした。"),
 ])
 def test_a_save_problem_is_shown_in_japanese(ja, mode, finish, english, japanese):
