@@ -113,3 +113,22 @@ def test_a_finished_match_kept_for_later_while_history_is_refused_is_filed_by_th
     assert store.file_pending() == (1, 0)
     assert history_ids(store) == [session.id] and not (store.saved_dir / f"match-{session.id}.json").exists()
     assert Storage().load_autosave().id == other.id
+
+
+def test_opening_history_files_a_match_whose_filing_failed_in_this_run(monkeypatch):
+    from koikoi.ui.scenes.history import HistoryScene
+    store, session, folder = finish_while_refused(monkeypatch, errno.ENOSPC)
+    app = make_app()
+    app.storage = store
+    HistoryScene(app)                        # still refused: kept, and the toast says why
+    assert history_ids(store) == [] and store.has_autosave()
+    assert any("waiting to be saved to the history" in t.text for t in app.toasts)
+    folder.refusing = False
+    scene = HistoryScene(app)                # the folder takes it now: filed once, on opening
+    assert history_ids(store) == [session.id] and not store.has_autosave()
+    assert store.filing_problem is None
+    for _ in range(200):                     # the index's worker picks the new file up
+        app.step()
+        if any(m.path.name.endswith(f"{session.id}.json") for m in scene.feed.entries):
+            break
+    assert len([m for m in scene.feed.entries if session.id in m.path.name]) == 1

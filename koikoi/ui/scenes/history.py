@@ -57,9 +57,21 @@ class HistoryFeed:
         self.app = app
         self.index = app.storage.history_index
         self.version = self.index.version
+        self._retry_filing(app.storage)
         self._full_load()
         self._loaded_at = time.monotonic()
         self.index.refresh()
+
+    def _retry_filing(self, storage) -> None:
+        """A finished match whose filing failed in this run (a read-only or full history
+        folder) is filed again now, from its autosave or kept copy; if it still cannot
+        be, the toast says it is kept and why. Only after a failure: the start files the
+        rest, and reading every kept match here would slow every opening."""
+        if storage.filing_problem is None:
+            return
+        _filed, pending = storage.file_pending()
+        if pending:
+            self.app.toast(storage.pending_message(), 8.0, "warning")
 
     def _full_load(self) -> None:
         self._removals = self.index.removals
