@@ -131,6 +131,21 @@ def summary(view, samples: int = 200, seed: int = 0) -> tuple:
     return risk(view, samples, seed), view.award(view.seat).total
 
 
+def advice(view, legal=None, budget: Optional[int] = None):
+    """The coach's pick at a decision of ``view.seat`` (the Koi-Koi prompt above all): the
+    review's own ``analyse_decision`` with the review's budget and seed, so the prompt and
+    the review after the match give one answer from one evaluation of the same View. Returns
+    that ``Decision``: ``.best`` the pick (Stop or Koi-Koi at a prompt), ``.reason`` why, in
+    words, and ``.options`` every option's value. ``legal``: the legal actions (at a prompt,
+    Koi-Koi and Stop, the default)."""
+    from .engine.actions import KoiKoi, Stop
+    from .review.analysis import SEED, analyse_decision
+    if legal is None:
+        legal = (KoiKoi(), Stop())
+    legal = tuple(legal)
+    return analyse_decision(view, legal, legal[0], budget=budget, seed=SEED)
+
+
 def _pct(x: float) -> int:
     return int(round(x * 100))
 
@@ -177,4 +192,4 @@ def coach_line(p: float, pays: int, opponent: Optional[str] = None) -> str:
     return text.format(opponent=opponent, early=early, total=total, pays=pays)
 
 
-__all__ = ["Odds", "risk", "summary", "coach_line"]
+__all__ = ["Odds", "risk", "summary", "coach_line", "advice"]

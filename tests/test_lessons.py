@@ -304,3 +304,36 @@ def test_the_language_follows_i18n():
         assert all(e.lesson.lang == "en" and not _japanese(e.lesson.summary) for e in entries)
     finally:
         i18n.set_language("en")
+
+
+# Steps that ask for a move the review still calls a mistake ("?"), with the review's
+# reason: left to a rework of these two lessons' deals (the lesson wants Stop where the
+# review's playouts find Koi-Koi worth about 5 points more; Akatan first where taking the
+# Sake cup first is worth 2 to 5 more). Any other step marked "?" fails the test, and so
+# does one of these once the review agrees with it (then remove it here).
+REVIEW_DISAGREES = {("06-animals-ribbons", 9), ("08-when-to-play-on", 1), ("08-when-to-play-on", 3),
+                    ("08-when-to-play-on", 7)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_move_a_lesson_asks_for_is_one_the_review_does_not_call_a_mistake(lang):
+    from koikoi.engine import view
+    from koikoi.review.analysis import MISTAKE, analyse_decision
+    marked = set()
+    asked = 0
+    for path in sorted(L.DATA.glob("*.json")):
+        lesson = L.load(path, lang)
+        states = L.replay(lesson)
+        for n, step in enumerate(lesson.steps, 1):
+            if step.seat != L.YOU:
+                continue
+            state = states[n - 1]
+            legal = legal_actions(state)
+            if len(legal) < 2:
+                continue
+            asked += 1
+            d = analyse_decision(view(state, L.YOU), legal, step.action)
+            if d.verdict == MISTAKE:
+                marked.add((lesson.id, n))
+    assert asked >= 20
+    assert marked == REVIEW_DISAGREES

@@ -296,6 +296,13 @@ class HardPlayer:
 def played_out(base: Round, move: tuple, run, random) -> Round:
     """A copy of ``base`` with ``move`` made ((0, card, target) a play, (1, target) a stock
     choice, (2,) Koi-Koi), played to the end of the round by ``run`` with ``random``."""
+    r = _made(base, move)
+    run(r, random)
+    return r
+
+
+def _made(base: Round, move: tuple) -> Round:
+    """A copy of ``base`` with ``move`` made."""
     r = base.copy()
     if move[0] == 0:
         r.play(move[1], move[2])
@@ -303,7 +310,6 @@ def played_out(base: Round, move: tuple, run, random) -> Round:
         r.choose(move[1])
     else:
         r.koikoi()
-    run(r, random)
     return r
 
 
@@ -312,13 +318,8 @@ def to_question(base: Round, move: tuple, policy: Policy, random, me: int) -> Ro
     by the policy). If that turn puts the Koi-Koi question to the mover (``me``), the copy
     is returned at it (phase DECIDE, ``me`` to move): the caller values the question as a
     decision. Otherwise it is played to the end of the round by the policy."""
-    r = base.copy()
-    if move[0] == 0:
-        r.play(move[1], move[2])
-    elif move[0] == 1:
-        r.choose(move[1])
-    else:
-        r.koikoi()
+    r = _made(base, move)
+    if move[0] == 2:
         return policy.run(r, random)
     while r.phase == CHOOSE and r.to_move == me:
         r.choose(policy.choose(r))

@@ -13,7 +13,10 @@ Values. ``koikoi.ai.hard.estimate`` deals the unseen cards ``budget`` times
 (a generator keyed by the view alone, so the same view always gets the same
 deals, whatever the hidden cards really were) and plays every legal option
 on every deal to the end of the round with the playout policy for both seats,
-with common random numbers; Stop is exact. No option is pruned. Options that
+with common random numbers; Stop is exact, and an option whose turn puts the
+Koi-Koi question to the seat is valued with the question answered as a decision
+(the exact Stop, or Koi-Koi where its playouts beat it: ``hard.resolve``). No
+option is pruned. Options that
 are the same move up to two interchangeable cards (two plain chaff of one
 month: same month, same yaku memberships under the rules) get one value, so
 choosing either loses nothing.

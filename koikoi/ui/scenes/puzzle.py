@@ -21,7 +21,7 @@ from typing import Optional
 
 import pygame
 
-from ...engine import Phase, SeatKind
+from ...engine import KoiKoi, Phase, SeatKind, Stop
 from ...engine.events import RoundEnded
 from ...engine.table import fold_all
 from ...session import MatchSession, SeatConfig
@@ -67,24 +67,34 @@ def question_text(puzzle) -> str:
     return _("Your turn: which card do you play (and which field card does it take)?")
 
 
+def match_text(action, style: str = "both") -> str:
+    """What the player did in the match, as a whole sentence: "you played" a card, but "you
+    called Koi-Koi" or "you stopped" at a prompt (not "you played Call Koi-Koi")."""
+    if isinstance(action, KoiKoi):
+        return _("In your match you called Koi-Koi.")
+    if isinstance(action, Stop):
+        return _("In your match you stopped.")
+    return _("In your match you played {chosen}.").format(chosen=action_words(action, style))
+
+
 def verdict_text(puzzle, answer, style: str = "both") -> str:
     """What the answer was worth, with the review's reason."""
     best = action_words(puzzle.best, style)
-    chosen = action_words(puzzle.chosen, style)
+    match = match_text(puzzle.chosen, style)
     # The review's reason already names the better move and what it gains ("This feeds ...
     # Better: play ..., which ... (about 1.7 points more)"): the verdict does not repeat it.
     reason = puzzle.reason
     if answer.right:
         if answer.action != puzzle.best:
-            return _("Best move! It is as good as {best}. In your match you played {chosen}. {reason}").format(
-                best=best, chosen=chosen, reason=reason)
-        return _("Best move! In your match you played {chosen}. {reason}").format(chosen=chosen, reason=reason)
+            return _("Best move! It is as good as {best}. {match} {reason}").format(
+                best=best, match=match, reason=reason)
+        return _("Best move! {match} {reason}").format(match=match, reason=reason)
     if answer.gap is None:
         return _("Not the best move. {reason}").format(reason=reason)
     if answer.action == puzzle.chosen:
         return _("Not the best move: the one played in your match. {reason}").format(reason=reason)
-    return _("Not the best move: {points} worse than {best}. In your match you played {chosen}. {reason}").format(
-        points=points_text(answer.gap), best=best, chosen=chosen, reason=reason)
+    return _("Not the best move: {points} worse than {best}. {match} {reason}").format(
+        points=points_text(answer.gap), best=best, match=match, reason=reason)
 
 
 class PuzzleSession(MatchSession):
