@@ -18,7 +18,7 @@ from koikoi.engine.events import Played
 from koikoi.review import analyse_match, save_cached
 from koikoi.session import MatchSession, SeatConfig
 
-SEEDS = (6, 8)       # Easy at seat 0 against Medium: a Play mistake and a Stop mistake
+SEEDS = (39, 8)      # Easy at seat 0 against Medium: a Play mistake and two Stop mistakes
 
 
 def file_reviewed(storage, seed: int) -> str:
