@@ -400,12 +400,15 @@ class Hud:
         w = max(40, int(lay.card_w * 1.25))
         x, y = lay.opponent_zone.x, lay.opponent_zone.y
         rects = (pygame.Rect(x, y, w, h), pygame.Rect(x, y + h + max(3, h // 4), w, h))
+        texts = (_("Menu"), _("Keys  ?"))
         if buttons and [b.rect for b in buttons] == list(rects):
+            for b, text in zip(buttons, texts):   # kept, in the language now in use
+                b.label = text
             return buttons
         size = max(9, int(h * 0.5))
-        return [W.Button(rects[0], _("Menu"), scene.pause, style="ghost", assets=scene.assets,
+        return [W.Button(rects[0], texts[0], scene.pause, style="ghost", assets=scene.assets,
                          font_size=size),
-                W.Button(rects[1], _("Keys  ?"), scene.open_keys, style="ghost", assets=scene.assets,
+                W.Button(rects[1], texts[1], scene.open_keys, style="ghost", assets=scene.assets,
                          font_size=size)]
 
     # ------------------------------------------------------------------ over the cards
