@@ -13,6 +13,7 @@ import pygame
 
 from ...i18n import SOURCE_LANGUAGE, language
 from .core import _Cache, _assets
+from .phrases import MAX_PARSED, is_japanese, wrap_pieces
 
 _TEXT = _Cache(1500, 4_000_000)
 # rendered texts longer than _LONG_KEY characters (hostile names): a few, so
@@ -179,7 +180,7 @@ def text_width(text: str, font: pygame.font.Font) -> int:
 
 _SPACES = re.compile(" +")
 # Characters a line never starts with (Japanese kinsoku: closing marks and small kana marks).
-NO_LINE_START = frozenset("。、，．・：；？！」』）］｝〕〉》】ー…‥ゝゞヽヾ々,.:;!?)]}")
+from .phrases import NO_LINE_START  # noqa: E402 - one kinsoku set for both wrappers
 
 
 def caps(text: str) -> str:
@@ -315,6 +316,8 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
         pos = end + 1
         if not para.strip():
             lines.append("")
+        elif len(para) <= MAX_PARSED and is_japanese(para):   # by phrase (BudouX), kinsoku kept
+            wrap_pieces(para, lambda line: font.size(line)[0] <= width, lines, MAX_WRAP_LINES)
         else:
             _wrap_para(para, font, width, limit, lines, MAX_WRAP_LINES)
     if len(lines) > MAX_WRAP_LINES:
