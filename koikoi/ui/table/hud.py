@@ -95,7 +95,8 @@ class Hud:
     def fonts(self, card_h: int) -> None:
         f = self.scene.assets.font
         self.f_small = f(max(9, int(card_h * 0.13)))
-        self.f_body = f(max(10, int(card_h * 0.155)))
+        self.body_size = max(10, int(card_h * 0.155))
+        self.f_body = f(self.body_size)
         self.bold_size = max(10, int(card_h * 0.16))
         self.small_size = max(9, int(card_h * 0.13))
         self.f_bold = f(self.bold_size, True)
@@ -450,8 +451,15 @@ class Hud:
         if msg is None:
             return
         hz = lay.hand_zone
-        W.draw_text(surface, msg, self.f_body, theme.CREAM, (hz.centerx, int(hz.y - lay.card_h * 0.2)),
-                    "midbottom")
+        # one line over the hand, never past it (the side panels are beside it): a smaller
+        # font down to four fifths, then two lines, each drawn whole
+        size = self.body_size
+        font = W.fit_font(self.scene.assets, msg, hz.w, size, minimum=max(9, size * 4 // 5))
+        lines = W.wrap_text(msg, font, hz.w) if W.text_width(msg, font) > hz.w else [msg]
+        y = int(hz.y - lay.card_h * 0.2)
+        for line in reversed(lines):
+            r = W.draw_text(surface, line, font, theme.CREAM, (hz.centerx, y), "midbottom")
+            y = r.top
 
     def make_banner(self, title: str, sub: str, life: float, *, cards=(), big: bool = False,
                     color=None) -> Banner:
