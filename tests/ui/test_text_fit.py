@@ -423,3 +423,40 @@ def test_japanese_breaks_between_phrases_never_inside_a_word(font):
             while i >= 0:
                 assert not any(i < b < i + len(word) for b in starts), (word, width, lines)
                 i = text.find(word, i + 1)
+
+
+def test_a_cut_table_cell_shows_its_whole_text_on_hover(app):
+    """Issue 30, point 3 (the one text rule): a text cut with "…" (the ledger's yaku column,
+    here a Table cell) shows its whole text when the pointer rests on it."""
+    from harness import move, step
+    from koikoi.ui.scene import Scene
+    whole = "Sankō 5 · Hanami-zake 5 · Tsukimi-zake 5 · Inoshikachō 5 · Akatan 5"
+
+    class One(Scene):
+        def enter(self):
+            self.table = W.Table([W.Column("yaku", "Yaku", 1.0)], [whole], cells=lambda r: {"yaku": r},
+                                 assets=self.app.assets)
+            self.table.place(pygame.Rect(100, 100, 260, 300), s=0.67, row_h=40, header_h=30)
+
+        def draw(self, surface):
+            self.table.draw(surface)
+
+    sc = One(app)
+    app.push(sc)
+    step(app)
+    cut = [(r, t) for r, t in W.cuts_shown() if t == whole]
+    assert cut, "the cell was cut and noted"
+    drawn = []
+    real = W.text.render_text
+
+    def spy(text, *a, **kw):
+        drawn.append(text)
+        return real(text, *a, **kw)
+    import koikoi.ui.widgets.text as T
+    T.render_text = spy
+    try:
+        move(app, cut[0][0].center, 0.6)
+        app.draw()
+    finally:
+        T.render_text = real
+    assert any(whole.startswith(t) and not t.endswith("…") and len(t) > 20 for t in drawn) or whole in drawn
