@@ -313,6 +313,67 @@ def _oyagime_decided(e: OyagimeDecided, who: _Who, style: str) -> str:
     return _say(who, _("You deal first."), _("{who} deals first."))
 
 
+def why_ended(end, names: Sequence[str], *, style: str = "both", you: Optional[int] = None) -> str:
+    """Why a round ended, in one sentence, from its ``engine.endings.Ending``: which rule and,
+    for a stop the rules made, which card. Every reason of ``endings.REASONS`` has its sentence
+    here, and the round's result, the ledger's details and the review all read it from here."""
+    style = _style(style)
+    r = end.reason
+    who = _who(end.seat, names, you)
+    name = who.name
+    card_ = card_name(end.card, style) if end.card else ""
+    if r == "stop":
+        if end.calls:
+            return (_n("You stopped (shōbu) after {n} Koi-Koi call.",
+                       "You stopped (shōbu) after {n} Koi-Koi calls.", end.calls) if who.you else
+                    _n("{name} stopped (shōbu) after {n} Koi-Koi call.",
+                       "{name} stopped (shōbu) after {n} Koi-Koi calls.", end.calls)).format(name=name, n=end.calls)
+        return _("You stopped (shōbu).") if who.you else _("{name} stopped (shōbu).").format(name=name)
+    if r == "last_turn":
+        if card_:
+            return _say(who, _("You made a yaku taking {card} on your last turn: with your hand empty it scores "
+                               "at once, and no Koi-Koi is offered."),
+                        _("{who} made a yaku taking {card} on their last turn: with their hand empty it scores "
+                          "at once, and no Koi-Koi is offered."), card=card_)
+        return _say(who, _("You made a yaku on your last turn: with your hand empty it scores at once, and no "
+                           "Koi-Koi is offered."),
+                    _("{who} made a yaku on their last turn: with their hand empty it scores at once, and no "
+                      "Koi-Koi is offered."))
+    if r == "last_turn_both":
+        if card_:
+            return _say(who, _("You made a yaku taking {card} on the round's last turn: with both hands empty it "
+                               "scores at once, and no Koi-Koi is offered."),
+                        _("{who} made a yaku taking {card} on the round's last turn: with both hands empty it "
+                          "scores at once, and no Koi-Koi is offered."), card=card_)
+        return _("A yaku made with the last cards of the round scores at once.")
+    if r == "call_limit":
+        limit = end.limit or 0
+        if card_:
+            return _say(who, _n("These rules allow {limit} Koi-Koi call a round: your yaku taking {card} after it "
+                                "ends the round at once.",
+                                "These rules allow {limit} Koi-Koi calls a round: your yaku taking {card} after "
+                                "them ends the round at once.", limit),
+                        _n("These rules allow {limit} Koi-Koi call a round: {who}'s yaku taking {card} after it "
+                           "ends the round at once.",
+                           "These rules allow {limit} Koi-Koi calls a round: {who}'s yaku taking {card} after "
+                           "them ends the round at once.", limit), limit=limit, card=card_)
+        return _n("These rules allow {limit} Koi-Koi call a round: a yaku made after it ends the round at once.",
+                  "These rules allow {limit} Koi-Koi calls a round: a yaku made after them ends the round at once.",
+                  limit).format(limit=limit)
+    if r == "first_yaku":
+        return _("These rules allow no Koi-Koi: the first yaku ends the round at once.")
+    if r == "lucky_hand":
+        return (_("You were dealt a lucky hand and win at once.") if who.you else
+                _("{name} was dealt a lucky hand and wins at once.").format(name=name))
+    if r == "lucky_draw":
+        return _("Both players were dealt a lucky hand: nobody scores.")
+    if r == "field_four":
+        return _("All four cards of a month were dealt to the field: the dealer wins.")
+    if r == "dealer_privilege":
+        return _("The hands are played out; the dealer's privilege pays the dealer.")
+    return _("Both hands are played out and nobody stopped: no points this round.")
+
+
 def round_result(row, names: Sequence[str], *, style: str = "both", you: Optional[int] = None) -> str:
     """The result of a round (a LedgerRow): who won it with what, or why nobody did."""
     if row.reason == "lucky_draw":

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-SCENES = ("title", "oyagime", "round", "koikoi", "results", "ledger",
+SCENES = ("title", "oyagime", "round", "choose", "koikoi", "results", "ledger",
           "newmatch", "settings", "history", "howto", "pause", "unfinished", "saved", "title-saved", "stats",
           "review", "review-progress", "replay", "rules", "houserules", "keys", "inspector", "curtain",
           "confirm", "unavailable", "learn", "lesson", "lesson-pause", "puzzle", "online", "online-host",
@@ -181,6 +181,13 @@ def build(app, name: str, seed: int):
         players = _drivers(seed)
         play_until(session, players, lambda s: s.state.phase_name == "play" and s.state.to_move == 0
                    and 6 <= s.state.stock_pos <= 12 and len(s.view(0).field) >= 6)
+        _round_scene(app, session)
+    elif name == "choose":      # the stock card matches two field cards: the player picks one
+        for attempt in range(8):
+            session = _session(seed + 1000 * attempt)
+            if play_until(session, _drivers(seed + 1000 * attempt),
+                          lambda s: s.state.phase_name == "choose_match" and s.state.to_move == 0):
+                break
         _round_scene(app, session)
     elif name == "pause":
         session = _session(seed)

@@ -57,6 +57,7 @@ FPS_ACTIVE = 60
 FPS_IDLE = 15              # kept for tools that read it; the idle loop waits instead
 IDLE_WAIT_MS = 250         # idle: wait this long for an event before the next frame
 MINIMISED_WAIT_MS = 500
+CUT_TIP_DELAY = 0.45       # seconds the pointer rests on a cut text before its whole shows
 IDLE_AFTER = 1.0           # seconds without input before the loop slows down
 MAX_BUFFER_RATIO = 4.0     # a back buffer (tiny windows) is at most 4:1 either way...
 MAX_BUFFER_SIDE = 8192     # ...and at most this many pixels on a side
@@ -156,6 +157,9 @@ class App:
         self.seed = seed
         self.scenes: list[Scene] = []
         self.toasts: list[Toast] = []
+        self._cut_tip: Optional[str] = None  # the whole of the cut text under the pointer
+        self._cut_tip_t = 0.0                # and how long the pointer has rested on it
+        self._pointer = None                 # the pointer's last position (None: off the window)
         self.running = True
         self.frame = 0
         self.clock = pygame.time.Clock()
@@ -538,6 +542,10 @@ class App:
     def dispatch(self, event: pygame.event.Event) -> bool:
         """Send one event down the stack; True if something consumed it."""
         t = event.type
+        if t == pygame.MOUSEMOTION:
+            self._pointer = event.pos            # where a cut text's hover looks
+        elif t == pygame.WINDOWLEAVE:
+            self._pointer = None
         if t == pygame.QUIT:
             self.running = False
             return True
@@ -589,6 +597,7 @@ class App:
         self.push_overlay("pause")
 
     def update(self, dt: float) -> None:
+        self._cut_tip_t += dt
         for toast in list(self.toasts):
             toast.left -= dt
             if toast.left <= 0:
@@ -612,11 +621,42 @@ class App:
                 break
         if not self.scenes or not self.scenes[first].opaque:
             surface.blit(self.assets.table(self.size), (0, 0))
+        W.text.new_frame(surface.get_size())
         for scene in self.scenes[first:]:
             scene.draw(surface)
+        self._draw_cut_tip(surface)
         self._draw_toasts(surface)
         if self._buffer is not None:
             pygame.transform.smoothscale(self._buffer, self.window.get_size(), self.window)
+
+    def _draw_cut_tip(self, surface: pygame.Surface) -> None:
+        """The one text rule's hover: the pointer resting on a text cut with "…" (or a list
+        cut short) shows the whole of it beside the pointer."""
+        pos = self._pointer
+        hit = None
+        if pos is not None:
+            for rect, whole in reversed(W.cuts_shown()):
+                if rect.collidepoint(pos):
+                    hit = whole
+                    break
+        if hit != self._cut_tip:
+            self._cut_tip, self._cut_tip_t = hit, 0.0
+        if hit is None or self._cut_tip_t < CUT_TIP_DELAY:
+            return
+        s = theme.scale(self.size)
+        font = self.assets.font(theme.font_px("small", s))
+        pad = theme.px(12, s)
+        lines = W.wrap_text(hit, font, max(120, self.size[0] * 2 // 5))[:12]
+        w = max(W.text_width(ln, font) for ln in lines) + 2 * pad
+        h = len(lines) * font.get_linesize() + 2 * pad
+        from .tooltip import place
+        r = place(surface.get_size(), pos, (w, h))
+        surface.blit(W.rounded_surface((w, h), max(4, pad // 2), (22, 14, 14, 246), bottom=(10, 8, 8, 246),
+                                       border=theme.GOLD, border_width=max(1, theme.px(2, s))), r.topleft)
+        y = r.y + pad
+        for ln in lines:
+            W.draw_text(surface, ln, font, theme.CREAM, (r.x + pad, y), shadow=False)
+            y += font.get_linesize()
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
         if not self.toasts:

@@ -317,3 +317,37 @@ def test_the_japanese_catalog_holds_every_string_the_code_marks():
     assert missing == [], f"{len(missing)} strings of the code are not in the ja catalog: {missing[:10]}"
     assert st["untranslated"] == 0 and st["fuzzy"] == 0
     assert st["placeholders"] == [], st["placeholders"][:5]
+
+
+def test_a_language_switch_mid_match_reaches_every_text_on_the_table_at_once(koikoi_home, os_language,
+                                                                           monkeypatch):
+    """Issue 30, point 5: switched from the pause menu, the table's own buttons ("Menu",
+    "Keys ?") and every other text drawn afterwards are in the new language: no text drawn
+    is an English message the catalog translates."""
+    from koikoi.ui.app import App
+    from koikoi.ui.widgets import text as T
+    os_language("C")
+    app = App((1280, 720), storage=Storage(koikoi_home), seed=1)
+    try:
+        app.settings["anim_speed"] = 0.0
+        shot.build(app, "pause", 1)
+        sc = app.push(SettingsScene(app))
+        step(app)
+        click(app, pill(sc.language, "ja"))
+        app.pop()
+        app.pop()                          # resume: the table alone
+        seen: list = []
+        real = T.render_text
+
+        def spy(text, *a, **kw):
+            seen.append(text)
+            return real(text, *a, **kw)
+        monkeypatch.setattr(T, "render_text", spy)
+        for _ in range(3):
+            step(app)
+        app.draw()
+        assert seen
+        stale = sorted({t for t in seen if t.strip() and i18n._(t) != t})
+        assert not stale, stale
+    finally:
+        close_app(app)

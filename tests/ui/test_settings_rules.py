@@ -170,7 +170,9 @@ def test_name_fields_appear_only_against_a_friend(app):
     assert not any(f.visible for f in d.name_fields) and not set(d.name_fields) & set(d.widgets)
     click(app, pill(d.opp_row, "friend"))
     assert all(f.visible for f in d.name_fields) and set(d.name_fields) <= set(d.widgets)
-    assert [f.text for f in d.name_fields] == ["Player 1", "Player 2"]
+    # the default names are placeholders, not text (issue 30, point 4)
+    assert [f.text for f in d.name_fields] == ["", ""]
+    assert [f.placeholder for f in d.name_fields] == ["Player 1", "Player 2"]
     # the fields sit between the opponents and the rules, over nothing else
     f1, f2 = (f.rect for f in d.name_fields)
     assert d.opp_row.rect.bottom < f1.top and f1.bottom < d.rules_row.rect.top and not f1.colliderect(f2)
@@ -215,19 +217,19 @@ def test_friend_names_are_bounded_cleaned_and_escape_cancels(app):
     type_text(app, "x" * 100)
     assert len(one.buffer) == MAX_NAME_LEN                  # never longer than a seat name may be
     key(app, pygame.K_ESCAPE)                               # Esc: the name as it was
-    assert one.text == "Player 1" and not one.editing
+    assert one.text == "" and not one.editing
     assert isinstance(app.top, NewMatchScene)               # and the dialog stays
     click(app, one)
     for _ in range(10):
         key(app, pygame.K_BACKSPACE)
     type_text(app, "   ")
-    key(app, pygame.K_RETURN, unicode="\r")                 # an empty name is refused
-    assert one.text == "Player 1"
+    key(app, pygame.K_RETURN, unicode="\r")                 # an empty name: the placeholder stands
+    assert one.text == ""
     click(app, two)
-    type_text(app, "\x07\x1b!")                             # control characters never go in
-    assert two.buffer == "Player 2!"
+    type_text(app, "\x07\x1bBo!")                           # control characters never go in
+    assert two.buffer == "Bo!"
     click(app, d.start)                                      # a click elsewhere keeps what was typed
-    assert [s.name for s in app.top.session.seats] == ["Player 1", "Player 2!"]
+    assert [s.name for s in app.top.session.seats] == ["Player 1", "Bo!"]
 
 
 def test_make_seats_cleans_friend_names():
@@ -432,3 +434,31 @@ def test_gallery_labels_never_run_under_the_cards(app, size):
             break
         for c in cards[:48]:
             assert not r.colliderect(c), (size, text, r, c)
+
+
+def test_name_fields_type_over_their_placeholder_select_all_and_replace_after_tab(app):
+    """Issue 30, point 4: typing into an untouched field gives "Hanako", not "Player 1Hanako";
+    Ctrl+A selects everything and typing replaces it; a field reached with Tab (or Enter
+    from the one before) is selected whole, so typing replaces it, not appends."""
+    d = friend_dialog(app)
+    one, two = d.name_fields
+    click(app, one)
+    type_text(app, "Hanako")
+    assert one.buffer == "Hanako"
+    key(app, pygame.K_a, mod=pygame.KMOD_CTRL)
+    assert one.selection == (0, 6)
+    type_text(app, "Ann")
+    assert one.buffer == "Ann"
+    key(app, pygame.K_LEFT, mod=pygame.KMOD_SHIFT)
+    key(app, pygame.K_BACKSPACE)                       # Shift+Left selected the "n": it goes
+    assert one.buffer == "An"
+    key(app, pygame.K_RETURN, unicode="\r")            # on to the second field, selected whole
+    assert one.text == "An" and two.editing
+    type_text(app, "Bo")
+    key(app, pygame.K_TAB)
+    assert two.text == "Bo"
+    d.focus.focus(one)                                 # back with the keyboard: typing replaces
+    type_text(app, "Cy")
+    key(app, pygame.K_TAB)
+    assert one.text == "Cy"
+    assert [f.placeholder for f in d.name_fields] == ["Player 1", "Player 2"]

@@ -218,3 +218,26 @@ def test_the_hints_setting_reaches_the_table_at_any_level(app):
     app.settings["hints"] = "off"
     s2, easy = panel_at(app, (1280, 720))
     assert not easy.practice()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_guidance_over_the_hand_stays_inside_the_hand_zone(app, monkeypatch, size):
+    """Issue 30, point 6: the Japanese prompt for a stock card matching two field cards ran under
+    the left panel at 1280x720 and lost its first character: the line now fits the hand's width
+    (a smaller font, then two lines)."""
+    from koikoi import i18n
+    s, scene = panel_at(app, size)
+    i18n.set_language("ja")
+    try:
+        msg = i18n._("The stock card matches two: click the one to take, or drag the card onto it")
+        long_msg = msg + msg
+        for text in (msg, long_msg):
+            monkeypatch.setattr(scene.hud, "guidance", lambda text=text: text)
+            drawn = spy_texts(monkeypatch)
+            scene.hud.draw_guidance(app.screen, scene.lay)
+            hz = scene.lay.hand_zone
+            lines = [(t, r) for t, r in drawn]
+            assert "".join(t for t, _r in sorted(lines, key=lambda tr: tr[1].top)) == text
+            assert all(hz.left <= r.left and r.right <= hz.right for _t, r in lines), (hz, lines)
+    finally:
+        i18n.set_language("en")

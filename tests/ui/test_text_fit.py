@@ -19,6 +19,7 @@ import pytest
 from koikoi.engine.cards import DECK, KIND_JAPANESE, MONTH_NAMES, PLANTS
 from koikoi.engine.scoring import YAKU_NAMES
 from koikoi.ui import widgets as W
+from koikoi.ui.widgets.phrases import is_japanese
 from koikoi.ui.widgets.text import NO_LINE_START, _latin_whole
 from koikoi.ui.assets import Assets
 
@@ -170,6 +171,16 @@ FONTS = ((12, False), (20, False), (20, True), (32, False))
 # ---------------------------------------------------------------- ordinary text: unchanged
 
 
+def assert_wrapped(lines, text, font, width):
+    """Japanese lines: every character kept (spaces aside), each line fits unless it is one
+    character too wide for any line, none starts with a closing mark."""
+    if len(lines) >= W.MAX_WRAP_LINES:
+        return
+    assert "".join(lines).replace(" ", "").replace("\n", "") == text.replace(" ", "").replace("\n", ""), (text, width)
+    for ln in lines:
+        assert len(ln) <= 1 or font.size(ln)[0] <= width, (text, width, lines)
+
+
 @pytest.mark.parametrize("size,bold", FONTS)
 def test_ellipsize_and_wrap_text_match_the_old_algorithm(assets, size, bold):
     font = assets.font(size, bold)
@@ -177,7 +188,10 @@ def test_ellipsize_and_wrap_text_match_the_old_algorithm(assets, size, bold):
     for text in texts:
         for width in WIDTHS:
             assert W.ellipsize(text, font, width) == old_ellipsize(text, font, width), (text, width)
-            assert W.wrap_text(text, font, width) == old_wrap_text(text, font, width), (text, width)
+            if is_japanese(text):    # Japanese breaks by phrase now (issue 30): the same characters
+                assert_wrapped(W.wrap_text(text, font, width), text, font, width)
+            else:
+                assert W.wrap_text(text, font, width) == old_wrap_text(text, font, width), (text, width)
 
 
 def test_random_ordinary_text_wraps_and_ellipsizes_as_before(assets):
@@ -190,6 +204,9 @@ def test_random_ordinary_text_wraps_and_ellipsizes_as_before(assets):
         width = rng.choice((1, 10, 20, 45, 90, 150, 300, 700, 1500, 2000))
         assert W.ellipsize(text, font, width) == old_ellipsize(text, font, width), (text, width)
         got, want = W.wrap_text(text, font, width), old_wrap_text(text, font, width)
+        if is_japanese(text):
+            assert_wrapped(got, text, font, width)
+            continue
         if len(want) > W.MAX_WRAP_LINES:        # capped: the lines before the last are the same
             assert len(got) == W.MAX_WRAP_LINES and got[-1].endswith("…"), (text, width)
             got, want = got[:-1], want[:W.MAX_WRAP_LINES - 1]
@@ -386,3 +403,60 @@ def test_a_latin_word_inside_japanese_is_not_cut_between_lines(font):
                         and text[pos].isalnum()), (width, a, b)
             assert not (text[pos - 1].isdigit() and not text[pos].isascii()), (width, a, b)   # "1|枚"
     assert breaks > 50
+
+
+def test_japanese_breaks_between_phrases_never_inside_a_word(font):
+    """Issue 30, point 6: lines broke inside words ("勝負しま" / "しょう。", "こいこ" / "い…",
+    "前" / "にCPU", a lone "す。"). Japanese now breaks between BudouX's phrases, kinsoku kept."""
+    text = "役ができました。勝負しましょう。こいこいしましょう。前にCPUが取った札は戻りません。手札を出します。"
+    words = ("勝負しましょう。", "こいこい", "前に", "します。", "CPU")
+    for width in range(180, 700, 9):
+        lines = W.wrap_text(text, font, width)
+        assert all(font.size(ln)[0] <= width for ln in lines), (width, lines)
+        assert "".join(lines) == text
+        assert all(ln and ln[0] not in NO_LINE_START for ln in lines), (width, lines)
+        starts = [0]
+        for ln in lines:
+            starts.append(starts[-1] + len(ln))
+        for word in words:
+            i = text.find(word)
+            while i >= 0:
+                assert not any(i < b < i + len(word) for b in starts), (word, width, lines)
+                i = text.find(word, i + 1)
+
+
+def test_a_cut_table_cell_shows_its_whole_text_on_hover(app):
+    """Issue 30, point 3 (the one text rule): a text cut with "…" (the ledger's yaku column,
+    here a Table cell) shows its whole text when the pointer rests on it."""
+    from harness import move, step
+    from koikoi.ui.scene import Scene
+    whole = "Sankō 5 · Hanami-zake 5 · Tsukimi-zake 5 · Inoshikachō 5 · Akatan 5"
+
+    class One(Scene):
+        def enter(self):
+            self.table = W.Table([W.Column("yaku", "Yaku", 1.0)], [whole], cells=lambda r: {"yaku": r},
+                                 assets=self.app.assets)
+            self.table.place(pygame.Rect(100, 100, 260, 300), s=0.67, row_h=40, header_h=30)
+
+        def draw(self, surface):
+            self.table.draw(surface)
+
+    sc = One(app)
+    app.push(sc)
+    step(app)
+    cut = [(r, t) for r, t in W.cuts_shown() if t == whole]
+    assert cut, "the cell was cut and noted"
+    drawn = []
+    real = W.text.render_text
+
+    def spy(text, *a, **kw):
+        drawn.append(text)
+        return real(text, *a, **kw)
+    import koikoi.ui.widgets.text as T
+    T.render_text = spy
+    try:
+        move(app, cut[0][0].center, 0.6)
+        app.draw()
+    finally:
+        T.render_text = real
+    assert any(whole.startswith(t) and not t.endswith("…") and len(t) > 20 for t in drawn) or whole in drawn

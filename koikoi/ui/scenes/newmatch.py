@@ -153,7 +153,8 @@ class NewMatchScene(MenuScene):
         fs = theme.font_px("body", self.s)
         self.opp_row = W.ChoiceRow((0, 0, 1, 1), opts, self.opponent, self.set_opponent, assets=a, font_size=fs)
         self.name_fields = [
-            W.TextField((0, 0, 1, 1), seat_label(self.names[i]), lambda text, i=i: self.set_name(i, text),
+            W.TextField((0, 0, 1, 1), "" if self.names[i] == FRIEND_NAMES[i] else seat_label(self.names[i]),
+                        lambda text, i=i: self.set_name(i, text),
                         max_len=MAX_NAME_LEN, clean=clean_name, placeholder=_(FRIEND_NAMES[i]),
                         on_next=lambda i=i: self._next_after_name(i), assets=a, font_size=fs)
             for i in range(2)]
@@ -251,7 +252,7 @@ class NewMatchScene(MenuScene):
         if i + 1 < len(self.name_fields):
             nxt = self.name_fields[i + 1]
             self.focus.focus(nxt)
-            nxt.begin()
+            nxt.begin(select_all=True)
         else:
             self.focus.focus(self.start)
 

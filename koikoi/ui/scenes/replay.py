@@ -35,7 +35,9 @@ import pygame
 
 from ... import narration as N
 from ...engine import DECK, MONTH_NAMES, Kind, action_of, card, public_event
-from ...engine.events import (Chose, FieldSwept, Flipped, KoiKoiCalled, Played, RoundDealt, RoundEnded,
+from ...engine.endings import ending
+from ...engine.rules import Rules
+from ...engine.events import (Chose, FieldSwept, Flipped, KoiKoiCalled, MatchStarted, Played, RoundDealt, RoundEnded,
                               Stopped, YakuMade)
 from ...engine.table import PublicTable, fold_all, tables
 from .. import theme
@@ -135,6 +137,7 @@ def round_steps(events, round_no: int, names=("You", "CPU"), *, you: Optional[in
     own = [_round_tables(events, seat, s, e) for seat in (0, 1)]
     actions = [k for k in range(s + 1, e) if action_of(events[k]) is not None]
     starts = [s] + actions + [e, e + 1]
+    rules = next((x.rules for x in events if isinstance(x, MatchStarted)), None) or Rules()
     out: list[Position] = []
     for a, b in zip(starts, starts[1:]):
         kind, seat = "deal", None
@@ -167,6 +170,9 @@ def round_steps(events, round_no: int, names=("You", "CPU"), *, you: Optional[in
                 turn.append(text)
             else:
                 lines.append(text)
+                tones.append(tone)
+            if isinstance(ev, RoundEnded):     # why it ended: the rule and the card (engine.endings)
+                lines.append(N.why_ended(ending(ev.row, rules, events[s:e + 1]), names, style=style, you=you))
                 tones.append(tone)
         if turn:
             lines.insert(0, " ".join(turn))

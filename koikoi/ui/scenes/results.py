@@ -19,7 +19,10 @@ from typing import Callable, Optional
 import pygame
 
 from ...engine import MONTH_NAMES
+from ...engine.endings import ending
 from ...engine.events import RoundEnded
+from ...engine.rules import Rules
+from ... import narration as N
 from ...narration import multiplier_label
 from .. import theme
 from .. import widgets as W
@@ -67,43 +70,29 @@ def you_seat(session) -> Optional[int]:
     return seats[0] if len(seats) == 1 else None
 
 
-def headline(row, names: tuple, hotseat: bool, you: Optional[int] = -1) -> tuple[str, str]:
+def headline(row, names: tuple, hotseat: bool, you: Optional[int] = -1, *, rules=None,
+             events=(), end=None) -> tuple[str, str]:
     """(big line, explanation) for a ledger row. ``you``: the seat that reads as "You"
-    (None: nobody); left out, a seat named "You" (in English or translated) does."""
+    (None: nobody); left out, a seat named "You" (in English or translated) does. The
+    explanation is ``narration.why_ended`` of the round's ending under ``rules`` (default
+    rules when not given), told from ``events`` (the match's log) where it names the card."""
     if row.reason == "lucky_draw":
-        return _("A draw"), _("Both players were dealt a lucky hand: nobody scores.")
-    if row.winner is None:
-        return _("No game"), _("Both hands are played out and nobody stopped: no points this round.")
-    who = names[row.winner]
-    if you == -1:
-        you = row.winner if (who.lower() == "you" or who == _("You")) else None
-    you = you is not None and you == row.winner
-    big = _("You win the round") if you else _("{name} wins the round").format(name=who)
-    if row.reason == "stop":
-        calls = row.calls[row.winner]
-        if calls:
-            why = (ngettext("You stopped (shōbu) after {n} Koi-Koi call.",
-                            "You stopped (shōbu) after {n} Koi-Koi calls.", calls) if you else
-                   ngettext("{name} stopped (shōbu) after {n} Koi-Koi call.",
-                            "{name} stopped (shōbu) after {n} Koi-Koi calls.", calls)).format(name=who, n=calls)
-        else:
-            why = _("You stopped (shōbu).") if you else _("{name} stopped (shōbu).").format(name=who)
-    elif row.reason == "auto_stop":
-        if any(row.calls):
-            why = _("A yaku made after a Koi-Koi ends the round at once under these rules.")
-        else:
-            why = _("A yaku made with the last cards of the round scores at once.")
-    elif row.reason == "lucky_hand":
-        big = _("Lucky hand!")
-        why = (_("You were dealt a lucky hand and win at once.") if you else
-               _("{name} was dealt a lucky hand and wins at once.").format(name=who))
-    elif row.reason == "field_four":
-        why = _("All four cards of a month were dealt to the field: the dealer wins.")
-    elif row.reason == "exhausted":
-        why = _("The hands are played out; the dealer's privilege pays the dealer.")
-    else:
-        why = ""
-    return big, why
+        big = _("A draw")
+    elif row.winner is None:
+        big = _("No game")
+    if row.winner is not None:
+        who = names[row.winner]
+        if you == -1:
+            you = row.winner if (who.lower() == "you" or who == _("You")) else None
+        you = row.winner if you is not None and you == row.winner else None
+        is_you = you is not None
+        big = (_("Lucky hand!") if row.reason == "lucky_hand" else _("You win the round") if is_you
+               else _("{name} wins the round").format(name=who))
+    elif you == -1:
+        you = None
+    if end is None:
+        end = ending(row, rules if rules is not None else Rules(), events)
+    return big, N.why_ended(end, names, you=you)
 
 
 def draw_card_strip(surface: pygame.Surface, assets, ids, rect: pygame.Rect, *, month_numbers: bool = True,
@@ -134,10 +123,17 @@ class RoundResultsScene(MenuScene):
         self.on_close = on_close
         self.names = tuple(seat_label(s.name) for s in session.seats)
         self.revealed = 0.0
+        self._end = None          # the round's engine.endings.Ending, read once
         self._sounded = 0
         self._closed = False
         super().__init__(app)
         self.app.play("win" if self._good_news() else ("lose" if self.row.winner is not None else "stop"), 0.8)
+
+    def _headline(self) -> tuple:
+        if self._end is None:
+            st = self.session.state
+            self._end = ending(self.row, getattr(st, "rules", None) or Rules(), getattr(st, "events", ()))
+        return headline(self.row, self.names, self.session.is_hotseat, you_seat(self.session), end=self._end)
 
     def _good_news(self) -> bool:
         w = self.row.winner
@@ -155,7 +151,7 @@ class RoundResultsScene(MenuScene):
         pw = min(w - self.px(60), self.px(1220))
         pad = self.px(56)
         # the fixed parts, measured as draw_content lays them out
-        _big, why = headline(row, self.names, self.session.is_hotseat, you_seat(self.session))
+        _big, why = self._headline()
         why_lines = len(W.wrap_text(why, self.font("small"), pw - 2 * pad)[:2]) if why else 0
         header_h = (self.px(30 + 40 + 8 + 14 + 16) + self.font("h1", True).get_linesize()
                     + why_lines * self.font("small").get_linesize())
@@ -320,7 +316,7 @@ class RoundResultsScene(MenuScene):
                                          p.w - 2 * pad),
                     self.font("small", True), theme.GOLD, (cx, y), "midtop")
         y += self.px(40)
-        big, why = headline(row, self.names, self.session.is_hotseat, you_seat(self.session))
+        big, why = self._headline()
         color = theme.GOLD_LIGHT if self._good_news() else theme.CREAM
         big_f = W.fit_font(a, big, p.w - 2 * pad, theme.font_px("h1", self.s), bold=True)
         big = W.ellipsize(big, big_f, p.w - 2 * pad)

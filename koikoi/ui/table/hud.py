@@ -95,7 +95,8 @@ class Hud:
     def fonts(self, card_h: int) -> None:
         f = self.scene.assets.font
         self.f_small = f(max(9, int(card_h * 0.13)))
-        self.f_body = f(max(10, int(card_h * 0.155)))
+        self.body_size = max(10, int(card_h * 0.155))
+        self.f_body = f(self.body_size)
         self.bold_size = max(10, int(card_h * 0.16))
         self.small_size = max(9, int(card_h * 0.13))
         self.f_bold = f(self.bold_size, True)
@@ -400,12 +401,15 @@ class Hud:
         w = max(40, int(lay.card_w * 1.25))
         x, y = lay.opponent_zone.x, lay.opponent_zone.y
         rects = (pygame.Rect(x, y, w, h), pygame.Rect(x, y + h + max(3, h // 4), w, h))
+        texts = (_("Menu"), _("Keys  ?"))
         if buttons and [b.rect for b in buttons] == list(rects):
+            for b, text in zip(buttons, texts):   # kept, in the language now in use
+                b.label = text
             return buttons
         size = max(9, int(h * 0.5))
-        return [W.Button(rects[0], _("Menu"), scene.pause, style="ghost", assets=scene.assets,
+        return [W.Button(rects[0], texts[0], scene.pause, style="ghost", assets=scene.assets,
                          font_size=size),
-                W.Button(rects[1], _("Keys  ?"), scene.open_keys, style="ghost", assets=scene.assets,
+                W.Button(rects[1], texts[1], scene.open_keys, style="ghost", assets=scene.assets,
                          font_size=size)]
 
     # ------------------------------------------------------------------ over the cards
@@ -447,8 +451,15 @@ class Hud:
         if msg is None:
             return
         hz = lay.hand_zone
-        W.draw_text(surface, msg, self.f_body, theme.CREAM, (hz.centerx, int(hz.y - lay.card_h * 0.2)),
-                    "midbottom")
+        # one line over the hand, never past it (the side panels are beside it): a smaller
+        # font down to four fifths, then two lines, each drawn whole
+        size = self.body_size
+        font = W.fit_font(self.scene.assets, msg, hz.w, size, minimum=max(9, size * 4 // 5))
+        lines = W.wrap_text(msg, font, hz.w) if W.text_width(msg, font) > hz.w else [msg]
+        y = int(hz.y - lay.card_h * 0.2)
+        for line in reversed(lines):
+            r = W.draw_text(surface, line, font, theme.CREAM, (hz.centerx, y), "midbottom")
+            y = r.top
 
     def make_banner(self, title: str, sub: str, life: float, *, cards=(), big: bool = False,
                     color=None) -> Banner:

@@ -13,6 +13,7 @@ import pygame
 
 from ...i18n import SOURCE_LANGUAGE, language
 from .core import _Cache, _assets
+from .phrases import MAX_PARSED, is_japanese, wrap_pieces
 
 _TEXT = _Cache(1500, 4_000_000)
 # rendered texts longer than _LONG_KEY characters (hostile names): a few, so
@@ -169,7 +170,15 @@ def draw_text(surface: pygame.Surface, text: str, font: pygame.font.Font, color,
     r = pygame.Rect(0, 0, img.get_width() - off, img.get_height() - off)
     setattr(r, anchor, (int(pos[0]), int(pos[1])))
     surface.blit(img, r.topleft)
+    if text.endswith("…") and text in _WHOLE and _on_window(surface):
+        note_cut(r, _WHOLE[text])
     return r
+
+
+def _on_window(surface: pygame.Surface) -> bool:
+    """Whether ``surface`` is the frame being drawn or a layer of its size blitted over it."""
+    size = _FRAME["size"]
+    return size is not None and surface.get_size() == size
 
 
 def text_width(text: str, font: pygame.font.Font) -> int:
@@ -179,7 +188,7 @@ def text_width(text: str, font: pygame.font.Font) -> int:
 
 _SPACES = re.compile(" +")
 # Characters a line never starts with (Japanese kinsoku: closing marks and small kana marks).
-NO_LINE_START = frozenset("。、，．・：；？！」』）］｝〕〉》】ー…‥ゝゞヽヾ々,.:;!?)]}")
+from .phrases import NO_LINE_START  # noqa: E402 - one kinsoku set for both wrappers
 
 
 def caps(text: str) -> str:
@@ -315,6 +324,8 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
         pos = end + 1
         if not para.strip():
             lines.append("")
+        elif len(para) <= MAX_PARSED and is_japanese(para):   # by phrase (BudouX), kinsoku kept
+            wrap_pieces(para, lambda line: font.size(line)[0] <= width, lines, MAX_WRAP_LINES)
         else:
             _wrap_para(para, font, width, limit, lines, MAX_WRAP_LINES)
     if len(lines) > MAX_WRAP_LINES:
@@ -353,10 +364,49 @@ _FITS_LONG: dict = {}     # the same for texts longer than _LONG_KEY, kept to a 
 
 def _ellipsis_cut(text: str, font: pygame.font.Font, width, guess: int) -> str:
     """The longest prefix of ``text`` (at most ``_fit_chars(width)`` characters)
-    that fits ``width`` with "…" after it, and the "…"; just "…" if none does."""
+    that fits ``width`` with "…" after it, and the "…"; just "…" if none does.
+    The cut text is remembered with its whole (``whole_of``), for the hover."""
     n = _last_fit(lambda k: font.size(text[:k] + "…")[0] <= width, 0,
                   min(len(text), _fit_chars(width)), guess)
-    return text[:n] + "…"
+    cut = text[:n] + "…"
+    if cut != text:
+        if len(_WHOLE) > 2048:
+            _WHOLE.clear()
+        _WHOLE[cut] = text[:MAX_TEXT_PX]
+    return cut
+
+
+# The one text rule: a text that does not fit is cut with "…" and its whole shows on hover.
+# _WHOLE: a cut text -> the text it was cut from (the last cuts made); _SHOWN: (rect, whole)
+# of every cut text drawn on the window this frame, which the app reads for its hover tip.
+_WHOLE: dict = {}
+_SHOWN: list = []
+
+
+def whole_of(text: str):
+    """The whole text that ``text`` (a cut one) was cut from; None for a text not cut."""
+    return _WHOLE.get(text)
+
+
+def note_cut(rect, whole: str) -> None:
+    """Text in ``rect`` (window coordinates) shows only part of ``whole`` (lines left out,
+    a list cut short): hovering it shows ``whole``."""
+    if len(_SHOWN) < 512:
+        _SHOWN.append((pygame.Rect(rect), whole))
+
+
+def cuts_shown() -> list:
+    """(rect, whole text) of the cut texts drawn on the window since ``new_frame``."""
+    return list(_SHOWN)
+
+
+_FRAME = {"size": None}    # the size of the frame being drawn (set by ``new_frame``)
+
+
+def new_frame(size=None) -> None:
+    """A new frame of ``size`` (the app's drawing surface) starts: no cut text shown yet."""
+    _SHOWN.clear()
+    _FRAME["size"] = tuple(size) if size else None
 
 
 def ellipsize(text: str, font: pygame.font.Font, width: int) -> str:

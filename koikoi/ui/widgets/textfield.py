@@ -3,15 +3,21 @@
     field = TextField(rect, "Player 1", on_change=keep, max_len=40, clean=clean_name,
                       on_next=lambda: focus.move(1), assets=app.assets)
 
-Click it (or, while it has the keyboard focus, press Enter or just type) to edit.
-While editing it takes every key: typed text (pygame ``TEXTINPUT``) goes in at the
-caret, Backspace / Delete remove a character, Left / Right / Home / End move the
-caret; Enter commits and calls ``on_next()``, Tab commits and lets the focus move
-on, Escape puts back the text as it was. A click elsewhere commits.
+Click it to edit with the caret where it was clicked; reached with the keyboard
+(focused, then Enter or just typing) it edits with all its text selected, so what
+is typed replaces it, as in any desktop toolkit. While editing it takes every key:
+typed text (pygame ``TEXTINPUT``) replaces the selection or goes in at the caret,
+Backspace / Delete remove the selection or a character, Left / Right / Home / End
+move the caret (with Shift they extend the selection), Ctrl+A selects everything;
+Enter commits and calls ``on_next()``, Tab commits and lets the focus move on,
+Escape puts back the text as it was. A click elsewhere commits.
 
-On commit the text goes through ``clean`` (a function that returns the cleaned
-text or raises ValueError, e.g. ``koikoi.session.clean_name``); a refused text
-(an empty one) puts back the text as it was. ``on_change(text)`` runs when the
+A ``placeholder`` (a default such as "Player 1") is drawn dimmed while the field is
+empty; it is never text, so typing starts from nothing and an empty field commits as
+empty (its owner reads that as the default). On commit the text goes through ``clean``
+(a function that returns the cleaned text or raises ValueError, e.g.
+``koikoi.session.clean_name``); a refused text (an empty one, with no placeholder)
+puts back the text as it was. ``on_change(text)`` runs when the
 committed text changed. Control characters are never typed in, and at most
 ``max_len`` characters are kept.
 """
@@ -51,10 +57,28 @@ class TextField(Widget):
         self.editing = False
         self.buffer = self.text
         self.caret = len(self.buffer)
+        self.anchor = self.caret      # the selection: between anchor and caret (none when equal)
+
+    @property
+    def selection(self) -> tuple[int, int]:
+        """(start, end) of the selected text in the buffer (equal: nothing selected)."""
+        return min(self.anchor, self.caret), max(self.anchor, self.caret)
+
+    def select_all(self) -> None:
+        self.anchor, self.caret = 0, len(self.buffer)
+
+    def _delete_selection(self) -> bool:
+        a, b = self.selection
+        if a == b:
+            return False
+        self.buffer = self.buffer[:a] + self.buffer[b:]
+        self.caret = self.anchor = a
+        return True
 
     # ---------------------------------------------------------- editing
-    def begin(self, caret: Optional[int] = None) -> None:
-        """Start editing (the caret at the end, or at ``caret``)."""
+    def begin(self, caret: Optional[int] = None, select_all: bool = False) -> None:
+        """Start editing (the caret at the end, or at ``caret``; ``select_all``: every
+        character selected, as a field reached with the keyboard is)."""
         if not self.enabled or not self.visible:
             return
         if not self.editing:
@@ -66,6 +90,7 @@ class TextField(Widget):
             except (pygame.error, AttributeError):   # no text input on this display
                 pass
         self.caret = len(self.buffer) if caret is None else max(0, min(len(self.buffer), caret))
+        self.anchor = 0 if select_all else self.caret
 
     def _end(self) -> None:
         # text input stays on: pygame has it on from the start, and other screens read
@@ -78,17 +103,19 @@ class TextField(Widget):
             return
         self._end()
         new = self.buffer
-        if self.clean is not None:
+        if not new.strip() and self.placeholder:    # emptied: the placeholder (the default) stands
+            new = ""
+        elif self.clean is not None:
             try:
                 new = self.clean(new)
             except ValueError:
                 new = self.text
         new = _printable(new)[:self.max_len]
-        if not new:
+        if not new and not self.placeholder:
             new = self.text
         changed = new != self.text
         self.text = self.buffer = new
-        self.caret = len(new)
+        self.caret = self.anchor = len(new)
         if changed and self.on_change is not None:
             self.on_change(new)
 
@@ -97,20 +124,24 @@ class TextField(Widget):
         if self.editing:
             self._end()
         self.buffer = self.text
-        self.caret = len(self.text)
+        self.caret = self.anchor = len(self.text)
 
     def set_text(self, text: str) -> None:
         """Show ``text`` (no ``on_change``); ends any editing."""
         self.cancel()
         self.text = self.buffer = _printable(str(text))[:self.max_len]
-        self.caret = len(self.text)
+        self.caret = self.anchor = len(self.text)
 
     def insert(self, text: str) -> None:
-        """Type ``text`` at the caret (control characters dropped, cut to ``max_len``)."""
+        """Type ``text`` over the selection or at the caret (control characters dropped, cut
+        to ``max_len``)."""
+        if _printable(text):
+            self._delete_selection()
         text = _printable(text)[:max(0, self.max_len - len(self.buffer))]
         if text:
             self.buffer = self.buffer[:self.caret] + text + self.buffer[self.caret:]
             self.caret += len(text)
+        self.anchor = self.caret
 
     def _caret_at(self, x: int) -> int:
         """The caret position nearest the window x ``x``."""
@@ -133,11 +164,9 @@ class TextField(Widget):
         if _is_click_down(event):
             if self.rect.collidepoint(event.pos):
                 if self.enabled:
-                    if self.editing:
-                        self.caret = self._caret_at(event.pos[0])
-                    else:
+                    if not self.editing:
                         self.begin()
-                        self.caret = self._caret_at(event.pos[0])
+                    self.caret = self.anchor = self._caret_at(event.pos[0])
                 return True
             if self.editing:
                 self.commit()        # a click elsewhere keeps what was typed
@@ -147,7 +176,8 @@ class TextField(Widget):
         if not self.enabled:
             return False
         if event.type == pygame.TEXTINPUT and (self.editing or self.focused):
-            self.begin()
+            if not self.editing:
+                self.begin(select_all=True)     # typing into a field reached with Tab replaces it
             self.insert(event.text)
             return True
         if event.type != pygame.KEYDOWN or not (self.editing or self.focused):
@@ -155,7 +185,7 @@ class TextField(Widget):
         key = event.key
         if not self.editing:
             if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.begin()
+                self.begin(select_all=True)
                 return True
             # a printable key starts typing (its TEXTINPUT follows); it is no hotkey here
             return bool(getattr(event, "unicode", "")) and _printable(event.unicode) != "" \
@@ -171,20 +201,27 @@ class TextField(Widget):
         if key == pygame.K_ESCAPE:
             self.cancel()
             return True
-        if key == pygame.K_BACKSPACE:
-            if self.caret > 0:
+        mods = getattr(event, "mod", 0)
+        if key == pygame.K_a and mods & (pygame.KMOD_CTRL | pygame.KMOD_META):
+            self.select_all()
+        elif key == pygame.K_BACKSPACE:
+            if not self._delete_selection() and self.caret > 0:
                 self.buffer = self.buffer[:self.caret - 1] + self.buffer[self.caret:]
-                self.caret -= 1
+                self.caret = self.anchor = self.caret - 1
         elif key == pygame.K_DELETE:
-            self.buffer = self.buffer[:self.caret] + self.buffer[self.caret + 1:]
-        elif key == pygame.K_LEFT:
-            self.caret = max(0, self.caret - 1)
-        elif key == pygame.K_RIGHT:
-            self.caret = min(len(self.buffer), self.caret + 1)
-        elif key == pygame.K_HOME:
-            self.caret = 0
-        elif key == pygame.K_END:
-            self.caret = len(self.buffer)
+            if not self._delete_selection():
+                self.buffer = self.buffer[:self.caret] + self.buffer[self.caret + 1:]
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END):
+            a, b = self.selection
+            if key == pygame.K_LEFT:
+                caret = self.caret - 1 if (a == b or mods & pygame.KMOD_SHIFT) else a
+            elif key == pygame.K_RIGHT:
+                caret = self.caret + 1 if (a == b or mods & pygame.KMOD_SHIFT) else b
+            else:
+                caret = 0 if key == pygame.K_HOME else len(self.buffer)
+            self.caret = max(0, min(len(self.buffer), caret))
+            if not mods & pygame.KMOD_SHIFT:
+                self.anchor = self.caret
         return True                  # every other key is typing, not a hotkey
 
     # ---------------------------------------------------------- drawing
@@ -224,6 +261,12 @@ class TextField(Widget):
         prev = surface.get_clip()
         surface.set_clip(inner.clip(prev) if prev else inner)
         x = inner.x - self._scroll(font)
+        a, b = self.selection
+        if self.editing and a != b:
+            sx = x + _text.text_width(self.buffer[:a], font)
+            ex = x + _text.text_width(self.buffer[:b], font)
+            h = font.get_height()
+            surface.fill(theme.GOLD_DARK, pygame.Rect(sx, r.centery - h // 2, max(1, ex - sx), h))
         if text:
             color = theme.CREAM if self.enabled else theme.MUTED
             _text.draw_text(surface, text, font, color, (x, r.centery), "midleft", shadow=False)
