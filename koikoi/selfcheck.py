@@ -107,6 +107,15 @@ def _translations() -> str:
     return ", ".join(parts)
 
 
+def _phrases() -> str:
+    """Japanese lines break by phrase: BudouX and its model data are installed."""
+    from .ui.widgets import phrases
+    if phrases._parser() is None:
+        raise RuntimeError("BudouX's Japanese parser could not be loaded")
+    n = len(phrases.pieces("こいこいしますか、それとも勝負しますか。"))
+    return f"BudouX's Japanese model ({n} phrases in a test sentence)"
+
+
 CHECKS: tuple[tuple[str, Callable[[], str]], ...] = (
     ("art and sounds", _assets),
     ("Hard's match-win table", _winprob),
@@ -114,6 +123,7 @@ CHECKS: tuple[tuple[str, Callable[[], str]], ...] = (
     ("review", _review),
     ("online play", _online),
     ("translations", _translations),
+    ("Japanese line breaks", _phrases),
 )
 
 

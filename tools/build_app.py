@@ -53,7 +53,7 @@ HIDDEN_IMPORTS = [
 ]
 # Whole packages whose submodules are imported by name at run time (scenes,
 # AI levels, platformdirs' per-OS backend).
-COLLECT_SUBMODULES = ["koikoi", "platformdirs", "zeroconf"]
+COLLECT_SUBMODULES = ["koikoi", "platformdirs", "zeroconf", "budoux", "glicko2"]
 # `koikoi serve` runs on uvloop where it is installed (not on Windows; its parts are compiled)
 if importlib.util.find_spec("uvloop") is not None:
     COLLECT_SUBMODULES.append("uvloop")
@@ -231,6 +231,7 @@ def pyinstaller_args(entry: Path, work: Path, onefile: bool) -> list[str]:
         "--add-data", f"{ROOT / 'assets'}{os.pathsep}koikoi/assets",
         "--add-data", f"{ROOT / 'koikoi' / 'locale'}{os.pathsep}koikoi/locale",
         "--collect-data", "koikoi",
+        "--collect-data", "budoux",          # its Japanese phrase model (json)
         "--onefile" if onefile else "--onedir",
     ]
     if sys.platform.startswith("win") or sys.platform == "darwin":
