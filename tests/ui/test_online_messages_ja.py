@@ -84,6 +84,8 @@ SERVER_SAYS = {     # code -> what net/server.py sends (English, never to be sho
     "bad_token": "that token holds no seat in room KOI-0000",
     "too_many_tries": "too many wrong room codes or tokens: wait a minute",
     "server_full": "the server holds all the rooms it can",
+    "too_many_rooms": "too many rooms from this address are open: finish or leave one",
+    "server_busy": "too many room codes are being tried: wait a minute",
     "cannot_claim": "you may claim the match in 12 s",
     "bad_rules": "unknown preset 'x'",
     "storage": "the server could not save that; nothing changed",

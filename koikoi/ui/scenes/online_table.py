@@ -182,6 +182,11 @@ def server_error_text(code: str, *, room: Optional[str] = None, address: str = "
     if code == "too_many_tries":
         return _("Too many wrong room codes were tried from this computer: wait a minute, then try "
                  "again.")
+    if code == "too_many_rooms":
+        return _("Too many rooms made from this computer's address are still waiting or playing: "
+                 "finish or leave one, then try again.")
+    if code == "server_busy":
+        return _("The match server is taking no room codes for a moment: try again in a minute.")
     if code == "server_full":
         return _("The match server at {address} is full: try again later, or use another "
                  "server.").format(address=address)
