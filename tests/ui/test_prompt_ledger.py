@@ -418,3 +418,16 @@ def test_the_ledger_names_the_presets_length_only_when_the_match_kept_it():
     assert rules_line(kept) == "Casual (6 months, stacking yaku)  ·  6 rounds"
     assert rules_line(short) == "Casual  ·  3 rounds"
     assert rules_line(SimpleNamespace(rules=casual, months=1, ledger=(1,))) == "Casual  ·  1 round"
+
+
+@pytest.mark.parametrize("seeds", [range(1, 60), range(200, 260), range(400, 460)])
+def test_the_prompts_pick_is_the_reviews_verdict_on_the_same_view(app, seeds):
+    """The coach's suggestion at the prompt and the review's verdict on that decision come
+    from one evaluation (issue 28): the review's analyse_decision of the seat's View, at the
+    review's budget and seed, picks the button the prompt marks."""
+    from koikoi.review.analysis import SEED, analyse_decision
+    s = decide(lambda s: bool(s.view(0).hand), seeds=seeds)
+    scene, _ = open_prompt(app, s)
+    verdict = analyse_decision(s.view(0), (KoiKoi(), Stop()), Stop(), seed=SEED)
+    assert scene.coach_pick is not None
+    assert scene.recommendation == (P.STOP if verdict.best == Stop() else P.KOIKOI)

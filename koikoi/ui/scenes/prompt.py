@@ -135,6 +135,7 @@ class KoiKoiPromptScene(Scene):
         self.coach_risk: Optional[float] = None
         self.coach_pays = v.award(seat).total
         self.coach_later = pays_if_improved(v, seat)
+        self.coach_pick: Optional[str] = None      # STOP or KOIKOI: the evaluator's pick
         self._coach_thread: Optional[threading.Thread] = None
         if self.practice:
             self._start_coach(v)
@@ -154,6 +155,13 @@ class KoiKoiPromptScene(Scene):
 
         def work():
             try:
+                # the pick is the review's own evaluation of this View (coach.advice), so the
+                # prompt and the review after the match give one answer; set before the odds,
+                # which say the coach is ready
+                try:
+                    self.coach_pick = STOP if coach.advice(v).best == Stop() else KOIKOI
+                except Exception:   # the odds' own rule (recommend) picks instead
+                    log.exception("the coach's evaluation failed")
                 odds, pays = coach.summary(v, samples=200, seed=seed)
                 self.coach_pays = pays
                 self.coach_risk = odds
@@ -168,6 +176,8 @@ class KoiKoiPromptScene(Scene):
         """``STOP`` or ``KOIKOI`` once the coach has its numbers (practice only), else None."""
         if not self.practice or self.coach_risk is None or self.coach_risk < 0:
             return None
+        if self.coach_pick is not None:
+            return self.coach_pick
         return recommend(self.coach_risk, self.coach_pays, self.coach_later)
 
     def recommended_button(self) -> Optional[W.Button]:
