@@ -47,7 +47,7 @@ from typing import Any, Callable, Optional, Protocol
 
 from . import narration
 from .ai import LEVELS, make_player
-from .engine import (IllegalAction, Rules, State, apply, events_from_json, events_to_json,
+from .engine import (IllegalAction, Rules, State, apply, events_from_data, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
 from .engine.phase import SeatKind
 from .i18n import N_
@@ -405,7 +405,7 @@ def load_match(data: Any) -> tuple[str, tuple[SeatConfig, SeatConfig], State]:
         raise ValueError("the match save has no log")
     # ValueError only (tests/engine/test_codec_hostile.py); storage.session_from_data is the one
     # safety net for anything else
-    state = replay(events_from_json(json.dumps(log_data)))
+    state = replay(events_from_data(log_data))    # parsed already: no second encode and parse
     if fmt == 1:
         match_id = legacy_id(log_data)
     else:

@@ -433,6 +433,12 @@ def events_from_json(text: Any) -> tuple:
         raise ValueError("the match log is nested too deeply to be a match log") from None
     except ValueError as exc:  # JSONDecodeError, bad UTF-8, an int of too many digits
         raise ValueError(f"the match log is not valid JSON: {str(exc)[:200]}") from None
+    return events_from_data(data)
+
+
+def events_from_data(data: Any) -> tuple:
+    """``events_from_json`` of a log already parsed from JSON (a match file's "log"): the
+    same checks, and ValueError (only) on anything that is not exactly what the engine writes."""
     if not isinstance(data, dict) or type(data.get("events")) is not list:
         raise ValueError("the match log has no event list")
     fmt = data.get("format")
