@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from .cards import N_  # the engine's one marker for translated literals
 
@@ -80,6 +80,10 @@ BAD_VALUE = N_('"{rule}" has a value these rules cannot use.')
 NOT_RULES = N_("These rules cannot be read.")
 UNKNOWN_KNOBS = N_("These rules use a rule this version of the game does not know.")
 CANNOT_PLAY = N_("Some of these rules cannot be used together.")
+UNKNOWN_PRESET = N_("These rules are not one of the game's rule sets.")
+NOT_OFFERED = N_('The house rules do not offer that setting of "{rule}".')
+BAD_LENGTH = N_("Choose one of the match lengths these rules offer.")
+LENGTH_BY_HOUSE = N_("These house rules play to a target with no month limit: the match length cannot be chosen as well.")
 
 
 class RulesError(ValueError):
@@ -658,6 +662,133 @@ def dependency_text(name: str) -> str:
         if w.unless:
             parts.append(f"{other.label} is not {' or '.join(said(other, v) for v in w.unless)}")
     return f"Only when {', or when '.join(parts)}." if parts else ""
+
+
+# ------------------------------------------------------------------ a match's rules from a preset
+
+
+def offered_changes(preset_name: Any, house: Any) -> dict:
+    """The house-rule changes ``house`` (knob -> value) that the preset accepts: only knobs and
+    values the house-rules editor offers (``HOUSE_ROWS``), and only combinations the Rules
+    accept, each changing something. Anything else is dropped, one knob at a time, so one bad
+    knob does not lose the others (saved settings are read through this). ``{}`` for a
+    ``house`` that is not a dict or a preset that does not exist."""
+    if not isinstance(house, dict) or type(preset_name) is not str or preset_name not in RULESETS:
+        return {}
+    preset = RULESETS[preset_name]
+    offers = house_offers()
+
+    def offered(k, v) -> bool:
+        return any(_same(v, o) for o in offers.get(k, ()))
+    todo = [(k, v) for k, v in house.items()
+            if isinstance(k, str) and offered(k, v) and not _same(getattr(preset, k), v)]
+    out: dict = {}
+    progress = True
+    while todo and progress:      # a knob may only be valid beside another (months=None with a target)
+        progress = False
+        for item in list(todo):
+            trial = dict(out)
+            trial[item[0]] = item[1]
+            try:
+                replace(preset, **trial)
+            except (ValueError, TypeError):
+                continue
+            out[item[0]] = item[1]
+            todo.remove(item)
+            progress = True
+    if todo:
+        try:                      # the rest only together
+            replace(preset, **{**out, **dict(todo)})
+            out.update(todo)
+        except (ValueError, TypeError):
+            pass
+    # a row that sets several knobs (the sake cup) offers some combinations only
+    rules = replace(preset, **out)
+    for row in JOINT_ROWS:
+        knobs = house_knobs(row, house_value(rules, row))
+        if any(getattr(rules, k) != v for k, v in knobs.items()):
+            for k in knobs:
+                out.pop(k, None)
+    return out
+
+
+class MatchRules(NamedTuple):
+    """What ``match_rules`` builds: the Rules, the match length (None: no month limit) and the
+    house-rule changes that change something (as a match file and a room record them)."""
+
+    rules: Rules
+    months: Optional[int]
+    house: dict
+
+
+def _refusal(preset: Rules, preset_name: str, house: dict, kept: dict, refused: list) -> RulesError:
+    """Why ``match_rules`` refuses the knobs ``refused`` of ``house``: the first one's reason in
+    a player's words, every one of them in the technical English."""
+    offers = house_offers()
+    said: Optional[tuple] = None
+    parts = []
+    for k in refused:
+        v = house[k]
+        knob = KNOBS.get(k) if type(k) is str else None
+        problem = knob.problem(k, v) if knob is not None else None
+        if knob is None:
+            reason = (UNKNOWN_KNOBS, {})
+        elif problem is not None:
+            reason = knob.complaint()
+        elif any(_same(v, o) for o in offers.get(k, ())):
+            # offered, but refused beside the others: the Rules say why (a match that never ends)
+            try:
+                replace(preset, **{**kept, **{r: house[r] for r in refused if r in KNOBS}})
+            except RulesError as exc:
+                reason = (exc.message, exc.fields)
+                problem = f"{k} ({str(exc).removeprefix('invalid rules: ')})"
+            else:               # a combination of one editor row's knobs it does not offer
+                reason = (NOT_OFFERED, {"rule": knob_info(ROW_OF.get(k, k)).label})
+        else:
+            reason = (NOT_OFFERED, {"rule": knob_info(ROW_OF.get(k, k)).label})
+        said = said or reason
+        parts.append(problem or (_show(k) if type(k) is not str else k[:NAME_MAX]))
+    message, words = said or (CANNOT_PLAY, {})
+    return RulesError(f"house rules not offered with {preset_name}: {'; '.join(parts[:5])}", message, **words)
+
+
+def match_rules(preset_name: Any, house: Any = None, months: Any = "preset") -> MatchRules:
+    """The Rules of a match of preset ``preset_name`` with the house-rule changes ``house``
+    (knob -> value, as the house-rules editor offers them: ``offered_changes``) and the length
+    ``months``: one of the Rules' ``months_offered``, or None where the house rules take the
+    month limit away (played to a target); left out, the preset's own.
+
+    The one place the New match dialog, the house-rules editor, saved settings and the match
+    server build rules from a player's choice. Raises RulesError (``sentence`` says in a player's
+    words what to change, ``str`` every problem in technical English) for an unknown preset, a
+    ``house`` that is not a dict, an unknown knob, a value the knob cannot hold or the editor
+    does not offer, a combination the Rules refuse, or a length not offered."""
+    if type(preset_name) is not str or preset_name not in RULESETS:
+        raise RulesError(f"unknown rules preset {_show(preset_name)} (one of {', '.join(RULESETS)})",
+                         UNKNOWN_PRESET)
+    if house is None:
+        house = {}
+    if type(house) is not dict:
+        raise RulesError(f"house rules must be a dict of rule knobs, not {_show(house)}", NOT_RULES)
+    preset = RULESETS[preset_name]
+    kept = offered_changes(preset_name, house)
+    missing = object()
+    refused = sorted((k for k, v in house.items()
+                      if k not in kept and not (type(k) is str and _same(getattr(preset, k, missing), v))),
+                     key=repr)
+    if refused:
+        raise _refusal(preset, preset_name, house, kept, refused)
+    rules = replace(preset, **kept)       # offered_changes kept only what the Rules accept
+    if "months" in kept and kept["months"] is None:
+        if months not in ("preset", None):
+            raise RulesError("these house rules play to a target: months must be null", LENGTH_BY_HOUSE)
+        return MatchRules(rules, None, kept)
+    if type(months) is str and months == "preset":
+        months = rules.months
+    if type(months) is not int or months not in rules.months_offered:
+        raise RulesError(f"months must be one of {', '.join(map(str, rules.months_offered))}, "
+                         f"not {_show(months)}", BAD_LENGTH)
+    return MatchRules(rules, months, kept)
 
 
 _CASUAL = Rules(
