@@ -8,6 +8,7 @@ of cards is an int bitmask with bit ``index`` set. Public code speaks in
 from __future__ import annotations
 
 from enum import IntEnum
+from operator import itemgetter
 from typing import Iterable, NamedTuple, Union
 
 
@@ -197,3 +198,23 @@ AKATAN = to_mask(["01-RP", "02-RP", "03-RP"])
 AOTAN = to_mask(["06-RB", "09-RB", "10-RB"])
 WILLOW = MONTH_MASK[10]
 PAULOWNIA = MONTH_MASK[11]
+
+
+# ---------------------------------------------------------------- the reducers' lookup tables
+# (engine/rounds.py, turns.py, fast.py, legal.py index these on every action.)
+# Lists, not tuples: ``map(a_list.__getitem__, ...)`` is the faster lookup.
+_BIT = [1 << i for i in range(48)]
+_ID = list(IDS)
+_INDEX = ID_TO_INDEX.get
+_SHIFT = tuple(4 * (c // 4) for c in range(48))   # card index -> the shift of its month's nibble
+# The ids of any cards of one month, by mask: what a capture takes (one lookup, no arithmetic).
+_TAKEN = {bits << (4 * mo): ids_of(bits << (4 * mo)) for mo in range(12) for bits in range(16)}
+
+
+def _mask(idx) -> int:
+    return sum(map(_BIT.__getitem__, idx))
+
+
+def _stock_ids(stock: tuple) -> tuple:
+    """The ids of the 24 cards of a freshly dealt stock, in order."""
+    return itemgetter(*stock)(_ID)

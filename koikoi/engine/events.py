@@ -17,7 +17,8 @@ import json
 from typing import Any, Callable, NamedTuple, Optional
 
 from .cards import IDS
-from .rules import MONTHS_MAX, Rules, _show
+from .knobs import MONTHS_MAX, _show
+from .ruleset import Rules
 
 
 class LedgerRow(NamedTuple):

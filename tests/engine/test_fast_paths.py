@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from engine_helpers import HOUSE_KNOBS_OF_16
 from koikoi.engine import (RULESETS, ChooseMatch, IllegalAction, KoiKoi, PickOyagime, Play, Stop,
                            apply, legal_actions, new_match)
+from koikoi.engine import legal
 from koikoi.engine import match as M
 from koikoi.engine.cards import IDS, ids_of
 from koikoi.engine.scoring import yaku_masks, yaku_points
@@ -111,9 +112,9 @@ def test_legal_actions_are_the_rules_enumeration_and_apply_agrees_with_the_refer
 
 def test_the_play_tables_fill_themselves_from_empty(monkeypatch):
     fresh = tuple([None] * 65536 for _ in range(6))
-    monkeypatch.setattr(M, "_PAIRS", fresh)
+    monkeypatch.setattr(legal, "_PAIRS", fresh)
     for p, table in enumerate(fresh):
-        monkeypatch.setattr(M, f"_PAIR_{p}", table)
+        monkeypatch.setattr(legal, f"_PAIR_{p}", table)
     rng = random.Random(3)
     for seed in range(4):
         s = new_match(RULESETS["kk-add-10"], seed=seed, months=2)
