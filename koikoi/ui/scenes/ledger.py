@@ -29,7 +29,7 @@ from ..table import N_, _, ngettext, seat_label
 from . import MenuScene, TableScreen
 from . import review_panel as RP
 from .saved import MONTH_ABBREVIATIONS
-from .replay import problem_text
+from ...replay import problem_text
 from .results import RoundResultsScene, you_seat
 from ...engine.phase import SeatKind
 

@@ -2,18 +2,9 @@
 
     ReplayScene(app, session_or_state, round_no)
 
-The steps come from the match's event log (``round_steps``): the deal, then
-one step per player action (a play with its stock turn, a choice of the stock
-card's match, a Koi-Koi call, a stop), then the round's result. A step's table
-is the public-table fold the round table uses (``engine.table.tables``) at the
-step's last event: the field, piles, stock, calls and yaku from the viewing
-seat's table, each hand from its own seat's table (the replay shows both hands,
-and one seat's fold holds only its own). So each step's position equals
-``replay(events[:k])`` at the event index ``k`` where the next player's action
-begins (a test checks it). The step's words are ``koikoi.narration``'s
-sentences of the viewing seat's public events, cards by name in the player's
-name style. Keys: Right/Left (or Space/Backspace) step, Home/End jump, a click
-on a turn marker jumps there.
+The steps and their words are the replay model's (koikoi/replay.py ``round_steps``; its names
+are re-exported here). Keys: Right/Left (or Space/Backspace) step, Home/End jump, a click on a
+turn marker jumps there.
 
 The review (``ReplayScene(..., review=True)``, the Review button or R) analyses
 the match in the background (``review_panel.ReviewState``: one per match, kept
@@ -28,213 +19,30 @@ previous mistake or inaccuracy, on into the other rounds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
 
 import pygame
 
 from ... import narration as N
-from ...engine import DECK, MONTH_NAMES, Kind, action_of, card, public_event
-from ...engine.endings import ending
-from ...engine.rules import Rules
-from ...engine.events import (Chose, FieldSwept, Flipped, KoiKoiCalled, MatchStarted, Played, RoundDealt, RoundEnded,
-                              Stopped, YakuMade)
-from ...engine.table import PublicTable, fold_all, tables
+from ...engine import MONTH_NAMES, Kind, card
+from ...engine.phase import SeatKind
+from ...replay import (KIND_ORDER, Position, RoundIncomplete, description_lines, position_key, position_of_state,
+                       problem_text, result_text, round_bounds, round_steps, sorted_ids)
 from .. import theme
 from .. import widgets as W
 from ..hints import style_of, yaku_label
 from ..table import _, seat_label
 from . import MenuScene
 from . import review_panel as RP
+from .ledger import _as_session
+from .replay_review import ReplayReview
 from .review_panel import _n
-from ...engine.phase import SeatKind
-
-KIND_ORDER = (Kind.BRIGHT, Kind.ANIMAL, Kind.RIBBON, Kind.CHAFF)
 
 
-@dataclass
-class Position:
-    """The table after one step of a round, and what happened in that step."""
-
-    start: int                      # the step's first event index in the log
-    end: int                        # one past its last event (the next step's start)
-    kind: str                       # deal, play, choose, koikoi, stop, end
-    seat: Optional[int]             # who acted (None: the deal, the result)
-    hands: tuple                    # (seat 0's ids, seat 1's ids), deck order, each from its own table
-    field: tuple                    # the field's cards in slot order (PublicTable.field)
-    captured: tuple                 # (seat 0's ids, seat 1's ids), in capture order
-    stock_count: int
-    pending: Optional[str]          # a stock card waiting for its choice
-    calls: tuple
-    yaku: tuple                     # per seat, the (name, points) last announced
-    lines: list = field(default_factory=list)      # the step in words (narration's sentences)
-    touched: frozenset = frozenset()               # the cards that moved in this step
-    row: object = None                             # the LedgerRow, on the result step
-    made_yaku: bool = False
-    tones: list = field(default_factory=list)      # per line: "", "yaku" or "koikoi" (its colour)
-    table: Optional[PublicTable] = None            # the viewing seat's table after the step
-
-
-class RoundIncomplete(ValueError):
-    """A round the log does not hold from its deal to its result (the message stays English,
-    for logs; ``problem_text`` gives the player's words)."""
-
-    def __init__(self, round_no: int):
-        super().__init__(f"round {round_no} is not complete in this log")
-        self.round_no = round_no
-
-
-def problem_text(exc: BaseException) -> str:
-    """Why a replay cannot open, in the current language (a problem this module does not
-    name reads as the exception's own text)."""
-    if isinstance(exc, RoundIncomplete):
-        return _("round {n} is not complete in this log").format(n=exc.round_no)
-    return str(exc)
-
-
-def round_bounds(events, round_no: int) -> tuple[int, int]:
-    """(index of the round's final deal, index of its RoundEnded) in the log."""
-    start = end = None
-    for i, e in enumerate(events):
-        if isinstance(e, RoundDealt) and e.round == round_no:
-            start = i                      # the last deal of the round counts (misdeals redeal)
-        elif isinstance(e, RoundEnded) and e.row.round == round_no:
-            end = i
-            break
-    if start is None or end is None:
-        raise RoundIncomplete(round_no)
-    return start, end
-
-
-def _round_tables(events: tuple, seat: int, s: int, e: int) -> list[PublicTable]:
-    """``seat``'s table after each event ``s..e`` of the log (index k - s), folded from
-    its public events."""
-    public = [public_event(x, seat) for x in events[:e + 1]]
-    return list(tables(public[s:], seat, fold_all(public[:s], seat)))
-
-
-def _moved(ev) -> tuple:
-    """The cards an event moves (they get a ring on that step)."""
-    if isinstance(ev, Played):
-        return (ev.card,) + tuple(ev.taken)
-    if isinstance(ev, Flipped):
-        return (ev.card,) + tuple(ev.taken or ())
-    if isinstance(ev, Chose):
-        return (ev.card, ev.target)
-    if isinstance(ev, FieldSwept):
-        return tuple(ev.cards)
-    return ()
-
-
-def round_steps(events, round_no: int, names=("You", "CPU"), *, you: Optional[int] = 0,
-                style: str = "both") -> list[Position]:
-    """Every step of round ``round_no``. ``you``: the seat that reads as "You" and whose
-    public events are told and folded for the shared table (None, a friend match: seat
-    0's); ``style``: the name style of the words."""
-    events = tuple(events)
-    s, e = round_bounds(events, round_no)
-    viewer = you if you in (0, 1) else 0
-    own = [_round_tables(events, seat, s, e) for seat in (0, 1)]
-    actions = [k for k in range(s + 1, e) if action_of(events[k]) is not None]
-    starts = [s] + actions + [e, e + 1]
-    rules = next((x.rules for x in events if isinstance(x, MatchStarted)), None) or Rules()
-    out: list[Position] = []
-    for a, b in zip(starts, starts[1:]):
-        kind, seat = "deal", None
-        turn: list[str] = []               # the play and its stock turn: one paragraph
-        lines: list[str] = []
-        tones: list[str] = []
-        touched: set = set()
-        row = None
-        made = False
-        for ev in events[a:b]:
-            touched.update(_moved(ev))
-            text = N.sentence(public_event(ev, viewer), names, seat=viewer, style=style, you=you)
-            tone = ""
-            if isinstance(ev, Played):
-                kind, seat = "play", ev.seat
-            elif isinstance(ev, Chose):
-                kind, seat = "choose", ev.seat
-            elif isinstance(ev, YakuMade):
-                made, tone = True, "yaku"
-            elif isinstance(ev, KoiKoiCalled):
-                kind, seat, tone = "koikoi", ev.seat, "koikoi"
-            elif isinstance(ev, Stopped) and not ev.auto:
-                kind, seat = "stop", ev.seat
-            elif isinstance(ev, RoundEnded):
-                kind, row = "end", ev.row
-                tone = "yaku" if ev.row.winner is not None else ""
-            if not text:
-                continue
-            if isinstance(ev, (Played, Flipped, Chose)):
-                turn.append(text)
-            else:
-                lines.append(text)
-                tones.append(tone)
-            if isinstance(ev, RoundEnded):     # why it ended: the rule and the card (engine.endings)
-                lines.append(N.why_ended(ending(ev.row, rules, events[s:e + 1]), names, style=style, you=you))
-                tones.append(tone)
-        if turn:
-            lines.insert(0, " ".join(turn))
-            tones.insert(0, "")
-        t = own[viewer][b - 1 - s]
-        hands = (own[0][b - 1 - s].hand, own[1][b - 1 - s].hand)
-        out.append(Position(a, b, kind, seat, hands, t.field, t.captured, t.stock_count, t.pending,
-                            t.calls, t.yaku, lines, frozenset(touched), row, made, tones, t))
-    return out
-
-
-def description_lines(p: Position, wrap, room: int, fits) -> list[tuple[str, int]]:
-    """(text, index into p.lines) of the step's words wrapped (``wrap``) into ``room`` lines.
-    When they do not fit, the plain lines (the play and its stock turn) are cut short first,
-    at a word, ending in "…" (``fits(text)``: it is not too wide), so the coloured ones (yaku,
-    Koi-Koi, the result) stay; beyond that the last lines are left out."""
-    wrapped = [list(wrap(line)) or [""] for line in p.lines]
-    over = sum(map(len, wrapped)) - room
-    for k in reversed(range(len(wrapped))):
-        if over <= 0:
-            break
-        tone = p.tones[k] if k < len(p.tones) else ""
-        parts = wrapped[k]
-        if tone or len(parts) < 2:
-            continue
-        n = max(1, len(parts) - over)
-        over -= len(parts) - n
-        words = parts[n - 1].split()
-        while len(words) > 1 and not fits(" ".join(words) + " …"):
-            words.pop()
-        wrapped[k] = parts[:n - 1] + [" ".join(words) + " …"]
-    out = [(part, k) for k, parts in enumerate(wrapped) for part in parts]
-    return out[:room]
-
-
-def result_text(row, names, style: str = "both", you: Optional[int] = None) -> str:
-    """The round's result in words (``narration.round_result``)."""
-    return N.round_result(row, names, style=style, you=you)
-
-
-def position_of_state(state) -> tuple:
-    """(hands, field, captured) of an engine State as sorted id tuples (tests compare these)."""
-    from ...engine.cards import ids_of
-    return (tuple(tuple(sorted(ids_of(m))) for m in state.hands), tuple(sorted(ids_of(state.field))),
-            tuple(tuple(sorted(ids_of(m))) for m in state.captured))
-
-
-def position_key(p: Position) -> tuple:
-    return (tuple(tuple(sorted(h)) for h in p.hands), tuple(sorted(p.field)),
-            tuple(tuple(sorted(c)) for c in p.captured))
-
-
-def _sorted_ids(ids) -> list:
-    order = {c.id: c.index for c in DECK}
-    return sorted(ids, key=order.__getitem__)
-
-
-class ReplayScene(MenuScene):
+class ReplayScene(ReplayReview, MenuScene):
     intro_time = 0.25
 
     def __init__(self, app, session_or_state, round_no: int, *, review: bool = False):
-        from .ledger import _as_session
         self.session = _as_session(session_or_state)
         self.state = self.session.state
         seats = self.session.seats
@@ -296,134 +104,6 @@ class ReplayScene(MenuScene):
         self._review_key = None
         self._refresh_review(layout=False)
         self.layout()
-
-    # ---------------------------------------------------------- the review
-    @property
-    def reviewed(self) -> bool:
-        """The review of this round is done and shown."""
-        return self.review is not None and self.review.covers(self.round_no)
-
-    @property
-    def review_active(self) -> bool:
-        """The review box shows: a review runs, failed, or this round is reviewed."""
-        r = self.review
-        return r is not None and (r.running or r.error is not None or r.covers(self.round_no))
-
-    def decision(self, i: Optional[int] = None):
-        """The reviewed decision made at step ``i`` (default: the current step), or None."""
-        step = self.steps[self.index if i is None else i]
-        return self.decisions.get(step.start)
-
-    def start_review(self) -> None:
-        """The Review button, R: start the analysis (or take it from the cache)."""
-        r = self.review
-        if r is None:
-            self.app.toast(_("This match cannot be reviewed on this computer."), 5.0, "info")
-            return
-        if r.running or self.reviewed:
-            return
-        RP.keep(self.app, r)
-        r.start()
-        self._refresh_review()
-
-    def cancel_review(self) -> None:
-        if self.review is not None and self.review.running:
-            self.review.cancel()
-            self.app.toast(_("The review was cancelled."), 3.0, "info")
-            self._refresh_review()
-
-    def _review_button(self) -> None:
-        r = self.review
-        if r is None:
-            return
-        if r.running:
-            self.cancel_review()
-        elif self.reviewed:
-            self.jump_error(1)
-        else:
-            self.start_review()
-
-    def _sync_review_button(self) -> None:
-        b = getattr(self, "review_b", None)
-        r = self.review
-        if b is None or r is None:
-            return
-        if r.running:
-            b.label, b.enabled = _("Cancel"), True
-        elif self.reviewed:
-            b.label, b.enabled = _("Next mistake"), self._has_errors()
-        else:
-            b.label, b.enabled = _("Review"), True
-
-    def _has_errors(self) -> bool:
-        res = self.review.result if self.review is not None else None
-        if res is None:
-            return False
-        seats = set(self.review.seats)
-        return any(d.is_error for rr in res.rounds if rr.seat in seats for d in rr.decisions)
-
-    def marks(self) -> dict:
-        """Step index -> the verdict of the reviewed decision made there (what the turn
-        markers show)."""
-        return {i: d.verdict for i, st in enumerate(self.steps) if (d := self.decisions.get(st.start)) is not None}
-
-    def _error_steps(self) -> list[int]:
-        return [i for i, st in enumerate(self.steps)
-                if (d := self.decisions.get(st.start)) is not None and d.is_error]
-
-    def jump_error(self, direction: int) -> None:
-        """N / Shift+N: the next (1) or previous (-1) mistake or inaccuracy, on into the
-        next or previous reviewed round that has one."""
-        if not self.reviewed:
-            return
-        here = self._error_steps()
-        ahead = [i for i in here if i > self.index] if direction > 0 else [i for i in reversed(here) if i < self.index]
-        if ahead:
-            self.go(ahead[0])
-            return
-        r = self.review
-        seats = set(r.seats)
-        rounds = sorted({rr.round for rr in r.result.rounds if rr.seat in seats and r.covers(rr.round)
-                         and any(d.is_error for d in rr.decisions)})
-        others = [n for n in rounds if n > self.round_no] if direction > 0 else \
-            [n for n in reversed(rounds) if n < self.round_no]
-        for n in others:
-            try:
-                self.set_round(n)
-            except ValueError:
-                continue
-            found = self._error_steps()
-            if found:
-                self.go(found[0] if direction > 0 else found[-1])
-                return
-        if not self._has_errors():
-            self.app.toast(_("No mistakes or inaccuracies in this match."), 2.5, "info")
-        else:
-            self.app.toast(_("No more mistakes after this one.") if direction > 0 else
-                           _("No mistakes before this one."), 2.5, "info")
-
-    def _refresh_review(self, layout: bool = True) -> None:
-        """Take in a change of the review (started, finished, failed, cancelled)."""
-        r = self.review
-        if r is None:
-            return
-        key = (id(r.result) if r.result is not None else None, r.running, r.error, self.round_no, r.rounds_done)
-        if key == self._review_key:
-            return
-        old_error = self._review_key[2] if self._review_key else None
-        self._review_key = key
-        self.decisions = {}
-        if r.covers(self.round_no):
-            seats = set(r.seats)
-            for rr in r.result.rounds:
-                if rr.round == self.round_no and rr.seat in seats:
-                    for d in rr.decisions:
-                        self.decisions[d.index] = d
-        if r.error is not None and r.error != old_error and layout:
-            self.app.toast(r.error, 6.0, "warning")
-        if layout and self.review_active != self._laid_active:
-            self.layout()
-        self._sync_review_button()
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
@@ -614,7 +294,7 @@ class ReplayScene(MenuScene):
                 info = in_hand
             W.draw_text(surface, info, tiny, theme.CREAM_DIM, (t.x + self.px(24), y + ch // 2 + self.px(14)),
                         "midleft", shadow=False)
-            self._row_of_cards(surface, _sorted_ids(p.hands[seat]), y, inner_x, inner_w, p.touched)
+            self._row_of_cards(surface, sorted_ids(p.hands[seat]), y, inner_x, inner_w, p.touched)
         # the stock beside the field
         back = self.app.assets.back(ch)
         sx, sy = t.x + self.px(24), ys[1] + (ys[2] - ys[1]) // 2
@@ -626,7 +306,7 @@ class ReplayScene(MenuScene):
         if p.pending:
             self._card(surface, p.pending, ch, (sx + cw + self.px(16), sy), touched=True)
         # the field in two rows, by month
-        fld = _sorted_ids(p.field)
+        fld = sorted_ids(p.field)
         half = (len(fld) + 1) // 2
         field_x = inner_x + (cw + self.px(30) if p.pending else 0)
         field_w = inner_w - (field_x - inner_x)
@@ -684,85 +364,6 @@ class ReplayScene(MenuScene):
             return _("← → to step  ·  Home / End  ·  click a marker")
         return ""
 
-    def _draw_review_box(self, surface) -> None:
-        """The review's box beside the step's words: the progress, the failure, or the
-        round's summary and the current decision's verdict, best choice and reason."""
-        box = self.review_rect
-        W.draw_panel(surface, box, fill=theme.PANEL_STRONG, border=theme.GOLD_DARK, s=self.s)
-        r = self.review
-        x = box.x + self.px(22)
-        width = box.w - self.px(44)
-        bottom = box.bottom - self.px(10)
-        y = box.y + self.px(12)
-        tiny, tiny_b = self.font("tiny"), self.font("tiny", True)
-        small_b = self.font("small", True)
-
-        def line(text, font, color, y):
-            W.draw_text(surface, W.ellipsize(text, font, width), font, color, (x, y), shadow=False)
-            return y + font.get_linesize()
-
-        def para(text, font, color, y, most: int = 3):
-            rows = W.wrap_text(text, font, width) or [""]
-            fit = max(0, min(most, (bottom - y) // font.get_linesize()))
-            if len(rows) > fit and fit:
-                rest = " ".join(rows[fit - 1:])
-                rows = rows[:fit - 1] + [W.ellipsize(rest, font, width)]
-            for row in rows[:fit]:
-                y = line(row, font, color, y)
-            return y
-
-        if r.running:
-            y = line(r.progress_text(), small_b, theme.CREAM, y) + self.px(6)
-            bar = pygame.Rect(x, y, width, self.px(16))
-            surface.blit(W.rounded_surface(bar.size, bar.h // 2, (255, 255, 255, 36)), bar.topleft)
-            done = bar.copy()
-            done.w = int(bar.w * r.progress)
-            if done.w >= bar.h // 2:
-                pygame.draw.rect(surface, theme.GOLD, done, border_radius=bar.h // 2)
-            pygame.draw.rect(surface, theme.GOLD_DARK, bar, width=max(1, self.px(2)), border_radius=bar.h // 2)
-            y = bar.bottom + self.px(8)
-            pct = _("{percent}% done  ·  you can keep stepping meanwhile").format(percent=int(r.progress * 100))
-            para(pct, tiny, theme.CREAM_DIM, y, 2)
-            return
-        if not self.reviewed:
-            y = line(_("The review could not be made"), small_b, theme.BAD, y)
-            para((r.error or "") + " " + _("Press R to try again."), tiny, theme.CREAM_DIM, y)
-            return
-        res = r.result
-        seats = [s for s in r.seats if s in (0, 1)]
-        if len(seats) == 1:
-            summary = _("Your play this round: {summary}").format(summary=RP.summary_text(res.round(self.round_no, seats[0]))) \
-                if self.you == seats[0] else _("{name} this round: {summary}").format(
-                    name=self.names[seats[0]], summary=RP.summary_text(res.round(self.round_no, seats[0])))
-        else:
-            summary = "  ·  ".join(_("{name}: {summary}").format(name=self.names[s],
-                                                                summary=RP.summary_text(res.round(self.round_no, s)))
-                                   for s in seats)
-        y = line(summary, tiny_b, theme.GOLD_LIGHT, y) + self.px(4)
-        d = self.decision()
-        step = self.position
-        if d is None:
-            if step.seat is not None and step.seat not in seats:
-                text = _("{name}'s choices are not reviewed.").format(name=self.names[step.seat])
-            elif step.seat is not None and step.kind in ("play", "choose", "koikoi", "stop"):
-                text = _("There was nothing to choose here.")
-            elif self._error_steps():
-                text = _("The marked turns are worth a look: N jumps to the next one.")
-            else:
-                text = _("No turn of this round needs a second look.")
-            para(text, tiny, theme.CREAM_DIM, y)
-            return
-        color = RP.VERDICT_COLORS.get(d.verdict, theme.CREAM)
-        mark = RP.VERDICT_MARKS.get(d.verdict)
-        head = RP.verdict_line(d)
-        if mark:
-            head = _("{mark}  {verdict}").format(mark=mark, verdict=head)
-        y = line(head, small_b, color, y)
-        if d.is_error or d.chosen != d.best:            # a good or forced one: its reason says it
-            y = para(RP.best_text(d, self.style), tiny_b, theme.CREAM, y, 2)
-        if d.reason:
-            para(d.reason, tiny, theme.CREAM_DIM, y)
-
     def _draw_result_banner(self, surface, p: Position, area: pygame.Rect) -> None:
         row = p.row
         big = self.font("h2", True)
@@ -818,7 +419,7 @@ class ReplayScene(MenuScene):
             ph = min(int((area.h - self.px(8)) / 2), int(self.card_h * 0.8))
             pw = int(ph * 216 / 348)
             groups = {k: [] for k in KIND_ORDER}
-            for cid in _sorted_ids(p.captured[seat]):
+            for cid in sorted_ids(p.captured[seat]):
                 groups[card(cid).kind].append(cid)
             for row_i, kinds in enumerate(((Kind.BRIGHT, Kind.ANIMAL), (Kind.RIBBON, Kind.CHAFF))):
                 ids_a, ids_b = groups[kinds[0]], groups[kinds[1]]
@@ -872,32 +473,6 @@ class ReplayScene(MenuScene):
                 W.draw_text(surface, _("Koi-Koi"), self.font("tiny", True), theme.LACQUER_LIGHT,
                             (size.centerx, top - self.px(4)), "midbottom")
 
-    def _draw_mark(self, surface, d, dot: pygame.Rect, current: bool, i: int) -> int:
-        """A decision's mark above its turn marker: a pill with ? (a mistake) or ?! (an
-        inaccuracy), a tick (a good move), nothing (no choice worth the name). Returns
-        the mark's top."""
-        color = RP.VERDICT_COLORS.get(d.verdict, theme.CREAM)
-        h = max(self.px(10), self.badge_h - self.px(4))
-        bottom = dot.y - self.px(6 if current else 3)
-        mark = RP.VERDICT_MARKS.get(d.verdict)
-        if mark:
-            font = self.app.assets.font(max(9, int(h * 0.95)), True)
-            pill = pygame.Rect(0, 0, max(h, W.text_width(mark, font) + self.px(10)), h)
-            pill.midbottom = (dot.centerx, bottom)
-            pygame.draw.rect(surface, color, pill, border_radius=h // 2)
-            if current:
-                pygame.draw.rect(surface, theme.CREAM, pill, width=max(1, self.px(2)), border_radius=h // 2)
-            W.draw_text(surface, mark, font, theme.INK, pill.center, "center", shadow=False)
-            self.mark_rects[i] = pill
-            return pill.top
-        if d.verdict == "good":
-            k = h * 0.7
-            cx, cy = dot.centerx, bottom - h / 2
-            pts = [(cx - k * 0.5, cy), (cx - k * 0.12, cy + k * 0.38), (cx + k * 0.55, cy - k * 0.42)]
-            pygame.draw.lines(surface, color, False, pts, max(2, self.px(3)))
-            self.mark_rects[i] = pygame.Rect(int(cx - k * 0.5), int(cy - k * 0.5), int(k * 1.05) + 1, int(k) + 1)
-            return int(cy - k * 0.5)
-        return dot.y
 
 
 __all__ = ["ReplayScene", "Position", "round_steps", "round_bounds", "position_key", "position_of_state",

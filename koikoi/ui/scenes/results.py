@@ -24,6 +24,7 @@ from ...engine.events import RoundEnded
 from ...engine.rules import Rules
 from ... import narration as N
 from ...narration import multiplier_label
+from ...replay import problem_text, round_bounds
 from .. import theme
 from .. import widgets as W
 from ..assets import card_size
@@ -199,7 +200,6 @@ class RoundResultsScene(MenuScene):
         """A local match's round whose events are in the log (the replay needs them)."""
         if not RP.reviewable(self.session):
             return False
-        from .replay import round_bounds
         try:
             round_bounds(self.session.state.events, self.row.round)
         except (ValueError, AttributeError):
@@ -214,7 +214,6 @@ class RoundResultsScene(MenuScene):
         try:
             self.app.open("replay", self.session, self.row.round, review=True)
         except ValueError as exc:
-            from .replay import problem_text
             log.warning("round %s cannot be reviewed: %s", self.row.round, exc)
             self.app.toast(_("This round cannot be reviewed: {problem}").format(problem=problem_text(exc)),
                            5.0, "warning")
