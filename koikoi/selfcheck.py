@@ -5,16 +5,21 @@ writes nothing: it loads each data file the game ships (the art and sound folder
 CPU's match-win table, every lesson, replayed through the engine) and runs a short review
 in its background process and prints one line per
 item, "ok" or what is wrong. Exit status 0 if everything is there, 1 if not.
+
+Each check imports what it checks inside itself, so that a module or library missing from a
+broken install fails that one item (its line says why) and the others are still reported.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 from typing import Callable, Optional
 
 
 def _assets() -> str:
-    from .ui.assets import find_assets_root
+    from .ui.assets import find_assets_root   # (each check imports what it checks: see above)
     root = find_assets_root()
     if root is None:
         raise RuntimeError("no assets folder (cards/, table/, sounds/, fonts/) was found")
@@ -29,7 +34,7 @@ def _assets() -> str:
 
 
 def _winprob() -> str:
-    from .ai import hard
+    from .ai import hard                      # (each check imports what it checks)
     with open(hard._DATA, encoding="utf-8") as fh:
         presets = json.load(fh).get("presets", {})
     if not presets:
@@ -38,7 +43,7 @@ def _winprob() -> str:
 
 
 def _lessons() -> str:
-    from . import lessons
+    from . import lessons                     # (each check imports what it checks)
     entries = lessons.load_all()
     if not entries:
         raise RuntimeError(f"no lesson file in {lessons.DATA}")
@@ -51,8 +56,7 @@ def _lessons() -> str:
 def _review() -> str:
     """A one-round match analysed in the review's background process (the frozen build
     must start that process from its own executable)."""
-    import time
-    from .ai.players import make_player
+    from .ai.players import make_player       # (each check imports what it checks)
     from .engine import RULESETS, apply, events_to_json, legal_actions, new_match, view
     from .review import ReviewJob
     state = new_match(RULESETS["nintendo"], seed=5, months=1, first_dealer=0)
@@ -79,7 +83,7 @@ def _review() -> str:
 
 def _online() -> str:
     """The online play's libraries are importable (no socket is opened)."""
-    import websockets
+    import websockets                         # (each check imports what it checks)
     import zeroconf
     from .net import cli, discovery, server  # noqa: F401
     from .ladder import ratings, store  # noqa: F401  (glicko2: quick match's ratings)
@@ -91,8 +95,7 @@ def _online() -> str:
 def _translations() -> str:
     """Every shipped catalog is there and readable, and says from which file (an installed
     copy reads the compiled koikoi.mo; a source checkout compiles its .po in memory)."""
-    from pathlib import Path
-    from . import i18n
+    from . import i18n                        # (each check imports what it checks)
     langs = [code for code in i18n.available() if code != i18n.SOURCE_LANGUAGE]
     if not langs:
         raise RuntimeError(f"no catalog in {i18n.LOCALE_DIR}")
@@ -109,7 +112,7 @@ def _translations() -> str:
 
 def _phrases() -> str:
     """Japanese lines break by phrase: BudouX and its model data are installed."""
-    from .ui.widgets import phrases
+    from .ui.widgets import phrases           # (each check imports what it checks)
     if phrases._parser() is None:
         raise RuntimeError("BudouX's Japanese parser could not be loaded")
     n = len(phrases.pieces("こいこいしますか、それとも勝負しますか。"))

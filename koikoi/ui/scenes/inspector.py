@@ -15,6 +15,7 @@ from typing import Callable, Optional
 
 import pygame
 
+from ...engine.scoring import multipliers
 from ...narration import multiplier_label
 from .. import hints, theme
 from .. import widgets as W
@@ -70,7 +71,6 @@ class InspectorScene(Scene):
         self.pending_mults = ()
         if not self.award.base:
             try:
-                from ...engine.scoring import multipliers
                 self.pending_mults = tuple(m for m in multipliers(1, v.rules, v.calls[side], v.calls[1 - side],
                                                                   v.field_brights) if m[1] > 1)
             except Exception:
