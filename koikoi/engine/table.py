@@ -43,13 +43,14 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, NamedTuple, Optional
 
-from .cards import BRIGHTS, CARD_MONTH_MASK, DECK, ID_TO_INDEX, ids_of
+from .cards import BRIGHTS, CARD_MONTH_MASK, DECK, ID_TO_INDEX, from_mask, ids_of
 from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, LedgerRow, LuckyHand,
                      MatchEnded, MatchStarted, Misdeal, OyagimeDecided, OyagimePicked,
                      OyagimeSpread, Played, RoundDealt, RoundEnded, Stopped, YakuMade)
 from .phase import Phase
 from .rules import Rules
 from .scoring import next_dealer, round_month, yaku_points
+from .view import View
 
 # The phases of View.phase.
 OYAGIME, PLAY, CHOOSE, DECIDE, OVER = Phase.OYAGIME, Phase.PLAY, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
@@ -103,6 +104,29 @@ class PublicTable(NamedTuple):
 
     def hand_count(self, seat: int) -> int:
         return len(self.hand) if seat == self.seat else self.opponent_hand_count
+
+    def view(self) -> View:
+        """This seat's engine ``View``, from the table alone: what ``view(state, seat)`` gives
+        (tests/engine/test_table.py checks they are equal after every action), so a table
+        known only from its public events (an online match) is read as a local one is."""
+        hand, field = _mask(self.hand), _mask(self.field)
+        cap = (_mask(self.captured[0]), _mask(self.captured[1]))
+        pending = DECK[ID_TO_INDEX[self.pending]] if self.pending is not None else None
+        choices = from_mask(field & CARD_MONTH_MASK[pending.index]) if pending is not None else ()
+        return View(
+            seat=self.seat, phase=self.phase, to_move=self.to_move, dealer=self.dealer, round=self.round,
+            months=self.months, rules=self.rules, hand=from_mask(hand), field=from_mask(field),
+            captured=(from_mask(cap[0]), from_mask(cap[1])), opponent_hand_count=self.opponent_hand_count,
+            stock_count=self.stock_count, scores=tuple(self.scores), calls=tuple(self.calls),
+            koikoi_refs=tuple(self.koikoi_refs), pending=pending, choices=choices,
+            field_brights=self.field_brights, oyagime_face_down=self.oyagime_face_down,
+            oyagime_picks=tuple((s, i, DECK[ID_TO_INDEX[c]]) for s, i, c in self.oyagime_picks),
+            ledger=tuple(self.ledger), is_over=self.is_over, winner=self.winner, hand_mask=hand,
+            field_mask=field, captured_masks=cap)
+
+
+def _mask(ids) -> int:
+    return sum(1 << ID_TO_INDEX[c] for c in ids if c is not None)
 
 
 def initial(seat: int) -> PublicTable:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from .cards import ALL, CARD_MONTH_MASK, DECK, Card, from_mask
-from .match import CHOOSE, OVER, PHASE_NAMES, OYAGIME, State
+from .state import CHOOSE, OVER, PHASE_NAMES, OYAGIME, State
 from .rules import Rules
 from .scoring import Award, award_from_mask, round_month, yaku_points
 

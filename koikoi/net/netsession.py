@@ -14,8 +14,8 @@ and the CPU hooks. ``NetSession`` gives a ``ThreadedClient``'s room that surface
 * ``apply(action)`` sends the action and returns at once; until the server answers,
   ``state.to_move`` is None and ``legal()`` is empty (the table waits), and the new
   events reach the table through the next ``poll()`` like the other side's.
-* ``view(seat)`` is an engine ``View`` built from the local seat's ``PublicTable``
-  (``table_view``): the Koi-Koi prompt's award and yaku, the hints and the coach read
+* ``view(seat)`` is the engine ``View`` of the local seat's ``PublicTable``
+  (``PublicTable.view``): the Koi-Koi prompt's award and yaku, the hints and the coach read
   it exactly as they read ``view(state, seat)``.
 
 ``HostedServer`` runs a ``MatchServer`` on a thread of its own (the in-game host).
@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Optional
 
-from ..engine.cards import CARD_MONTH_MASK, DECK, ID_TO_INDEX, from_mask
 from ..engine.phase import SeatKind
 from ..engine.rules import Rules
 from ..engine.table import PublicTable, initial
@@ -175,27 +174,9 @@ def local_addresses(lan: bool) -> list[str]:
 
 # ------------------------------------------------------------------ the view
 
-def _mask(ids) -> int:
-    return sum(1 << ID_TO_INDEX[c] for c in ids if c is not None)
-
-
-def table_view(t: PublicTable) -> View:
-    """The engine ``View`` of ``t``'s seat: what ``view(state, seat)`` would give, built
-    from the public table alone (tests/ui/test_online.py checks they are equal)."""
-    hand, field = _mask(t.hand), _mask(t.field)
-    cap = (_mask(t.captured[0]), _mask(t.captured[1]))
-    pending = DECK[ID_TO_INDEX[t.pending]] if t.pending is not None else None
-    choices = from_mask(field & CARD_MONTH_MASK[pending.index]) if pending is not None else ()
-    return View(
-        seat=t.seat, phase=t.phase, to_move=t.to_move, dealer=t.dealer, round=t.round,
-        months=t.months, rules=t.rules, hand=from_mask(hand), field=from_mask(field),
-        captured=(from_mask(cap[0]), from_mask(cap[1])), opponent_hand_count=t.opponent_hand_count,
-        stock_count=t.stock_count, scores=tuple(t.scores), calls=tuple(t.calls),
-        koikoi_refs=tuple(t.koikoi_refs), pending=pending, choices=choices,
-        field_brights=t.field_brights, oyagime_face_down=t.oyagime_face_down,
-        oyagime_picks=tuple((s, i, DECK[ID_TO_INDEX[c]]) for s, i, c in t.oyagime_picks),
-        ledger=tuple(t.ledger), is_over=t.is_over, winner=t.winner, hand_mask=hand,
-        field_mask=field, captured_masks=cap)
+# The table's own projection (engine.table.PublicTable.view); this name stays for
+# tests/ui/test_online.py until it calls ``table.view()``.
+table_view = PublicTable.view
 
 
 # ------------------------------------------------------------------ the session
@@ -392,7 +373,7 @@ class NetSession:
     def view(self, seat: int) -> View:
         if seat != self.seat:
             raise ValueError(f"this screen sees seat {self.seat}'s table, not seat {seat}'s")
-        return table_view(self.state.table)
+        return self.state.table.view()
 
     def is_cpu_turn(self) -> bool:
         return False

@@ -86,6 +86,7 @@ PAST = {"ledger", "oyagime_picks", "rules"}
 
 def check_against_view(t: PublicTable, s, seat: int):
     v = view(s, seat)
+    assert t.view() == v          # the one projection: the table's View is the engine's
     assert t.seat == v.seat == seat
     assert (t.phase, t.to_move, t.dealer, t.round, t.months, t.rules) == \
         (v.phase, v.to_move, v.dealer, v.round, v.months, v.rules)
@@ -483,7 +484,9 @@ def test_the_table_module_is_pure():
         if isinstance(node, ast.ImportFrom):
             # Only the engine's own modules, and typing.
             assert node.level == 1 or node.module in ("__future__", "typing"), node.module
-            assert node.module in ("cards", "events", "phase", "rules", "scoring", "__future__", "typing")
+            # (view: the View a table projects to, PublicTable.view; not the reducer)
+            assert node.module in ("cards", "events", "phase", "rules", "scoring", "view", "__future__",
+                                   "typing")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in ("open", "print", "input", "exec", "eval", "__import__")
         elif isinstance(node, ast.Name):
