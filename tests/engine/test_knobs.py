@@ -12,7 +12,7 @@ from koikoi import storage as S
 from koikoi.engine import RULESETS, Rules
 from koikoi.engine.rules import (CHOICES, HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, ROW_OF, House, Knob,
                                  When, dependency_text, house_knobs, house_offers, house_value, knob_info,
-                                 matters)
+                                 match_rules, matters)
 
 KINDS = ("number", "choice", "toggle", "text", "lengths")
 # so that months=None is a playable match on every preset
@@ -137,6 +137,10 @@ def test_every_offered_house_rule_validates_and_is_kept(preset):
             assert house_value(made, row) == v or v == knob.house.keep
             wanted = {k: x for k, x in {**changes, **extra}.items() if getattr(rules, k) != x}
             assert S.valid_house_rules(preset, {**changes, **extra}) == wanted, (row, v)
+            # and a match of these house rules is built with them (engine.rules.match_rules)
+            no_limit = changes.get("months", 0) is None
+            assert match_rules(preset, {**changes, **extra}) == (
+                made, None if no_limit else rules.months, wanted), (row, v)
 
 
 @pytest.mark.parametrize("preset", list(RULESETS))
