@@ -16,6 +16,7 @@ longer exists, or no longer closes a cycle, fails the test until it is taken out
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] / "koikoi"
@@ -64,8 +65,10 @@ def _imports(tree: ast.AST):
     yield from walk(tree, False)
 
 
+@functools.cache
 def import_graph() -> dict[str, dict[str, list[str]]]:
-    """module -> {imported module: ["path:line (function)", ...]} for the project's own modules."""
+    """module -> {imported module: ["path:line (function)", ...]} for the project's own modules
+    (read once per test run; the tests only read it)."""
     files = {module_name(p): p for p in ROOT.rglob("*.py")}
     packages = {m for m, p in files.items() if p.name == "__init__.py"}
     graph: dict[str, dict[str, list[str]]] = {m: {} for m in files}
