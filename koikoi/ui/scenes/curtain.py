@@ -11,10 +11,10 @@ from typing import Callable, Optional
 
 import pygame
 
+from ...i18n import _
 from .. import theme
 from .. import widgets as W
 from ..scene import Scene
-from ..table import _
 
 
 class CurtainScene(Scene):

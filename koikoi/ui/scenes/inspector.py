@@ -16,12 +16,12 @@ from typing import Callable, Optional
 import pygame
 
 from ...engine.scoring import multipliers
+from ...i18n import _, ngettext
 from ...narration import multiplier_label
 from .. import hints, theme
 from .. import widgets as W
 from ..scene import Scene
 from ..tooltip import HoverTimer, draw_tooltip
-from ..table import _, ngettext
 
 CLOSE_KEYS = (pygame.K_ESCAPE, pygame.K_p, pygame.K_BACKSPACE)
 NEXT_KEYS = (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_n, pygame.K_DOWN)

@@ -21,11 +21,12 @@ import pygame
 
 from ...engine import RULESETS
 from ...engine.events import RoundEnded
+from ...i18n import N_, _, ngettext
 from .. import theme
 from .. import widgets as W
 from ..hints import yaku_label
 from ...narration import join, preset_label, rules_name
-from ..table import N_, _, ngettext, seat_label
+from ..table import seat_label
 from . import MenuScene, TableScreen
 from . import review_panel as RP
 from .saved import MONTH_ABBREVIATIONS

@@ -17,13 +17,14 @@ import pygame
 
 from ...engine import KIND_JAPANESE, MONTH_NAMES, Phase, PickOyagime, SeatKind, card
 from ...engine.events import OyagimeDecided, OyagimePicked, OyagimeSpread
+from ...i18n import _
 from .. import theme
 from .. import widgets as W
 from ..assets import card_size
 from ..scene import Scene
 from ..table.driver import CpuPacer, send
 from ..registry import scene_class
-from ..table import _, seat_label
+from ..table import seat_label
 from . import MenuScene
 
 log = logging.getLogger("koikoi.oyagime")

@@ -26,17 +26,17 @@ import pygame
 from ... import narration as N
 from ...engine import MONTH_NAMES, Kind, card
 from ...engine.phase import SeatKind
+from ...i18n import _, _n
 from ...replay import (KIND_ORDER, Position, RoundIncomplete, description_lines, position_key, position_of_state,
                        problem_text, result_text, round_bounds, round_steps, sorted_ids)
 from .. import theme
 from .. import widgets as W
 from ..hints import style_of, yaku_label
-from ..table import _, seat_label
+from ..table import seat_label
 from . import MenuScene
 from . import review_panel as RP
 from .ledger import _as_session
 from .replay_review import ReplayReview
-from .review_panel import _n
 
 
 class ReplayScene(ReplayReview, MenuScene):

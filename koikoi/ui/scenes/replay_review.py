@@ -10,10 +10,10 @@ from typing import Optional
 
 import pygame
 
+from ...i18n import _
 from ...replay import error_steps, round_decisions, verdicts
 from .. import theme
 from .. import widgets as W
-from ..table import _
 from . import review_panel as RP
 
 

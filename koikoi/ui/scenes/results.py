@@ -22,6 +22,7 @@ from ...engine import MONTH_NAMES
 from ...engine.endings import ending
 from ...engine.events import RoundEnded
 from ...engine.rules import Rules
+from ...i18n import _, ngettext, pgettext
 from ... import narration as N
 from ...narration import multiplier_label
 from ...replay import problem_text, round_bounds
@@ -29,7 +30,7 @@ from .. import theme
 from .. import widgets as W
 from ..assets import card_size
 from ..hints import yaku_title
-from ..table import _, ngettext, pgettext, seat_label
+from ..table import seat_label
 from . import MenuScene
 from . import review_panel as RP
 from ...engine.phase import SeatKind
