@@ -186,6 +186,37 @@ def test_every_allowed_arrow_still_closes_a_cycle():
             f"{m} -> {t} no longer closes a cycle: take it out of ALLOWED ({owner})"
 
 
+def _reach(graph: dict, start: str) -> set:
+    seen, todo = {start}, [start]
+    while todo:
+        for t in graph[todo.pop()]:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def _imports_pygame(module: str) -> bool:
+    path = ROOT.parent / (module.replace(".", "/") + ".py")
+    if not path.exists():
+        path = path.with_suffix("") / "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any((isinstance(n, ast.Import) and any(a.name.split(".")[0] == "pygame" for a in n.names))
+               or (isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "pygame")
+               for n, _ in _imports(tree))
+
+
+def test_the_models_reach_no_ui_and_no_pygame():
+    """The engine and the replay model import nothing of the UI, and nothing they import
+    imports pygame (koikoi/replay.py left ui/scenes for this)."""
+    graph = import_graph()
+    for model in ["koikoi.replay", *(m for m in graph if m.startswith("koikoi.engine"))]:
+        reached = _reach(graph, model)
+        assert not [m for m in reached if m.startswith("koikoi.ui")], model
+        assert not [m for m in reached if _imports_pygame(m)], model
+    assert _imports_pygame("koikoi.ui.scenes.replay")
+
+
 def test_cycles_are_found():
     graph = {"a": {"b": ["a.py:1"]}, "b": {"c": ["b.py:1"]}, "c": {"a": ["c.py:1 (in a function)"]}, "d": {"a": []}}
     assert cycles(graph) == [["a", "b", "c"]]
