@@ -612,6 +612,26 @@ class MatchIndex:
         path = self.history_dir / name
         return path if os.path.lexists(path) else None
 
+    def known_ids(self) -> set:
+        """The ids of every indexed match (``path_of`` confirms one): from memory once the
+        worker has read the index, else one read-only look in the file, not waiting on a lock."""
+        with self._lock:
+            if self._loaded:
+                return {m.match_id for m in self._rows.values()}
+        if self._file_problem() is not None or not self.db_path.is_file():
+            return set()
+        try:
+            db = sqlite3.connect(f"file:{quote(str(self.db_path))}?mode=ro&nofollow=1", uri=True, timeout=0.05)
+            try:
+                if _shape_problem(db) is not None:
+                    return set()
+                rows = db.execute("SELECT match_id FROM matches").fetchall()
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return set()
+        return {r[0] for r in rows if valid_match_id(r[0])}
+
     def _peek_name(self, match_id: str) -> Optional[str]:
         """Before the worker has read the index: one look in the file, read-only, not
         waiting on a lock (a match filed before under another name is not filed twice)."""

@@ -57,15 +57,15 @@ import math
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import platformdirs
 
 from .ai import OFFERED_LEVELS
-from .files import (REASONS, BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
-                    stamped_sibling)
+from .files import (REASONS, BadFile, atomic_write_text, clean_stale_temps, move_aside, parse_json, read_bytes,
+                    read_json, stamped_sibling)
+from .kept import KeptMatches, SavedMatch
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
 from .engine.phase import SeatKind
 from .i18n import N_, _, format_number
@@ -464,19 +464,6 @@ def _summary(session: "MatchSession") -> dict:
     }
 
 
-@dataclass(frozen=True)
-class SavedMatch:
-    """An unfinished match kept for later (``saved/``), or the autosave."""
-
-    path: Path
-    session: "MatchSession"
-    saved_at: float             # the file's modification time
-
-    @property
-    def match_id(self) -> str:
-        return self.session.id
-
-
 def _short(exc: BaseException, n: int = 90) -> str:
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
     return msg if len(msg) <= n else msg[: n - 1] + "…"
@@ -522,8 +509,11 @@ def _filing_reason(exc: OSError) -> str:
 # ------------------------------------------------------------------ the store
 
 
-class Storage:
-    """The game's files. ``root`` (a folder) overrides every location at once."""
+class Storage(KeptMatches):
+    """The game's files. ``root`` (a folder) overrides every location at once. The
+    matches kept for later (``saved/``) are ``koikoi.kept``'s half."""
+
+    _UNKNOWN = _UNKNOWN
 
     def __init__(self, root=None, *, read_only: bool = False):
         if root is not None:
@@ -537,7 +527,7 @@ class Storage:
         self.last_warning: Optional[str] = None
         self._autosave_id: Any = _UNKNOWN      # the id in autosave.json, once known ("" = no file)
         self._index: Optional[MatchIndex] = None
-        self._saved_paths: dict[str, Path] = {}    # kept matches listed under a name not their id's
+        self._kept_reset()
         self.filing_problem: Optional[str] = None   # why the last filing failed (an N_ msgid), or None
 
     def read_only_view(self) -> "Storage":
@@ -549,7 +539,7 @@ class Storage:
         other.read_only = read_only
         other._autosave_id = _UNKNOWN
         other._index = None
-        other._saved_paths = {}
+        other._kept_reset()
         return other
 
     # paths
@@ -677,6 +667,23 @@ class Storage:
         except ValueError as exc:     # the same English (the log), with a kind for the player
             raise BadFile(str(exc), _match_problem(data)) from None
 
+    def _match_from_bytes(self, raw: bytes) -> tuple:
+        """(id, seats, replayed state) of a match file's bytes, without seating a CPU;
+        BadFile if unusable (``_read_match``'s kinds)."""
+        from .session import load_match
+        data = parse_json(raw)
+        try:
+            return load_match(data)
+        except ValueError as exc:
+            raise BadFile(str(exc), _match_problem(data)) from None
+        except Exception as exc:  # the session's own checks should catch all; a bug must not stop a listing
+            log.exception("unexpected failure reading a match")
+            raise BadFile(f"the save is malformed ({exc.__class__.__name__})", _match_problem(data)) from None
+
+    @staticmethod
+    def _problem_text(exc: BaseException) -> str:
+        return problem_text(exc)
+
     def _peek_id(self, path: Path) -> Optional[str]:
         """The id of the match in ``path``, or None (no file, or unreadable)."""
         from .session import legacy_id, valid_match_id
@@ -722,9 +729,11 @@ class Storage:
                 log.warning("the autosave holds another match (%s); keeping it for later", other)
                 if not self.keep_for_later():
                     raise OSError("the other saved match could not be kept for later")
-            atomic_write_text(self.autosave_path, session.to_json(),
+            text = session.to_json()
+            atomic_write_text(self.autosave_path, text,
                               before_replace=keep_the_other if other not in ("", session.id) else None)
             self._autosave_id = session.id
+            self._remember_autosave(session, text)
             return True
         except OSError as exc:
             log.error("could not autosave to %s: %s", self.autosave_path, exc)
@@ -787,125 +796,6 @@ class Storage:
             return
         self._autosave_id = ""
 
-    # ---------------------------------------------------------- kept for later
-    def saved_path(self, match_id: str) -> Path:
-        return self.saved_dir / f"match-{match_id}.json"
-
-    def keep_for_later(self) -> bool:
-        """Move the autosave into ``saved/`` (so another match can start); True
-        if there is no autosave any more. An unreadable one is set aside."""
-        if self.read_only:
-            return False
-        p = self.autosave_path
-        if not self.has_autosave():
-            self._autosave_id = ""
-            return True
-        mid = self._peek_id(p)
-        try:
-            if mid is None:
-                moved = move_aside(p)
-                self._autosave_id = "" if moved else _UNKNOWN
-                return moved is not None
-            self.saved_dir.mkdir(parents=True, exist_ok=True)
-            os.replace(p, self.saved_path(mid))    # the same match kept earlier: this copy is newer
-            self._autosave_id = ""
-            log.info("kept match %s for later", mid)
-            return True
-        except OSError as exc:
-            log.error("could not keep the saved match for later: %s", exc)
-            self._autosave_id = _UNKNOWN
-            return False
-
-    def list_saved(self) -> tuple[list[SavedMatch], list[str]]:
-        """(matches kept for later, newest first; messages about files set aside).
-        A kept match that turns out finished or already filed is filed/removed."""
-        out: list[SavedMatch] = []
-        problems: list[str] = []
-        try:
-            names = sorted(e.name for e in os.scandir(self.saved_dir)
-                           if e.name.startswith("match-") and e.name.endswith(".json"))
-        except OSError:
-            return out, problems
-        for name in names:
-            p = self.saved_dir / name
-            try:
-                session = self._read_match(p)
-                if session is None:
-                    continue
-                mtime = os.lstat(p).st_mtime
-            except (BadFile, ValueError, OSError) as exc:
-                log.warning("saved match %s refused: %s", p, exc)
-                moved = self._set_aside(p)
-                if moved:
-                    problems.append(_("A saved match could not be restored ({reason}). "
-                                      "It was kept as {file}.").format(reason=problem_text(exc), file=moved.name))
-                else:
-                    problems.append(_("A saved match could not be restored ({reason}).").format(
-                        reason=problem_text(exc)))
-                continue
-            filed = self.is_filed(session.id)
-            if filed is not None or session.state.is_over:
-                if filed is None and self.file_match(session) is None:     # over, not yet filed
-                    continue
-                if not self.read_only:
-                    self._remove_saved(p)
-                continue
-            if p != self.saved_path(session.id):
-                p = self._repair_saved_name(p, session.id)
-            out.append(SavedMatch(p, session, mtime))
-        out.sort(key=lambda m: m.saved_at, reverse=True)
-        return out, problems
-
-    def _repair_saved_name(self, path: Path, match_id: str) -> Path:
-        """A kept match whose file name disagrees with the id inside (renamed by hand, copied):
-        the id inside wins. The file is renamed to ``match-<id>.json`` when that name is free;
-        otherwise (or read-only) it stays as it is and Resume finds it by its path."""
-        target = self.saved_path(match_id)
-        self._saved_paths[match_id] = path
-        if self.read_only or os.path.lexists(target):
-            return path
-        try:
-            os.replace(path, target)
-        except OSError as exc:
-            log.warning("could not rename the kept match %s to %s: %s", path, target.name, exc)
-            return path
-        log.info("renamed the kept match %s to %s (the id inside it)", path.name, target.name)
-        self._saved_paths.pop(match_id, None)
-        return target
-
-    def _remove_saved(self, path: Path) -> None:
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            log.error("could not remove %s: %s", path, exc)
-
-    def resume_saved(self, match_id: str, **kwargs) -> Optional["MatchSession"]:
-        """Make the kept match ``match_id`` the autosave again (the current
-        autosave, if any, is kept for later in its place) and return it."""
-        p = self.saved_path(match_id)
-        if not os.path.lexists(p) and match_id in self._saved_paths:    # listed under another name
-            p = self._saved_paths[match_id]
-        try:
-            session = self._read_match(p, **kwargs)
-        except (BadFile, ValueError) as exc:
-            log.warning("saved match %s refused: %s", p, exc)
-            self._set_aside(p)
-            return None
-        if session is None or self.read_only:
-            return session
-        if self._autosave_id is _UNKNOWN or self._autosave_id:
-            if not self.keep_for_later():
-                return None
-        try:
-            os.replace(p, self.autosave_path)
-        except OSError as exc:
-            log.error("could not resume %s: %s", p, exc)
-            return None
-        self._autosave_id = session.id
-        return session
-
     # ---------------------------------------------------------- history
     def file_match(self, session: "MatchSession", *, conceded: Optional[int] = None,
                    abandoned: bool = False, online: Optional[dict] = None) -> Optional[Path]:
@@ -959,27 +849,33 @@ class Storage:
         ``load_autosave_checked``) and from the History screen."""
         if self.read_only:
             return 0, 0
-        try:
-            kept = sorted(e.name for e in os.scandir(self.saved_dir)
-                          if e.name.startswith("match-") and e.name.endswith(".json"))
-        except OSError:
-            kept = []
         filed = pending = 0
-        for path in [self.autosave_path] + [self.saved_dir / name for name in kept]:
-            try:
-                session = self._read_match(path, store=None)
-            except (BadFile, ValueError):
-                continue          # unusable: the title sets it aside with a message
-            if session is None or not session.state.is_over:
-                continue
-            if self.file_match(session) is None:
-                pending += 1
-                continue
-            filed += 1
-            if path == self.autosave_path:
-                self.clear_autosave(session.id)
-            else:
-                self._remove_saved(path)
+        with self._kept_lock:
+            index = self.kept_index
+            index.load()
+            for path in [self.autosave_path] + [self.saved_dir / name for name in self._kept_names() or ()]:
+                if path != self.autosave_path:
+                    try:
+                        summary = index.lookup(path.name, os.lstat(path))
+                    except OSError:
+                        continue
+                    if summary is not None and not summary.over:
+                        continue      # known unfinished: not read again
+                try:
+                    session = self._read_match(path, store=None)
+                except (BadFile, ValueError):
+                    continue          # unusable: the title sets it aside with a message
+                if session is None or not session.state.is_over:
+                    continue
+                if self.file_match(session) is None:
+                    pending += 1
+                    continue
+                filed += 1
+                if path == self.autosave_path:
+                    self.clear_autosave(session.id)
+                else:
+                    self._remove_saved(path)
+            index.save()
         if filed or pending:
             log.info("pending filings: %d filed, %d still pending", filed, pending)
         return filed, pending
@@ -1001,7 +897,7 @@ class Storage:
         path = self.file_match(session, conceded=seat)
         if path is not None:
             self.clear_autosave(session.id)
-            self._remove_saved(self.saved_path(session.id))
+            self._remove_saved(self._kept_path(session.id))
         return path
 
     def abandon(self, session: "MatchSession") -> Optional[Path]:
@@ -1011,7 +907,7 @@ class Storage:
         if path is not None:
             self.clear_autosave(session.id)
             if not self.read_only:
-                self._remove_saved(self.saved_path(session.id))
+                self._remove_saved(self._kept_path(session.id))
         return path
 
     def list_finished(self) -> list[FinishedMatch]:
