@@ -548,17 +548,23 @@ def _icon_bytes(f: PlannedFile) -> tuple[bytes, Path]:
     return buf.getvalue(), path
 
 
-def _make_dirs(path: Path, created: list[str]) -> None:
+def _make_dirs(path: Path, created: list[dict]) -> None:
+    """Make ``path`` and the folders above it that are missing; each one made is added to
+    ``created`` with its device and inode, the proof uninstall asks for before removing it."""
     missing = []
     p = path
-    while not p.exists():
+    while not os.path.lexists(p):
         missing.append(p)
         if p.parent == p:
             break
         p = p.parent
     path.mkdir(parents=True, exist_ok=True)
     for m in reversed(missing):
-        created.append(str(m))
+        try:
+            st = os.lstat(m)
+        except OSError:
+            continue
+        created.append({"path": str(m), "dev": st.st_dev, "ino": st.st_ino})
 
 
 # ----------------------------------------------------------------- the record
@@ -601,13 +607,15 @@ def _path_problem(value: Any) -> Optional[str]:
     return None
 
 
-def _parse_manifest(data: Any) -> tuple[list[dict], list[str], list[str]]:
+def _parse_manifest(data: Any) -> tuple[list[dict], list[dict], list[str]]:
     """Check a record field by field: (file entries, folders, problems).
 
     Raises _BadShape when the record as a whole is not what install writes (not
     an object; "files" or "dirs" not a list): none of it can be trusted then.
     A malformed entry is left out and described in ``problems``. An entry is
-    returned as {"path": str, "sha256": lower-case hex or None, "label": str}.
+    returned as {"path": str, "sha256": lower-case hex or None, "label": str}, a
+    folder as {"path": str, "dev": int, "ino": int} (None, None for a bare path an
+    older version recorded: nothing proves it made that folder).
     """
     if not isinstance(data, dict):
         raise _BadShape(f"is not usable (it is {_json_type(data)}, not an object)")
@@ -617,7 +625,7 @@ def _parse_manifest(data: Any) -> tuple[list[dict], list[str], list[str]]:
         if not isinstance(value, list):
             raise _BadShape(f'is not usable ("{key}" is {_json_type(value)}, not a list)')
     entries: list[dict] = []
-    folders: list[str] = []
+    folders: list[dict] = []
     problems: list[str] = []
     for i, e in enumerate(files, 1):
         where = f'"files" entry {i}'
@@ -640,15 +648,35 @@ def _parse_manifest(data: Any) -> tuple[list[dict], list[str], list[str]]:
         entries.append({"path": e["path"], "sha256": sha.lower() if sha else None,
                         "label": label if isinstance(label, str) else ""})
     for i, d in enumerate(dirs, 1):
+        if isinstance(d, dict):
+            why = _path_problem(d["path"]) if "path" in d else None
+            if "path" not in d:
+                problems.append(f'"dirs" entry {i} (it has no path)')
+            elif why is not None:
+                problems.append(f'"dirs" entry {i} (its path {why})')
+            elif not all(type(d.get(k)) is int and d[k] >= 0 for k in ("dev", "ino")):
+                problems.append(f'"dirs" entry {i}, {_show(d["path"])} (it has no device and inode numbers)')
+            else:
+                folders.append({"path": d["path"], "dev": d["dev"], "ino": d["ino"]})
+            continue
         why = _path_problem(d)
         if why is not None:
             problems.append(f'"dirs" entry {i} (it {why})')
             continue
-        folders.append(d)
+        folders.append({"path": d, "dev": None, "ino": None})    # a record of an older version: no proof
     return entries, folders, problems
 
 
-def _read_record(mpath: Path, root: Path) -> Optional[tuple[dict, list[dict], list[str], list[str]]]:
+def _dirs_record(folders: Iterable[dict]) -> list:
+    """The record's "dirs": each folder once, with its proof; a bare path an older version
+    recorded stays a bare path (no proof is made up for it)."""
+    out = {}
+    for f in folders:
+        out[f["path"]] = f["path"] if f["ino"] is None else f
+    return list(out.values())
+
+
+def _read_record(mpath: Path, root: Path) -> Optional[tuple[dict, list[dict], list[dict], list[str]]]:
     """(record, file entries, folders, problems), or None when there is no record.
 
     Read with koikoi.files.read_json (a regular file only, size- and depth-limited,
@@ -740,16 +768,20 @@ def _regular_file_hash(path: str) -> Optional[tuple[str, tuple[int, int]]]:
         os.close(fd)
 
 
-def _remove_folders(folders: Iterable[str], places: list[tuple[str, frozenset[str]]],
+def _remove_folders(folders: Iterable[dict], places: list[tuple[str, frozenset[str]]],
                     home: Path, out: Optional[Callable[[str], None]]) -> None:
-    """Remove the recorded folders that are empty, deepest first, when each is one
-    of the places or a folder above one inside the home folder (install creates
-    e.g. ~/.local/share/icons/hicolor/...). A link is never removed or followed.
-    A folder above a place but outside home (e.g. $KOIKOI_HOME) is kept quietly;
-    any other recorded folder is kept and reported."""
+    """Remove the recorded folders that are empty and that install made, deepest first:
+    each must be the very folder it made (its device and inode as recorded when it was
+    created: an edited record cannot name the player's own empty Desktop) and one of the
+    places or a folder above one inside the home folder (install creates e.g.
+    ~/.local/share/icons/hicolor/...). A link is never removed or followed. A folder
+    above a place but outside home (e.g. $KOIKOI_HOME) is kept quietly; any other
+    recorded folder is kept and reported."""
     home_real = _real(home)
     roots = [f for f, _ in places]
-    for d in sorted(set(folders), key=lambda s: len(Path(s).parts), reverse=True):
+    by_path = {f["path"]: f for f in folders}
+    for d in sorted(by_path, key=lambda s: len(Path(s).parts), reverse=True):
+        made = by_path[d]
         try:
             st = os.lstat(d)
         except (OSError, ValueError):
@@ -760,6 +792,12 @@ def _remove_folders(folders: Iterable[str], places: list[tuple[str, frozenset[st
             continue
         if not any(real == r for r in roots) and (real == home_real
                                                   or not _within(real, home_real)):
+            continue
+        if made["ino"] is None:
+            _say(out, f"left alone: {_show(d)} (the record does not prove Koi-Koi created it)")
+            continue
+        if (st.st_dev, st.st_ino) != (made["dev"], made["ino"]):
+            _say(out, f"left alone: {_show(d)} (not the folder Koi-Koi created)")
             continue
         try:
             os.rmdir(d)
@@ -817,7 +855,7 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
     """
     plan = plan_shortcut(platform, home, exe)
     entries: list[dict] = []
-    dirs: list[str] = []
+    dirs: list[dict] = []
     try:
         record = _read_record(plan.manifest, plan.data_dir)
     except ShortcutRecordError as exc:
@@ -900,7 +938,7 @@ def install_shortcut(*, platform: Optional[str] = None, home: Optional[Path] = N
             _save_manifest(plan.manifest, {
                 "version": 1, "platform": plan.platform, "command": plan.command,
                 "installed": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                "files": list(known.values()), "dirs": list(dict.fromkeys(dirs))})
+                "files": list(known.values()), "dirs": _dirs_record(dirs)})
     except Exception as e:
         errors.append(f"could not record the shortcuts in {plan.manifest}: {e}")
 
@@ -992,7 +1030,7 @@ def uninstall_shortcut(*, platform: Optional[str] = None, home: Optional[Path] =
 
     if kept:
         keep = {k: data[k] for k in ("version", "platform", "command", "installed") if k in data}
-        keep.update(files=kept, dirs=folders)
+        keep.update(files=kept, dirs=_dirs_record(folders))
         try:
             _save_manifest(mpath, keep)
         except OSError as exc:

@@ -31,6 +31,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -234,8 +235,9 @@ def main(argv=None) -> int:
     tree = None
     if args.compare:
         tree = Path(tempfile.mkdtemp(prefix="koikoi-old-"))
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.compare],
-                       check=True, capture_output=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.compare], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
     try:
         if not args.no_rebuild:
             if tree is not None and args.compare_rebuild:
@@ -250,8 +252,7 @@ def main(argv=None) -> int:
             print(_open_line(args.compare[:10], old), flush=True)
     finally:
         if tree is not None:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                           capture_output=True)
+            shutil.rmtree(tree, ignore_errors=True)
     return 0
 
 
