@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
+from . import paths
 from .files import BadFile, atomic_write_bytes, atomic_write_text, move_aside, read_json
 
 APP_ID = "koikoi"
@@ -171,14 +172,12 @@ def _env_dir(var: str, home: Path, explicit_home: bool) -> Optional[Path]:
 
 
 def data_dir(platform: Optional[str] = None, home: Optional[Path] = None) -> Path:
-    """Where the manifest (and the Windows .ico and script) live."""
-    kh = os.environ.get("KOIKOI_HOME", "").strip()
-    if kh:
-        return Path(kh).expanduser() / "data"          # as koikoi.storage.data_dir()
+    """Where the manifest (and the Windows .ico and script) live: the game's data folder
+    (``koikoi.paths``), or that rule applied to another platform or home."""
+    kh = paths.koikoi_home()
     plat = _norm_platform(platform)
-    if home is None and plat == _norm_platform(None):
-        import platformdirs
-        return Path(platformdirs.user_data_dir(APP_ID, appauthor=False))
+    if kh is not None or (home is None and plat == _norm_platform(None)):
+        return paths.data_dir()
     h = Path(home) if home is not None else Path.home()
     if plat == "win32":
         local = _env_dir("LOCALAPPDATA", h, home is not None) if home is None else None
@@ -190,25 +189,13 @@ def data_dir(platform: Optional[str] = None, home: Optional[Path] = None) -> Pat
 
 
 def linux_desktop_dir(home: Path, explicit_home: bool = False) -> Optional[Path]:
-    """XDG_DESKTOP_DIR from user-dirs.dirs if it names an existing folder other than
-    home itself, else ~/Desktop if it exists, else None."""
-    config = _env_dir("XDG_CONFIG_HOME", home, explicit_home) or home / ".config"
-    dirs_file = config / "user-dirs.dirs"
-    try:
-        for raw in dirs_file.read_text(encoding="utf-8").splitlines():
-            m = re.match(r'\s*XDG_DESKTOP_DIR\s*=\s*"?([^"]*)"?\s*$', raw)
-            if not m:
-                continue
-            value = m.group(1).replace("$HOME", str(home))
-            value = value.replace("${HOME}", str(home))
-            p = Path(value)
-            if not p.is_absolute():
-                p = home / p
-            if p.is_dir() and p.resolve() != home.resolve():
-                return p
-            break
-    except OSError:
-        pass
+    """The desktop folder (``koikoi.paths.desktop_dir``: platformdirs reads XDG_DESKTOP_DIR
+    from user-dirs.dirs) when ``home`` is the user's home and the configuration it reads
+    lies inside it; for another home (``--home``, tests) its Desktop folder if there is one."""
+    if _real(home) == _real(Path.home()):
+        unset = not os.environ.get("XDG_CONFIG_HOME", "").strip()
+        if unset or _env_dir("XDG_CONFIG_HOME", home, explicit_home) is not None:
+            return paths.desktop_dir()
     d = home / "Desktop"
     return d if d.is_dir() else None
 
@@ -219,25 +206,11 @@ def _windows_dirs(home: Optional[Path]) -> tuple[Path, Path]:
         appdata = os.environ.get("APPDATA")
         start = (Path(appdata) if appdata else Path.home() / "AppData" / "Roaming") \
             / "Microsoft" / "Windows" / "Start Menu" / "Programs"
-        desktop = _windows_known_desktop() or Path.home() / "Desktop"
+        desktop = paths.desktop_dir() or Path.home() / "Desktop"    # a redirected one too (OneDrive)
         return start, desktop
     h = Path(home) if home is not None else Path.home()
     return (h / "AppData" / "Roaming" / "Microsoft" / "Windows" / "Start Menu" / "Programs",
             h / "Desktop")
-
-
-def _windows_known_desktop() -> Optional[Path]:
-    """The real Desktop folder (it may be redirected, e.g. to OneDrive)."""
-    try:
-        import ctypes
-        from ctypes import wintypes
-        buf = ctypes.create_unicode_buffer(wintypes.MAX_PATH)
-        # CSIDL_DESKTOPDIRECTORY = 0x10
-        if ctypes.windll.shell32.SHGetFolderPathW(None, 0x10, None, 0, buf) == 0:  # type: ignore
-            return Path(buf.value)
-    except Exception:
-        pass
-    return None
 
 
 # ----------------------------------------------------------------- command

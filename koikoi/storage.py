@@ -60,12 +60,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-import platformdirs
-
 from .ai import OFFERED_LEVELS
 from .files import (REASONS, BadFile, atomic_write_text, clean_stale_temps, move_aside, parse_json, read_bytes,
                     read_json, stamped_sibling)
 from .kept import KeptMatches, SavedMatch
+from .paths import APP_NAME, ENV_HOME, config_dir, data_dir, log_dir  # noqa: F401  (the folders: koikoi.paths)
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
 from .engine.phase import SeatKind
 from .i18n import N_, _, format_number
@@ -75,8 +74,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger("koikoi.storage")
 
-APP_NAME = "koikoi"
-ENV_HOME = "KOIKOI_HOME"
 
 OPPONENTS = tuple(lvl.name for lvl in OFFERED_LEVELS) + ("friend",)   # the new-match choices
 SETTINGS_MAX_BYTES = 1 << 20
@@ -116,26 +113,6 @@ LANGUAGES = ("system", "en", "ja")              # the "language" setting (koikoi
 
 
 # ------------------------------------------------------------------ folders
-
-
-def _home() -> Optional[Path]:
-    home = os.environ.get(ENV_HOME)
-    return Path(home).expanduser() if home else None
-
-
-def config_dir() -> Path:
-    home = _home()
-    return home / "config" if home else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-
-
-def data_dir() -> Path:
-    home = _home()
-    return home / "data" if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def log_dir() -> Path:
-    home = _home()
-    return home / "logs" if home else Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
 
 
 def path_problem(*folders) -> Optional[str]:
