@@ -27,42 +27,24 @@ import json
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _env(home: Path, code: Path) -> dict:
-    return dict(os.environ, KOIKOI_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-                PYTHONPATH=str(code), PYGAME_HIDE_SUPPORT_PROMPT="1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_history import _env, export_tree, random_match  # noqa: E402  (the same folder's tool)
 
 
 def generate(home: Path, n: int, seed: int = 1) -> int:
     """Keep ``n`` unfinished matches in home/data/saved (the ones already there are kept)."""
-    sys.path.insert(0, str(ROOT))
-    from koikoi.engine import RULESETS, apply, legal_actions
-    from koikoi.session import MatchSession, SeatConfig
     folder = home / "data" / "saved"
     folder.mkdir(parents=True, exist_ok=True)
     have = len(list(folder.glob("match-*.json")))
     rng = random.Random(seed + have)
-    names = sorted(RULESETS)
-    seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Hard)", "hard"))
     for i in range(have, n):
-        s = MatchSession(RULESETS[names[i % len(names)]], seed=rng.randrange(1, 2 ** 31), months=12, seats=seats)
-        state = s.state
-        for _ in range(rng.randrange(20, 600)):
-            legal = legal_actions(state)
-            after = apply(state, legal[rng.randrange(len(legal))])
-            if after.is_over:
-                break
-            state = after
-        s.state = state
+        s = random_match(rng, i, months=12, moves=lambda r: r.randrange(20, 600))
         path = folder / f"match-{s.id}.json"
         path.write_text(s.to_json(), encoding="utf-8")
         os.utime(path, (1.7e9 + i * 60, 1.7e9 + i * 60))
@@ -128,12 +110,7 @@ def main(argv=None) -> int:
     p.add_argument("--compare", metavar="REV", help="also time the code of this commit")
     p.add_argument("--repeat", type=int, default=1, help="runs of each code, alternating")
     args = p.parse_args(argv)
-    old = None
-    if args.compare:
-        old = Path(tempfile.mkdtemp(prefix="koikoi-old-"))
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.compare], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+    old = export_tree(args.compare) if args.compare else None
     try:
         for n in args.kept:
             home = Path(f"{args.home}-{n}")
