@@ -173,25 +173,32 @@ def parse_json(data, *, max_depth: int = MAX_DEPTH) -> Any:
 
 
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKETS = re.compile(r'[^\[\]{}]+')
-_INNERMOST = re.compile(r'[\[{][\]}]')
+_INNERMOST = re.compile(rb'[\[{][\]}]')
+_NOT_BRACKETS_OR_QUOTES = bytes(b for b in range(256) if b not in b'[]{}"')
 
 
 def too_deep(text: str, max_depth: int = MAX_DEPTH) -> bool:
     """True if ``text`` nests more than ``max_depth`` brackets (outside strings).
 
-    Checked before parsing, without recursion and at C speed: strings and
-    everything but brackets are dropped, then the innermost pairs are removed
-    once per level; text still changing after ``max_depth`` passes is deeper.
-    (Unbalanced text is left to the parser to refuse.)
+    Checked before parsing, without recursion and at C speed: everything but
+    brackets and quotes is dropped (``bytes.translate``), then the strings (a
+    string without brackets leaves a pair of quotes; text with a backslash has
+    its strings removed by the string pattern first), then the innermost pairs
+    are removed once per level; text still changing after ``max_depth`` passes
+    is deeper. (Unbalanced text is left to the parser to refuse.)
     """
     if text.count("[") + text.count("{") <= max_depth:
         return False
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    if "\\" in text:                 # an escaped quote may sit inside a string
+        text = _STRINGS.sub("", text)
+    kept = text.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS_OR_QUOTES)
+    brackets = kept.replace(b'""', b"")
+    if b'"' in brackets:              # a string holding brackets: every other piece is outside
+        brackets = b"".join(kept.split(b'"')[0::2])
     for _pass in range(max_depth):
         if not brackets:
             return False
-        peeled = _INNERMOST.sub("", brackets)
+        peeled = _INNERMOST.sub(b"", brackets)
         if peeled == brackets:
             return False
         brackets = peeled

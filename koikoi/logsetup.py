@@ -41,6 +41,8 @@ import sys
 import time
 from pathlib import Path
 
+from . import paths
+
 LOG_FILE_NAME = "koikoi.log"
 MAX_BYTES = 1_000_000
 BACKUP_COUNT = 3
@@ -204,38 +206,14 @@ class SafeRotatingFileHandler(logging.handlers.RotatingFileHandler):
             os.replace(base, names[0])
 
 
-def koikoi_home() -> Path | None:
-    """$KOIKOI_HOME as a Path, if set (everything of ours then lives under it)."""
-    home = os.environ.get("KOIKOI_HOME", "").strip()
-    return Path(home).expanduser() if home else None
-
-
 def default_log_dir() -> Path:
-    """$KOIKOI_HOME/logs, else platformdirs' user log dir (the folders of koikoi.storage)."""
-    try:
-        from .storage import log_dir
-        return Path(log_dir())
-    except Exception:
-        pass
-    home = koikoi_home()
-    if home is not None:
-        return home / "logs"
-    import platformdirs
-    return Path(platformdirs.user_log_dir("koikoi", appauthor=False))
+    """$KOIKOI_HOME/logs, else platformdirs' user log dir (``koikoi.paths``)."""
+    return paths.log_dir()
 
 
 def data_dir() -> Path:
-    """Where the game keeps its data: $KOIKOI_HOME/data, else the user data dir."""
-    try:
-        from .storage import data_dir as storage_data_dir
-        return Path(storage_data_dir())
-    except Exception:
-        pass
-    home = koikoi_home()
-    if home is not None:
-        return home / "data"
-    import platformdirs
-    return Path(platformdirs.user_data_dir("koikoi", appauthor=False))
+    """Where the game keeps its data: $KOIKOI_HOME/data, else the user data dir (``koikoi.paths``)."""
+    return paths.data_dir()
 
 
 def current_log_path() -> Path | None:

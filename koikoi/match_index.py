@@ -40,409 +40,39 @@ and named once in ``problems``.
 
 Without ``writable`` (a second window of the game) the index is built in
 memory from a copy of the file's, and no file is moved.
+
+A row, and reading one file into it, is ``koikoi.index_rows``; the SQLite file
+(its shape, opening it, a lock told from damage) ``koikoi.index_db``; this module
+keeps the rows and runs the worker (and re-exports the public names).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
-import re
 import sqlite3
-import stat
-import sys
 import threading
 import time
-from datetime import datetime
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple, Optional
-from urllib.parse import quote
+from typing import Optional
 
-from . import stats as S
-from .files import BadFile, move_aside, parse_json, read_bytes
+from .files import BadFile, move_aside, read_bytes
 from .i18n import _
-from .session import MAX_NAME_LEN, load_match, valid_match_id
-from .engine.phase import SeatKind
+from .session import valid_match_id
+from .index_db import (BUSY_TIMEOUT, SCHEMA_VERSION, _damaged, _Locked, _locked, _shape_problem,  # noqa: F401
+                       _share_the_interpreter, _SIDE_FILES, connect, copy_existing, ensure_schema, file_problem,
+                       read_only)
+from .index_rows import (MATCH_MAX_BYTES, FinishedMatch, _child_start, _COLUMNS, _digest, _entry, _NAME_RE,
+                         _newest_first, _pool_size, _Read, _read_many, _read_one, _row, _stat_key, _values,
+                         content_hash, history_files, row_of, summarize)
 
 log = logging.getLogger("koikoi.index")
 
 INDEX_NAME = "history-index.sqlite3"
-SCHEMA_VERSION = 3               # 2: the online columns; 3: a digest per row (another version is set aside)
-MATCH_MAX_BYTES = 8 << 20        # a 12-month log is ~40 KB; an endless house-rules match stays far below
 BATCH = 64                       # rows written per transaction while building
 POOL_FROM = 48                   # files to read before background processes are worth starting
-BUSY_TIMEOUT = 0.25              # seconds SQLite waits on another process's lock (the worker's only)
-LOCK_RETRY = 1.0                 # ... then the worker tries again this often,
+LOCK_RETRY = 1.0                 # ... then the worker tries again this often (BUSY_TIMEOUT: index_db),
 LOCK_PATIENCE = 30.0             # ... for this long, before leaving it to the next refresh
-
-_COLUMNS = ("name", "digest", "match_id", "finished_at", "player0", "player1", "opponent",
-            "rules", "months", "rounds", "score0", "score1", "winner", "conceded", "unfinished",
-            "stats_opponent", "record", "online_seat", "room")
-
-
-class FinishedMatch(NamedTuple):
-    """One line of the match history, as recomputed from its log (a NamedTuple:
-    thousands are made each time History opens)."""
-
-    path: Path
-    finished_at: str            # ISO date-time, local time
-    players: tuple              # (seat 0's name, seat 1's name)
-    opponent: str               # "CPU (Hard)", "Friend", ...
-    rules: str                  # the rules' name (a preset's, or a house-rules variant's)
-    months: Optional[int]
-    rounds: int
-    scores: tuple
-    winner: Optional[int]       # seat, None for a draw or an unfinished match
-    conceded: Optional[int] = None   # the seat that conceded an unfinished match, else None
-    unfinished: bool = False    # abandoned (or found unfinished): never counted as won or lost
-    match_id: str = ""
-    stats_opponent: str = ""    # koikoi.stats' opponent label ("hard", "friend"...)
-    record: Optional[S.Record] = None   # what the match adds to the statistics (None: not finished)
-    online_seat: Optional[int] = None   # played over the network: this player's seat, else None
-    room: str = ""              # ... and the server's room code
-
-    @property
-    def finished(self) -> bool:
-        return self.conceded is None and not self.unfinished
-
-
-# ------------------------------------------------------------------ one file
-
-
-def _valid_time(value: Any) -> Optional[str]:
-    if isinstance(value, str) and len(value) <= 40:
-        try:
-            return datetime.fromisoformat(value).strftime("%Y-%m-%dT%H:%M:%S")
-        except ValueError:
-            return None
-    return None
-
-
-def summarize(path: Path, *, data_root=None, mtime: Optional[float] = None, raw: Optional[bytes] = None
-              ) -> FinishedMatch:
-    """The history row of one file (or of its bytes ``raw``, already read);
-    BadFile or ValueError if it cannot be used."""
-    if raw is None:
-        raw = read_bytes(path, max_bytes=MATCH_MAX_BYTES, root=data_root)
-        if raw is None:
-            raise FileNotFoundError(str(path))
-    data = parse_json(raw)
-    match_id, seats, state = load_match(data)
-    summary = data.get("summary")
-    return row_of(path, match_id, seats, state, summary if isinstance(summary, dict) else {}, mtime)
-
-
-def _online(summary: dict, seats) -> tuple[Optional[int], str]:
-    """(this player's seat, room code) of a match filed as played online, else (None, "").
-    Only the shape is checked: the log cannot tell where a match was played."""
-    o = summary.get("online")
-    if not isinstance(o, dict) or type(o.get("seat")) is not int or o["seat"] not in (0, 1):
-        return None, ""
-    if any(s.kind != SeatKind.HUMAN for s in seats):
-        return None, ""
-    room = o.get("room")
-    room = room if isinstance(room, str) and _ROOM_RE.fullmatch(room) else ""
-    return o["seat"], room
-
-
-# net.protocol.CODE_RE, written again: the history is read at start-up, the network code is not
-_ROOM_RE = re.compile(r"KOI-[0-9]{4,8}")
-
-
-def row_of(path: Path, match_id: str, seats, state, summary: dict, mtime: Optional[float] = None) -> FinishedMatch:
-    """The history row of a match already replayed (``state``), filed at ``path``
-    with ``summary``. Only the filing time, a concession and where it was played
-    (online: this player's seat and the room) are read from the summary (checked);
-    everything else comes from the state."""
-    when = _valid_time(summary.get("finished_at"))
-    if when is None:
-        stamp = mtime if mtime is not None else os.stat(path).st_mtime
-        when = datetime.fromtimestamp(stamp).strftime("%Y-%m-%dT%H:%M:%S")
-    conceded = unfinished = None
-    if not state.is_over:
-        c = summary.get("conceded")
-        if type(c) is int and c in (0, 1):
-            conceded = c
-        else:
-            unfinished = True      # abandoned, or a match filed unfinished by a crash of an old version
-    winner = state.winner if state.is_over else (1 - conceded if conceded is not None else None)
-    online_seat, room = _online(summary, seats)
-    if online_seat is not None:
-        # the statistics of this computer's player: the other seat counted as the opponent
-        counted = tuple(s if i == online_seat else replace(s, kind=SeatKind.CPU) for i, s in enumerate(seats))
-        rec = S.fold_match(counted, state)
-        label, opponent = "friend", seats[1 - online_seat].name
-    else:
-        rec = S.fold_match(seats, state)
-        label = S.opponent_label(seats, S.tracked_seat(seats))
-        opponent = seats[1].name if seats[1].kind == SeatKind.CPU else "Friend"
-    return FinishedMatch(
-        path=Path(path), finished_at=when, players=(seats[0].name, seats[1].name),
-        opponent=opponent,
-        rules=state.rules.name, months=state.months, rounds=len(state.ledger),
-        scores=tuple(int(x) for x in state.scores), winner=winner, conceded=conceded,
-        unfinished=bool(unfinished), match_id=match_id, stats_opponent=label,
-        record=rec,
-        online_seat=online_seat, room=room)
-
-
-# ------------------------------------------------------------------ rows: written, read back, checked
-
-
-def content_hash(raw: bytes) -> str:
-    """The hash of a history file's bytes that its row's digest includes."""
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
-
-
-def _values(m: FinishedMatch) -> tuple:
-    """A row's values after its name and digest, as stored."""
-    record = json.dumps(S.record_to_dict(m.record), separators=(",", ":")) if m.record is not None else None
-    return (m.match_id, m.finished_at, m.players[0], m.players[1], m.opponent, m.rules, m.months, m.rounds,
-            m.scores[0], m.scores[1], m.winner, m.conceded, 1 if m.unfinished else 0, m.stats_opponent,
-            record, m.online_seat, m.room)
-
-
-def _digest(content: str, name: str, values: tuple) -> str:
-    """The digest of a row: its file's content hash and every value of the row, so
-    that a file edited in place and a row edited in the database both stop matching."""
-    text = json.dumps([content, name, list(values)], ensure_ascii=False, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-
-
-def _row(m: FinishedMatch, content: str) -> tuple:
-    values = _values(m)
-    return (m.path.name, _digest(content, m.path.name, values)) + values
-
-
-_NAME_RE = re.compile(r"match-[^/\\\x00-\x1f\x7f]{1,200}\.json")     # any file name the folder can hold
-_DIGEST_RE = re.compile(r"[0-9a-f]{32}")
-_LABEL_RE = re.compile(r"[a-z0-9_]{1,32}")
-_TEXT_MAX = 200                 # a rules name, a house-rules variant's, a CPU's name
-_COUNT_MAX = 10 ** 6
-_RECORD_MAX = 8192              # a record's JSON: ~60 counts and yaku names
-
-
-def _text(v: Any, most: int) -> bool:
-    return type(v) is str and 0 < len(v) <= most and v.isprintable()
-
-
-def _small(v: Any, low: int, high: int) -> bool:
-    return type(v) is int and low <= v <= high
-
-
-def _record(v: Any) -> Optional[S.Record]:
-    """A stored statistics record, parsed by the defensive reader (depth, size,
-    numbers) and checked count by count; ValueError if it is not one."""
-    if type(v) is not str or len(v) > _RECORD_MAX:
-        raise ValueError("not a statistics record")
-    return S.record_from_dict(parse_json(v, max_depth=2))
-
-
-def _entry(folder: Path, r: Any) -> Optional[FinishedMatch]:
-    """The row ``r`` read from the index as a FinishedMatch, or None if any value is
-    not one this version writes: such a row is rebuilt from its file."""
-    try:
-        (name, digest, match_id, when, p0, p1, opponent, rules, months, rounds, s0, s1, winner,
-         conceded, unfinished, stats_opponent, record, online_seat, room) = r
-        ok = (type(name) is str and _NAME_RE.fullmatch(name) is not None
-              and type(digest) is str and _DIGEST_RE.fullmatch(digest) is not None
-              and valid_match_id(match_id)
-              and type(when) is str and _valid_time(when) == when
-              and _text(p0, MAX_NAME_LEN) and _text(p1, MAX_NAME_LEN) and _text(opponent, _TEXT_MAX)
-              and _text(rules, _TEXT_MAX)
-              and (months is None or _small(months, 1, 1000))
-              and _small(rounds, 0, _COUNT_MAX) and _small(s0, -_COUNT_MAX, _COUNT_MAX)
-              and _small(s1, -_COUNT_MAX, _COUNT_MAX)
-              and (winner is None or _small(winner, 0, 1)) and (conceded is None or _small(conceded, 0, 1))
-              and _small(unfinished, 0, 1)
-              and type(stats_opponent) is str and _LABEL_RE.fullmatch(stats_opponent) is not None
-              and (online_seat is None or _small(online_seat, 0, 1))
-              and type(room) is str and (room == "" or _ROOM_RE.fullmatch(room) is not None))
-        if not ok:
-            return None
-        if conceded is not None:        # a concession: the other seat won, nothing counted
-            ok = not unfinished and winner == 1 - conceded and record is None
-        elif unfinished:
-            ok = winner is None and record is None
-        else:
-            ok = record is not None
-        if not ok:
-            return None
-        rec = _record(record) if record is not None else None
-        if rec is not None and not (rec.matches == 1 and rec.wins + rec.draws <= 1 and rec.rounds == rounds
-                                    and rec.rounds_won <= rounds):
-            return None
-    except (TypeError, ValueError, RecursionError, MemoryError):
-        return None
-    return FinishedMatch(folder / name, when, (p0, p1), opponent, rules, months, rounds, (s0, s1), winner,
-                         conceded, unfinished == 1, match_id, stats_opponent, rec, online_seat, room)
-
-
-def history_files(folder: Path) -> list[str]:
-    """The names of the ``match-*.json`` files in ``folder``."""
-    out: list[str] = []
-    try:
-        it = os.scandir(folder)
-    except OSError:
-        return out
-    with it:
-        for entry in it:
-            name = entry.name
-            if name.startswith("match-") and name.endswith(".json") and _NAME_RE.fullmatch(name):
-                try:
-                    name.encode("utf-8")      # a name of undecodable bytes is no name the game gave
-                except UnicodeEncodeError:
-                    continue
-                out.append(name)
-    return out
-
-
-def _stat_key(st: os.stat_result) -> tuple:
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-
-
-def _newest_first(rows) -> list[FinishedMatch]:
-    return sorted(rows, key=lambda m: (m.finished_at, m.path.name), reverse=True)
-
-
-# ------------------------------------------------------------------ reading files (here or in a process)
-
-
-class _Read(NamedTuple):
-    name: str
-    content: Optional[str] = None         # the file's content hash (None: gone; "": unreadable)
-    match: Optional[FinishedMatch] = None
-    error: Optional[str] = None           # why it cannot be used (English, for the log)
-
-
-def _read_one(folder: Path, name: str, data_root, raw: Optional[bytes] = None) -> _Read:
-    path = folder / name
-    try:
-        if raw is None:
-            raw = read_bytes(path, max_bytes=MATCH_MAX_BYTES, root=data_root)
-            if raw is None:
-                return _Read(name)
-    except FileNotFoundError:
-        return _Read(name)
-    except (BadFile, OSError) as exc:
-        return _Read(name, "", error=str(exc) or exc.__class__.__name__)
-    content = content_hash(raw)
-    try:
-        st = os.lstat(path)
-        return _Read(name, content, summarize(path, data_root=data_root, mtime=st.st_mtime, raw=raw))
-    except FileNotFoundError:
-        return _Read(name)
-    except (BadFile, ValueError, OSError) as exc:
-        return _Read(name, content, error=str(exc) or exc.__class__.__name__)
-    except Exception as exc:  # e.g. MemoryError, RecursionError: never let one file stop the rest
-        log.warning("history file %s could not be indexed", path, exc_info=True)
-        return _Read(name, content, error=str(exc) or exc.__class__.__name__)
-
-
-def _child_start() -> None:
-    try:
-        os.nice(5)                 # the game's frames come first
-    except (AttributeError, OSError):
-        pass
-
-
-def _read_many(folder: str, names: list, data_root) -> list:
-    """In a background process: each file's row as plain values (name, content hash,
-    stored values or None, error)."""
-    out = []
-    for name in names:
-        r = _read_one(Path(folder), name, data_root)
-        out.append((r.name, r.content, _values(r.match) if r.match is not None else None, r.error))
-    return out
-
-
-def _pool_size() -> int:
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        n = os.cpu_count() or 1
-    return max(1, min(n, 4))
-
-
-# ------------------------------------------------------------------ the index
-
-# While a worker replays logs (pure Python), the render thread waits for the
-# interpreter lock each time a drawing call gives it up, up to the switch
-# interval (5 ms) a time, many times a frame: a 5,000-match rebuild showed
-# frames of 90 ms. A short interval while any worker runs keeps frames smooth.
-_WORKER_SWITCH_INTERVAL = 0.0005
-_workers = {"n": 0, "saved": None}
-_workers_lock = threading.Lock()
-
-
-def _share_the_interpreter(start: bool) -> None:
-    with _workers_lock:
-        if start:
-            if _workers["n"] == 0:
-                _workers["saved"] = sys.getswitchinterval()
-                sys.setswitchinterval(min(_workers["saved"], _WORKER_SWITCH_INTERVAL))
-            _workers["n"] += 1
-        else:
-            _workers["n"] -= 1
-            if _workers["n"] == 0 and _workers["saved"] is not None:
-                sys.setswitchinterval(_workers["saved"])
-
-
-def _locked(exc: BaseException) -> bool:
-    """True if ``exc`` says another connection holds a lock (not that the file is bad)."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-    text = str(exc)
-    return "locked" in text or "busy" in text
-
-
-def _damaged(exc: BaseException) -> bool:
-    """True if ``exc`` says the database is not a usable index (damaged, not a database,
-    another shape): set aside. A full disk, a read-only folder or an I/O error are not the
-    file's fault: it is kept, and the index is kept in memory meanwhile."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is None:
-        return isinstance(exc, sqlite3.DatabaseError)     # our own checks (shape, kind)
-    return code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_ERROR,
-                           sqlite3.SQLITE_SCHEMA, sqlite3.SQLITE_MISMATCH, sqlite3.SQLITE_CONSTRAINT)
-
-
-class _Locked(Exception):
-    """The index file is held by another process: try again later."""
-
-
-_TABLE_SQL = ("CREATE TABLE matches (name TEXT PRIMARY KEY, digest TEXT, match_id TEXT, finished_at TEXT, "
-              "player0 TEXT, player1 TEXT, opponent TEXT, rules TEXT, months INTEGER, rounds INTEGER, "
-              "score0 INTEGER, score1 INTEGER, winner INTEGER, conceded INTEGER, unfinished INTEGER, "
-              "stats_opponent TEXT, record TEXT, online_seat INTEGER, room TEXT)")
-_INDEX_SQL = "CREATE INDEX matches_by_id ON matches(match_id)"
-_SIDE_FILES = ("-wal", "-shm", "-journal")
-
-
-def _shape_problem(db: sqlite3.Connection) -> Optional[str]:
-    """Why ``db`` is not an index this version made (None if it is one, or empty)."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    objects = db.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
-    if version == 0 and not objects:
-        return None                          # a new, empty database
-    if version != SCHEMA_VERSION:
-        return f"index schema {version}, this version writes {SCHEMA_VERSION}"
-    want = {("table", "matches"): _TABLE_SQL, ("index", "matches_by_id"): _INDEX_SQL,
-            ("index", "sqlite_autoindex_matches_1"): None}
-    seen = set()
-    for kind, name, sql in objects:
-        key = (kind, name)
-        if key not in want:
-            return f"an unexpected {kind} {name!r}"
-        if want[key] is not None and " ".join(str(sql).split()) != want[key]:
-            return f"the {kind} {name!r} has another shape"
-        seen.add(key)
-    if ("table", "matches") not in seen:
-        return "no matches table"
-    return None
 
 
 class MatchIndex:
@@ -481,32 +111,13 @@ class MatchIndex:
         if db is None:
             db = sqlite3.connect(":memory:", check_same_thread=False)
             if not self.writable:
-                self._copy_existing(db)
+                copy_existing(self.db_path, db)
             if _shape_problem(db) is not None:
                 db.close()
                 db = sqlite3.connect(":memory:", check_same_thread=False)
-        self._ensure_schema(db)
+        ensure_schema(db)
         self._db = db
         return db
-
-    def _file_problem(self) -> Optional[str]:
-        """Why the index file (or its journal) must not be opened: a link, not a regular
-        file, another user's. None if it is fine or not there."""
-        for suffix in ("",) + _SIDE_FILES:
-            p = self.db_path.with_name(self.db_path.name + suffix)
-            try:
-                st = os.lstat(p)
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                return f"{p.name} cannot be examined ({exc.strerror or exc})"
-            if stat.S_ISLNK(st.st_mode):
-                return f"{p.name} is a link"
-            if not stat.S_ISREG(st.st_mode):
-                return f"{p.name} is not a regular file"
-            if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
-                return f"{p.name} belongs to another user"
-        return None
 
     def _set_db_aside(self, why: str) -> bool:
         log.warning("history index %s is unusable (%s); setting it aside and rebuilding", self.db_path, why)
@@ -519,30 +130,14 @@ class MatchIndex:
             moved = False
         return moved
 
-    def _connect(self) -> sqlite3.Connection:
-        uri = f"file:{quote(str(self.db_path))}?nofollow=1"
-        db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA trusted_schema=OFF")
-            problem = _shape_problem(db)
-        except BaseException:
-            db.close()
-            raise
-        if problem is not None:
-            db.close()
-            raise sqlite3.DatabaseError(problem)
-        return db
-
     def _open_file(self) -> Optional[sqlite3.Connection]:
         for attempt in (1, 2):
             try:
                 self.db_path.parent.mkdir(parents=True, exist_ok=True)
-                problem = self._file_problem()
+                problem = file_problem(self.db_path)
                 if problem is not None:
                     raise sqlite3.DatabaseError(problem)
-                return self._connect()
+                return connect(self.db_path)
             except (sqlite3.Error, OSError) as exc:
                 if isinstance(exc, sqlite3.Error) and _locked(exc):
                     raise _Locked(str(exc)) from None
@@ -552,27 +147,6 @@ class MatchIndex:
                 if not self._set_db_aside(str(exc)):
                     return None
         return None
-
-    def _copy_existing(self, mem: sqlite3.Connection) -> None:
-        """A read-only window starts from the writer's index, if it can read it (never through a link)."""
-        if self._file_problem() is not None or not os.path.lexists(self.db_path):
-            return
-        try:
-            src = sqlite3.connect(f"file:{quote(str(self.db_path))}?mode=ro&nofollow=1", uri=True, timeout=BUSY_TIMEOUT)
-            try:
-                if _shape_problem(src) is None:
-                    src.backup(mem)
-            finally:
-                src.close()
-        except sqlite3.Error as exc:
-            log.info("could not read the history index %s (%s); building one in memory", self.db_path, exc)
-
-    @staticmethod
-    def _ensure_schema(db: sqlite3.Connection) -> None:
-        if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-            return
-        db.executescript(f"{_TABLE_SQL}; {_INDEX_SQL}; PRAGMA user_version = {SCHEMA_VERSION};")
-        db.commit()
 
     def _close_db(self) -> None:
         if self._db is not None:
@@ -605,30 +179,23 @@ class MatchIndex:
         with self._lock:
             loaded = self._loaded
             name = next((m.path.name for m in self._rows.values() if m.match_id == match_id), None)
-        if name is None and not loaded:
-            name = self._peek_name(match_id)
+        if name is None and not loaded:      # before the worker has read the index: one look in the file
+            found = read_only(self.db_path, "SELECT name FROM matches WHERE match_id = ? LIMIT 1", (match_id,))
+            name = found[0][0] if found else None
+            name = name if type(name) is str and _NAME_RE.fullmatch(name) else None
         if name is None:
             return None
         path = self.history_dir / name
         return path if os.path.lexists(path) else None
 
-    def _peek_name(self, match_id: str) -> Optional[str]:
-        """Before the worker has read the index: one look in the file, read-only, not
-        waiting on a lock (a match filed before under another name is not filed twice)."""
-        if self._file_problem() is not None or not self.db_path.is_file():
-            return None
-        try:
-            db = sqlite3.connect(f"file:{quote(str(self.db_path))}?mode=ro&nofollow=1", uri=True, timeout=0.05)
-            try:
-                if _shape_problem(db) is not None:
-                    return None
-                row = db.execute("SELECT name FROM matches WHERE match_id = ? LIMIT 1", (match_id,)).fetchone()
-            finally:
-                db.close()
-        except sqlite3.Error:
-            return None
-        name = row[0] if row else None
-        return name if type(name) is str and _NAME_RE.fullmatch(name) else None
+    def known_ids(self) -> set:
+        """The ids of every indexed match (``path_of`` confirms one): from memory once the
+        worker has read the index, else one read-only look in the file, not waiting on a lock."""
+        with self._lock:
+            if self._loaded:
+                return {m.match_id for m in self._rows.values()}
+        rows = read_only(self.db_path, "SELECT match_id FROM matches") or []
+        return {r[0] for r in rows if valid_match_id(r[0])}
 
     def take_problems(self) -> list[str]:
         with self._lock:

@@ -34,15 +34,8 @@ another match: if one tries, the saved match is kept for later first.
 A ``read_only`` Storage (the second window of the game) reads but writes,
 moves and removes nothing.
 
-Settings keys: anim_speed, volume, music_volume, muted, month_numbers,
-fullscreen, window_size, card_scale (0.85 / 1.0 / 1.15), name_style ("both",
-"english", "romaji"), last_new_match (opponent, rules, months, and "house":
-the house-rule changes on top of the preset, validated by ``valid_house_rules``),
-hints ("auto": with CPU · Easy only, "on", "off"), pace (the CPU's pace: "relaxed",
-"normal", "quick"; ``koikoi.ui.hints.PACES``), friend_names (the two names of a
-friend match, each 1 to 40 characters as ``koikoi.session.clean_name`` takes them),
-language ("system": the OS language when its catalog is complete, "en", "ja";
-``koikoi.i18n.resolve`` turns it into the language played in).
+The settings file's keys, defaults and checks are ``koikoi.settings_schema``'s (re-exported
+here); the folders are ``koikoi.paths``'s; the matches kept for later ``koikoi.kept``'s.
 
 The messages returned for the UI are in the current language (``koikoi.i18n``).
 """
@@ -50,362 +43,33 @@ The messages returned for the UI are in the current language (``koikoi.i18n``).
 from __future__ import annotations
 
 import copy
-import errno
 import json
 import logging
-import math
 import os
-import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-import platformdirs
-
-from .ai import OFFERED_LEVELS
-from .files import (REASONS, BadFile, atomic_write_text, clean_stale_temps, move_aside, read_bytes, read_json,
+from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, parse_json, read_json,
                     stamped_sibling)
+from .kept import KeptMatches, SavedMatch
+from .paths import APP_NAME, ENV_HOME, config_dir, data_dir, log_dir  # noqa: F401  (the folders: koikoi.paths)
+from .settings_schema import (CARD_SCALES, DEFAULT_SETTINGS, HINT_MODES, LANGUAGES, LESSON_ID,  # noqa: F401
+                              LESSONS_MAX, MAX_WINDOW, MIN_WINDOW, NAME_STYLES, OPPONENTS, PACE_NAMES,
+                              SETTING_LABELS, SETTINGS_MAX_BYTES, keep_copy, setting_name, setting_names,
+                              unknown_settings, valid_friend_names, valid_house_rules, valid_lessons,
+                              valid_online, validate_settings)
+from .storage_messages import (FILING_REASONS, filing_reason, match_problem, path_problem,  # noqa: F401
+                               problem_text, short)
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
 from .engine.phase import SeatKind
-from .i18n import N_, _, format_number
+from .i18n import _
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import MatchSession
 
 log = logging.getLogger("koikoi.storage")
 
-APP_NAME = "koikoi"
-ENV_HOME = "KOIKOI_HOME"
-
-OPPONENTS = tuple(lvl.name for lvl in OFFERED_LEVELS) + ("friend",)   # the new-match choices
-SETTINGS_MAX_BYTES = 1 << 20
-MIN_WINDOW = (200, 200)
-MAX_WINDOW = (7680, 4320)
-
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "anim_speed": 1.0,          # 0 = instant, up to 2.0
-    "volume": 0.8,
-    "music_volume": 0.5,
-    "muted": False,
-    "month_numbers": True,      # month numerals printed in the card corners
-    "fullscreen": False,
-    "window_size": None,        # [w, h] of the last windowed session, or None
-    "card_scale": 1.0,          # card size on the table: 0.85 small, 1.0 normal, 1.15 large
-    "name_style": "both",       # names of cards and yaku: "both" (English + romaji), "english", "romaji"
-    # the new-match defaults: the last choice, with its house rules (knob -> value)
-    # ("house" is present only when some house rule differs from the preset)
-    "last_new_match": {"opponent": "medium", "rules": "casual", "months": 6},
-    "hints": "auto",            # practice hints and card tooltips: "auto" (CPU · Easy only), "on", "off"
-    "pace": "normal",           # how long the CPU's turn takes to watch: "relaxed", "normal", "quick"
-    "friend_names": ["Player 1", "Player 2"],   # the seats of a friend match, as last typed
-    # online play, as last typed: the player's name, the host's address, the room code,
-    # whether a hosted match may be joined from the local network, and where a hosted match
-    # runs ("here": a server inside the game; "server": the match server at "server")
-    "online": {"name": None, "address": "", "code": "", "lan": False, "where": "here", "server": ""},
-    # the lessons (Title -> Learn) completed, by lesson id
-    "lessons": {"done": []},
-    "language": "system",       # "system" (the OS language, if translated), "en" or "ja"
-}
-
-CARD_SCALES = (0.85, 1.0, 1.15)
-NAME_STYLES = ("both", "english", "romaji")
-HINT_MODES = ("auto", "on", "off")
-PACE_NAMES = ("relaxed", "normal", "quick")    # the keys of koikoi.ui.hints.PACES
-LANGUAGES = ("system", "en", "ja")              # the "language" setting (koikoi.i18n.resolve)
-
-
-# ------------------------------------------------------------------ folders
-
-
-def _home() -> Optional[Path]:
-    home = os.environ.get(ENV_HOME)
-    return Path(home).expanduser() if home else None
-
-
-def config_dir() -> Path:
-    home = _home()
-    return home / "config" if home else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-
-
-def data_dir() -> Path:
-    home = _home()
-    return home / "data" if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def log_dir() -> Path:
-    home = _home()
-    return home / "logs" if home else Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
-
-
-def path_problem(*folders) -> Optional[str]:
-    """A sentence for the player if a folder's path cannot be used at all (longer
-    than the system allows, or holding a NUL), else None."""
-    for folder in folders:
-        try:
-            os.lstat(folder / "settings.json")
-        except FileNotFoundError:
-            continue
-        except ValueError:
-            return _("The folder for the game's files is not a valid path: {path}.").format(
-                path=repr(str(folder)[:80]))
-        except OSError as exc:
-            if exc.errno == errno.ENAMETOOLONG:
-                return _("The folder for the game's files is too long a path ({count} characters; "
-                         "set {variable} to a shorter folder): {path}…").format(
-                    count=format_number(len(str(folder))), variable=ENV_HOME, path=str(folder)[:60])
-    return None
-
-
-# ------------------------------------------------------------------ settings
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _valid_new_match(v) -> Optional[dict]:
-    from .engine import RULESETS
-    if not isinstance(v, dict):
-        return None
-    opponent, rules, months = v.get("opponent"), v.get("rules"), v.get("months")
-    if not (isinstance(opponent, str) and isinstance(rules, str)):   # a list or dict is unhashable
-        return None
-    if opponent not in OPPONENTS or rules not in RULESETS:
-        return None
-    preset = RULESETS[rules]
-    if not (isinstance(months, int) and not isinstance(months, bool) and months in preset.months_offered):
-        months = preset.months if preset.months in preset.months_offered else preset.months_offered[-1]
-    out = {"opponent": opponent, "rules": rules, "months": months}
-    house = valid_house_rules(rules, v.get("house"))
-    if house:
-        out["house"] = house
-    return out
-
-
-def valid_house_rules(preset_name: str, house: Any) -> dict:
-    """The house-rule changes ``house`` (knob -> value) that the preset accepts: only
-    knobs and values the house-rules editor offers (``koikoi.engine.rules.HOUSE_ROWS``,
-    declared with each knob), and only combinations the Rules accept. Anything else is
-    dropped, one knob at a time, so one bad knob does not lose the others."""
-    from dataclasses import replace
-    from .engine import RULESETS
-    from .engine.rules import JOINT_ROWS, house_knobs, house_offers, house_value
-    if not isinstance(house, dict) or preset_name not in RULESETS:
-        return {}
-    preset = RULESETS[preset_name]
-    offers = house_offers()
-
-    def offered(k, v) -> bool:
-        return any(type(v) is type(o) and v == o for o in offers.get(k, ()))
-    todo = [(k, v) for k, v in house.items()
-            if isinstance(k, str) and offered(k, v)
-            and not (getattr(preset, k) == v and type(getattr(preset, k)) is type(v))]
-    out: dict = {}
-    progress = True
-    while todo and progress:      # a knob may only be valid beside another (months=None with a target)
-        progress = False
-        for item in list(todo):
-            trial = dict(out)
-            trial[item[0]] = item[1]
-            try:
-                replace(preset, **trial)
-            except (ValueError, TypeError):
-                continue
-            out[item[0]] = item[1]
-            todo.remove(item)
-            progress = True
-    if todo:
-        try:                      # the rest only together
-            replace(preset, **{**out, **dict(todo)})
-            out.update(todo)
-        except (ValueError, TypeError):
-            pass
-    # a row that sets several knobs (the sake cup) offers some combinations only
-    rules = replace(preset, **out)
-    for row in JOINT_ROWS:
-        knobs = house_knobs(row, house_value(rules, row))
-        if any(getattr(rules, k) != v for k, v in knobs.items()):
-            for k in knobs:
-                out.pop(k, None)
-    return out
-
-
-def valid_online(value: Any) -> Optional[dict]:
-    """The online-play fields, each checked (a name as a seat name, an address and a code of
-    printable text, bounded; "lan" a bool); a bad field falls back to its default. None if
-    ``value`` is not a dict."""
-    from .session import clean_name
-    if not isinstance(value, dict):
-        return None
-    out = dict(DEFAULT_SETTINGS["online"])
-    name = value.get("name")
-    if name is not None:
-        try:
-            out["name"] = clean_name(name)
-        except ValueError:
-            pass
-    for key, limit in (("address", 100), ("code", 16)):
-        text = value.get(key)
-        if isinstance(text, str) and len(text) <= limit and text.isprintable():
-            out[key] = text
-    if isinstance(value.get("lan"), bool):
-        out["lan"] = value["lan"]
-    if value.get("where") in ("here", "server"):
-        out["where"] = value["where"]
-    text = value.get("server")
-    if isinstance(text, str) and len(text) <= 100 and text.isprintable():
-        out["server"] = text
-    return out
-
-
-def valid_friend_names(value: Any) -> Optional[list]:
-    """The two names of a friend match, cleaned (``koikoi.session.clean_name``): a name
-    that is not a valid seat name falls back to its default ("Player 1" / "Player 2").
-    None if ``value`` is not a list of two."""
-    from .session import clean_name
-    if not isinstance(value, list) or len(value) != 2:
-        return None
-    out = []
-    for name, default in zip(value, DEFAULT_SETTINGS["friend_names"]):
-        try:
-            out.append(clean_name(name))
-        except ValueError:
-            out.append(default)
-    return out
-
-
-LESSON_ID = re.compile(r"[0-9a-z][0-9a-z-]{0,39}")
-LESSONS_MAX = 200
-
-
-def valid_lessons(value: Any) -> Optional[dict]:
-    """The lesson progress, checked: {"done": [lesson ids]}, each id once, in the order
-    completed. What can be kept is kept (bad or repeated ids dropped); None if nothing can."""
-    if not isinstance(value, dict) or not isinstance(value.get("done"), list):
-        return None
-    done: list = []
-    for lid in value["done"][:LESSONS_MAX]:
-        if isinstance(lid, str) and LESSON_ID.fullmatch(lid) and lid not in done:
-            done.append(lid)
-    return {"done": done}
-
-
-def validate_settings(data: Any) -> tuple[dict, list[str]]:
-    """(clean settings, names of values that were reset). Unknown keys are dropped
-    (``Storage.load_settings`` keeps a copy of a file that had any)."""
-    out = json.loads(json.dumps(DEFAULT_SETTINGS))
-    reset: list[str] = []
-    if not isinstance(data, dict):
-        return out, ["all"]
-    ranges = {"anim_speed": (0.0, 2.0), "volume": (0.0, 1.0), "music_volume": (0.0, 1.0)}
-    for key, value in data.items():
-        if key not in DEFAULT_SETTINGS:
-            continue
-        if key in ranges:
-            lo, hi = ranges[key]
-            if _is_number(value) and lo <= value <= hi:
-                out[key] = float(value)
-            else:
-                reset.append(key)
-        elif key == "card_scale":
-            if _is_number(value) and any(abs(value - c) < 1e-6 for c in CARD_SCALES):
-                out[key] = min(CARD_SCALES, key=lambda c: abs(value - c))
-            else:
-                reset.append(key)
-        elif key in ("name_style", "hints", "pace", "language"):
-            allowed = {"name_style": NAME_STYLES, "hints": HINT_MODES, "pace": PACE_NAMES,
-                       "language": LANGUAGES}[key]
-            if isinstance(value, str) and value in allowed:
-                out[key] = value
-            else:
-                reset.append(key)
-        elif key in ("online", "friend_names", "lessons"):
-            # checked field by field: what could be kept is kept, and any change is reported
-            fixed = {"online": valid_online, "friend_names": valid_friend_names,
-                     "lessons": valid_lessons}[key](value)
-            if fixed is None or fixed != value:
-                reset.append(key)
-            if fixed is not None:
-                out[key] = fixed
-        elif key in ("muted", "month_numbers", "fullscreen"):
-            if isinstance(value, bool):
-                out[key] = value
-            else:
-                reset.append(key)
-        elif key == "window_size":
-            if value is None:
-                out[key] = None
-            elif (isinstance(value, list) and len(value) == 2
-                  and all(isinstance(n, int) and not isinstance(n, bool) for n in value)
-                  and MIN_WINDOW[0] <= value[0] <= MAX_WINDOW[0] and MIN_WINDOW[1] <= value[1] <= MAX_WINDOW[1]):
-                out[key] = list(value)
-            else:
-                reset.append(key)
-        elif key == "last_new_match":
-            clean = _valid_new_match(value)
-            if clean is None:
-                reset.append(key)
-            else:
-                out[key] = clean
-    return out, reset
-
-
-# setting key -> its name for the player: the Settings screen's label where it has a row
-# (the same msgids as koikoi/ui/scenes/settings.py, so they share one translation)
-SETTING_LABELS = {
-    "anim_speed": N_("Animation speed"),
-    "pace": N_("CPU pace"),
-    "volume": N_("Sound effects"),
-    "music_volume": N_("Music"),
-    "muted": N_("Mute"),
-    "fullscreen": N_("Fullscreen"),
-    "card_scale": N_("Card size"),
-    "name_style": N_("Names"),
-    "month_numbers": N_("Month numbers"),
-    "hints": N_("Hints"),
-    "language": N_("Language"),
-    "window_size": N_("Window size"),
-    "last_new_match": N_("New match choices"),
-    "friend_names": N_("Friend match names"),
-    "online": N_("Online play"),
-    "lessons": N_("Lesson progress"),
-}
-
-
-def setting_name(key: str) -> str:
-    """How a warning names the setting ``key``: its label on the Settings screen, in the
-    current language ("Animation speed", "アニメーション速度"); a key without one in the
-    file's own words."""
-    label = SETTING_LABELS.get(key)
-    return _(label) if label is not None else key.replace("_", " ")
-
-
-def setting_names(keys) -> str:
-    """``setting_name`` of each key, joined the language's way ("Animation speed, CPU pace")."""
-    return _(", ").join(setting_name(k) for k in keys)
-
-
-def unknown_settings(data: Any) -> list[str]:
-    """Keys of a settings file this version does not know (e.g. from a newer one)."""
-    return sorted(k for k in data if k not in DEFAULT_SETTINGS) if isinstance(data, dict) else []
-
-
-def keep_copy(path) -> Optional[Path]:
-    """Copy ``path`` to ``<name>.backup-YYYYmmdd-HHMMSS`` (the original stays);
-    returns the copy's path, or None if it could not be written."""
-    path = Path(path)
-    target = stamped_sibling(path, "backup")
-    try:
-        raw = read_bytes(path, max_bytes=SETTINGS_MAX_BYTES, root=path.parent)
-        if raw is None:
-            return None
-        atomic_write_text(target, raw.decode("utf-8"))
-        log.warning("kept a copy of %s as %s", path, target)
-        return target
-    except (OSError, UnicodeDecodeError, BadFile) as exc:
-        log.error("could not keep a copy of %s: %s", path, exc)
-        return None
 
 
 # ------------------------------------------------------------------ matches
@@ -464,66 +128,16 @@ def _summary(session: "MatchSession") -> dict:
     }
 
 
-@dataclass(frozen=True)
-class SavedMatch:
-    """An unfinished match kept for later (``saved/``), or the autosave."""
-
-    path: Path
-    session: "MatchSession"
-    saved_at: float             # the file's modification time
-
-    @property
-    def match_id(self) -> str:
-        return self.session.id
-
-
-def _short(exc: BaseException, n: int = 90) -> str:
-    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-    return msg if len(msg) <= n else msg[: n - 1] + "…"
-
-
-def problem_text(exc: BaseException) -> str:
-    """Why a file could not be used, in a few words of the current language, for a message
-    on screen (``BadFile.reason``; any other error: the match in it is damaged). The
-    English of ``str(exc)`` is for the log only."""
-    if isinstance(exc, BadFile):
-        return exc.reason
-    return _(REASONS["damaged_match"])
-
-
-def _match_problem(data: Any) -> str:
-    """The BadFile kind of parsed JSON that is not a usable match."""
-    from .session import FORMAT
-    if not isinstance(data, dict) or type(data.get("format")) is not int:
-        return "not_a_match"
-    if data["format"] > FORMAT:
-        return "newer_version"
-    return "damaged_match" if data["format"] >= 1 else "not_a_match"
-
-
 _UNKNOWN = object()
-
-# why filing failed, in a few words for the player (``Storage.pending_message``)
-_FILING_REASONS = {
-    "read_only": N_("the history folder cannot be written"),
-    "full": N_("the disk is full"),
-    "other": N_("the history folder could not be written; see the log"),
-}
-
-
-def _filing_reason(exc: OSError) -> str:
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return _FILING_REASONS["read_only"]
-    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        return _FILING_REASONS["full"]
-    return _FILING_REASONS["other"]
-
 
 # ------------------------------------------------------------------ the store
 
 
-class Storage:
-    """The game's files. ``root`` (a folder) overrides every location at once."""
+class Storage(KeptMatches):
+    """The game's files. ``root`` (a folder) overrides every location at once. The
+    matches kept for later (``saved/``) are ``koikoi.kept``'s half."""
+
+    _UNKNOWN = _UNKNOWN
 
     def __init__(self, root=None, *, read_only: bool = False):
         if root is not None:
@@ -537,7 +151,7 @@ class Storage:
         self.last_warning: Optional[str] = None
         self._autosave_id: Any = _UNKNOWN      # the id in autosave.json, once known ("" = no file)
         self._index: Optional[MatchIndex] = None
-        self._saved_paths: dict[str, Path] = {}    # kept matches listed under a name not their id's
+        self._kept_reset()
         self.filing_problem: Optional[str] = None   # why the last filing failed (an N_ msgid), or None
 
     def read_only_view(self) -> "Storage":
@@ -549,7 +163,7 @@ class Storage:
         other.read_only = read_only
         other._autosave_id = _UNKNOWN
         other._index = None
-        other._saved_paths = {}
+        other._kept_reset()
         return other
 
     # paths
@@ -675,7 +289,24 @@ class Storage:
         except BadFile:
             raise
         except ValueError as exc:     # the same English (the log), with a kind for the player
-            raise BadFile(str(exc), _match_problem(data)) from None
+            raise BadFile(str(exc), match_problem(data)) from None
+
+    def _match_from_bytes(self, raw: bytes) -> tuple:
+        """(id, seats, replayed state) of a match file's bytes, without seating a CPU;
+        BadFile if unusable (``_read_match``'s kinds)."""
+        from .session import load_match
+        data = parse_json(raw)
+        try:
+            return load_match(data)
+        except ValueError as exc:
+            raise BadFile(str(exc), match_problem(data)) from None
+        except Exception as exc:  # the session's own checks should catch all; a bug must not stop a listing
+            log.exception("unexpected failure reading a match")
+            raise BadFile(f"the save is malformed ({exc.__class__.__name__})", match_problem(data)) from None
+
+    @staticmethod
+    def _problem_text(exc: BaseException) -> str:
+        return problem_text(exc)
 
     def _peek_id(self, path: Path) -> Optional[str]:
         """The id of the match in ``path``, or None (no file, or unreadable)."""
@@ -722,9 +353,11 @@ class Storage:
                 log.warning("the autosave holds another match (%s); keeping it for later", other)
                 if not self.keep_for_later():
                     raise OSError("the other saved match could not be kept for later")
-            atomic_write_text(self.autosave_path, session.to_json(),
+            text = session.to_json()
+            atomic_write_text(self.autosave_path, text,
                               before_replace=keep_the_other if other not in ("", session.id) else None)
             self._autosave_id = session.id
+            self._remember_autosave(session, text)
             return True
         except OSError as exc:
             log.error("could not autosave to %s: %s", self.autosave_path, exc)
@@ -787,125 +420,6 @@ class Storage:
             return
         self._autosave_id = ""
 
-    # ---------------------------------------------------------- kept for later
-    def saved_path(self, match_id: str) -> Path:
-        return self.saved_dir / f"match-{match_id}.json"
-
-    def keep_for_later(self) -> bool:
-        """Move the autosave into ``saved/`` (so another match can start); True
-        if there is no autosave any more. An unreadable one is set aside."""
-        if self.read_only:
-            return False
-        p = self.autosave_path
-        if not self.has_autosave():
-            self._autosave_id = ""
-            return True
-        mid = self._peek_id(p)
-        try:
-            if mid is None:
-                moved = move_aside(p)
-                self._autosave_id = "" if moved else _UNKNOWN
-                return moved is not None
-            self.saved_dir.mkdir(parents=True, exist_ok=True)
-            os.replace(p, self.saved_path(mid))    # the same match kept earlier: this copy is newer
-            self._autosave_id = ""
-            log.info("kept match %s for later", mid)
-            return True
-        except OSError as exc:
-            log.error("could not keep the saved match for later: %s", exc)
-            self._autosave_id = _UNKNOWN
-            return False
-
-    def list_saved(self) -> tuple[list[SavedMatch], list[str]]:
-        """(matches kept for later, newest first; messages about files set aside).
-        A kept match that turns out finished or already filed is filed/removed."""
-        out: list[SavedMatch] = []
-        problems: list[str] = []
-        try:
-            names = sorted(e.name for e in os.scandir(self.saved_dir)
-                           if e.name.startswith("match-") and e.name.endswith(".json"))
-        except OSError:
-            return out, problems
-        for name in names:
-            p = self.saved_dir / name
-            try:
-                session = self._read_match(p)
-                if session is None:
-                    continue
-                mtime = os.lstat(p).st_mtime
-            except (BadFile, ValueError, OSError) as exc:
-                log.warning("saved match %s refused: %s", p, exc)
-                moved = self._set_aside(p)
-                if moved:
-                    problems.append(_("A saved match could not be restored ({reason}). "
-                                      "It was kept as {file}.").format(reason=problem_text(exc), file=moved.name))
-                else:
-                    problems.append(_("A saved match could not be restored ({reason}).").format(
-                        reason=problem_text(exc)))
-                continue
-            filed = self.is_filed(session.id)
-            if filed is not None or session.state.is_over:
-                if filed is None and self.file_match(session) is None:     # over, not yet filed
-                    continue
-                if not self.read_only:
-                    self._remove_saved(p)
-                continue
-            if p != self.saved_path(session.id):
-                p = self._repair_saved_name(p, session.id)
-            out.append(SavedMatch(p, session, mtime))
-        out.sort(key=lambda m: m.saved_at, reverse=True)
-        return out, problems
-
-    def _repair_saved_name(self, path: Path, match_id: str) -> Path:
-        """A kept match whose file name disagrees with the id inside (renamed by hand, copied):
-        the id inside wins. The file is renamed to ``match-<id>.json`` when that name is free;
-        otherwise (or read-only) it stays as it is and Resume finds it by its path."""
-        target = self.saved_path(match_id)
-        self._saved_paths[match_id] = path
-        if self.read_only or os.path.lexists(target):
-            return path
-        try:
-            os.replace(path, target)
-        except OSError as exc:
-            log.warning("could not rename the kept match %s to %s: %s", path, target.name, exc)
-            return path
-        log.info("renamed the kept match %s to %s (the id inside it)", path.name, target.name)
-        self._saved_paths.pop(match_id, None)
-        return target
-
-    def _remove_saved(self, path: Path) -> None:
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            log.error("could not remove %s: %s", path, exc)
-
-    def resume_saved(self, match_id: str, **kwargs) -> Optional["MatchSession"]:
-        """Make the kept match ``match_id`` the autosave again (the current
-        autosave, if any, is kept for later in its place) and return it."""
-        p = self.saved_path(match_id)
-        if not os.path.lexists(p) and match_id in self._saved_paths:    # listed under another name
-            p = self._saved_paths[match_id]
-        try:
-            session = self._read_match(p, **kwargs)
-        except (BadFile, ValueError) as exc:
-            log.warning("saved match %s refused: %s", p, exc)
-            self._set_aside(p)
-            return None
-        if session is None or self.read_only:
-            return session
-        if self._autosave_id is _UNKNOWN or self._autosave_id:
-            if not self.keep_for_later():
-                return None
-        try:
-            os.replace(p, self.autosave_path)
-        except OSError as exc:
-            log.error("could not resume %s: %s", p, exc)
-            return None
-        self._autosave_id = session.id
-        return session
-
     # ---------------------------------------------------------- history
     def file_match(self, session: "MatchSession", *, conceded: Optional[int] = None,
                    abandoned: bool = False, online: Optional[dict] = None) -> Optional[Path]:
@@ -942,7 +456,7 @@ class Storage:
             atomic_write_text(path, json.dumps(data, ensure_ascii=False))
         except OSError as exc:
             log.error("could not save the match to %s: %s", path, exc)
-            self.filing_problem = _filing_reason(exc)
+            self.filing_problem = filing_reason(exc)
             return None
         self.filing_problem = None
         try:    # the row from the match in hand: no need to read back and replay what was just written
@@ -959,27 +473,33 @@ class Storage:
         ``load_autosave_checked``) and from the History screen."""
         if self.read_only:
             return 0, 0
-        try:
-            kept = sorted(e.name for e in os.scandir(self.saved_dir)
-                          if e.name.startswith("match-") and e.name.endswith(".json"))
-        except OSError:
-            kept = []
         filed = pending = 0
-        for path in [self.autosave_path] + [self.saved_dir / name for name in kept]:
-            try:
-                session = self._read_match(path, store=None)
-            except (BadFile, ValueError):
-                continue          # unusable: the title sets it aside with a message
-            if session is None or not session.state.is_over:
-                continue
-            if self.file_match(session) is None:
-                pending += 1
-                continue
-            filed += 1
-            if path == self.autosave_path:
-                self.clear_autosave(session.id)
-            else:
-                self._remove_saved(path)
+        with self._kept_lock:
+            index = self.kept_index
+            index.load()
+            for path in [self.autosave_path] + [self.saved_dir / name for name in self._kept_names() or ()]:
+                if path != self.autosave_path:
+                    try:
+                        summary = index.lookup(path.name, os.lstat(path))
+                    except OSError:
+                        continue
+                    if summary is not None and not summary.over:
+                        continue      # known unfinished: not read again
+                try:
+                    session = self._read_match(path, store=None)
+                except (BadFile, ValueError):
+                    continue          # unusable: the title sets it aside with a message
+                if session is None or not session.state.is_over:
+                    continue
+                if self.file_match(session) is None:
+                    pending += 1
+                    continue
+                filed += 1
+                if path == self.autosave_path:
+                    self.clear_autosave(session.id)
+                else:
+                    self._remove_saved(path)
+            index.save()
         if filed or pending:
             log.info("pending filings: %d filed, %d still pending", filed, pending)
         return filed, pending
@@ -987,7 +507,7 @@ class Storage:
     def pending_message(self) -> str:
         """The title's toast while a finished match waits to be filed: that it is kept, and why
         it waits (the last filing's error), in the current language."""
-        why = _(self.filing_problem or _FILING_REASONS["other"])
+        why = _(self.filing_problem or FILING_REASONS["other"])
         return _("A finished match is waiting to be saved to the history ({reason}). It is kept safe "
                  "and will be saved from History or at the next start.").format(reason=why)
 
@@ -1001,7 +521,7 @@ class Storage:
         path = self.file_match(session, conceded=seat)
         if path is not None:
             self.clear_autosave(session.id)
-            self._remove_saved(self.saved_path(session.id))
+            self._remove_saved(self._kept_path(session.id))
         return path
 
     def abandon(self, session: "MatchSession") -> Optional[Path]:
@@ -1011,7 +531,7 @@ class Storage:
         if path is not None:
             self.clear_autosave(session.id)
             if not self.read_only:
-                self._remove_saved(self.saved_path(session.id))
+                self._remove_saved(self._kept_path(session.id))
         return path
 
     def list_finished(self) -> list[FinishedMatch]:
@@ -1028,7 +548,7 @@ class Storage:
         try:
             session = self._read_match(Path(path), store=None)
         except (BadFile, ValueError) as exc:
-            raise BadFile(f"{Path(path).name} {_short(exc)}",
+            raise BadFile(f"{Path(path).name} {short(exc)}",
                           exc.kind if isinstance(exc, BadFile) else "damaged_match") from None
         if session is None:
             raise BadFile(f"{Path(path).name} is no longer there", "missing")

@@ -269,12 +269,12 @@ def test_a_file_edited_in_place_is_noticed_even_with_its_size_and_time_kept():
 
 def test_a_refresh_of_an_unchanged_history_replays_nothing(monkeypatch):
     """Checking every file against its row costs a hash, not a replay."""
-    import koikoi.match_index as MI
+    import koikoi.index_rows as rows_module
     store, paths = filed()
     index = Storage().history_index
     index.refresh(wait=True)
     calls = []
-    monkeypatch.setattr(MI, "summarize", lambda *a, **k: calls.append(a) or pytest.fail("replayed"))
+    monkeypatch.setattr(rows_module, "summarize", lambda *a, **k: calls.append(a) or pytest.fail("replayed"))
     t0 = time.monotonic()
     index.refresh(wait=True)
     assert calls == [] and time.monotonic() - t0 < 5

@@ -99,3 +99,30 @@ def test_rows_show_while_the_rebuild_runs_and_the_progress_counts_up(many):
     assert seen[-1] == len(paths)
     assert texts and all(t.startswith("Reading match files") for t in texts)
     app.shutdown()
+
+
+@pytest.mark.parametrize("screen", ["history", "stats"])
+def test_the_game_loop_idles_while_a_rebuild_runs(many, screen):
+    """History and Statistics do not ask for 60 redraws a second while the index reads files:
+    the idle loop draws the progress line, and the render thread leaves the cores to the
+    processes replaying the logs (frames at full rate come back with input)."""
+    from koikoi.ui.app import IDLE_AFTER, App
+    from koikoi.ui.scenes.history import HistoryScene
+    from koikoi.ui.scenes.stats import StatsScene
+    app = App((1280, 720), storage=Storage(), seed=3)
+    app.settings["anim_speed"] = 0.0
+    app.push((HistoryScene if screen == "history" else StatsScene)(app))
+    app._last_input -= IDLE_AFTER + 1             # no input for a while
+    busy_frames = idle_frames = 0
+    deadline = time.monotonic() + 120
+    while app.top.feed.busy and time.monotonic() < deadline:
+        app.step(1 / 60)
+        if app.top.intro < 1.0 or app.toasts:       # the screen's opening, a message: full rate
+            continue
+        if app.busy:
+            busy_frames += 1
+        else:
+            idle_frames += 1
+        time.sleep(0.02)
+    assert idle_frames > 0 and busy_frames == 0, (busy_frames, idle_frames)
+    app.shutdown()

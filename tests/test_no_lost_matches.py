@@ -213,7 +213,8 @@ def test_new_match_over_a_saved_one_asks_and_keeping_it_loses_nothing():
     store = Storage()
     kept, _ = store.list_saved()
     assert [m.match_id for m in kept] == [saved.id]
-    assert kept[0].session.state == saved.state
+    assert store.load_saved(saved.id).state == saved.state
+    assert kept[0].summary.scores == tuple(saved.state.scores) and kept[0].summary.round == saved.state.round
     # back on the title: Continue is the new match, the kept one is one click away
     app.push(PauseMenuScene(app))
     app.top.to_title()

@@ -31,6 +31,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -49,29 +50,41 @@ def _env(home: Path, pythonpath: Path) -> dict:
 # ---------------------------------------------------------------------- the logs
 
 
+def random_match(rng: random.Random, i: int, *, months: int, moves=None):
+    """A MatchSession of the ``i``-th preset (they take turns) between You and CPU (Hard),
+    played by random legal moves: to its end, or ``moves(rng)`` actions if that comes first
+    (then never its last one: the match stays unfinished)."""
+    sys.path.insert(0, str(ROOT))
+    from koikoi.engine import RULESETS, apply, legal_actions
+    from koikoi.session import MatchSession, SeatConfig
+    names = sorted(RULESETS)
+    seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Hard)", "hard"))
+    s = MatchSession(RULESETS[names[i % len(names)]], seed=rng.randrange(1, 2 ** 31), months=months, seats=seats)
+    state = s.state
+    left = moves(rng) if moves is not None else None
+    while not state.is_over and (left is None or left > 0):
+        legal = legal_actions(state)
+        after = apply(state, legal[rng.randrange(len(legal))])
+        if left is not None:
+            if after.is_over:
+                break
+            left -= 1
+        state = after
+    s.state = state
+    return s
+
+
 def generate(home: Path, n: int, seed: int = 1) -> int:
     """Write ``n`` finished matches into home/data/history (kept if already there)."""
     sys.path.insert(0, str(ROOT))
-    from koikoi.engine import RULESETS
-    from koikoi.session import MatchSession, SeatConfig
     from koikoi.storage import _summary
     folder = home / "data" / "history"
     folder.mkdir(parents=True, exist_ok=True)
     have = len(list(folder.glob("match-*.json")))
     rng = random.Random(seed + have)
-    names = sorted(RULESETS)
-    seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Hard)", "hard"))
     t0 = time.perf_counter()
     for i in range(have, n):
-        preset = RULESETS[names[i % len(names)]]
-        months = 12 if i % 2 else 6
-        s = MatchSession(preset, seed=rng.randrange(1, 2 ** 31), months=months, seats=seats)
-        state = s.state
-        from koikoi.engine import apply, legal_actions
-        while not state.is_over:
-            legal = legal_actions(state)
-            state = apply(state, legal[rng.randrange(len(legal))])
-        s.state = state
+        s = random_match(rng, i, months=12 if i % 2 else 6)
         data = s.to_data()
         # the format before match ids, which every version reads: --compare times the same files
         data["format"] = 1
@@ -155,13 +168,17 @@ t0 = time.perf_counter()
 app.push(HistoryScene(app))
 frames, cpu = [], []
 while True:
+    # the game's own loop (App.run): 60 frames a second while something moves, else the idle wait
+    if app.busy:
+        app.clock.tick(60)
+    else:
+        app.wait_idle()
     f0, c0 = time.perf_counter(), time.thread_time()
     app.step(1 / 60)
     frames.append(time.perf_counter() - f0)
     cpu.append(time.thread_time() - c0)
     if not idx.busy and not app.top.feed.busy:
         break
-    time.sleep(max(0.0, 1 / 60 - (time.perf_counter() - f0)))
 build = time.perf_counter() - t0
 app.step(1 / 60)
 print("RESULT" + json.dumps({"build_s": build, "frames": frames, "frame_cpu": cpu, "rows": len(app.top.matches)}))
@@ -211,6 +228,15 @@ def _fmt(times: list) -> str:
     return f"median {statistics.median(times) * 1000:7.1f} ms, worst {max(times) * 1000:7.1f} ms"
 
 
+def export_tree(rev: str) -> Path:
+    """The code of commit ``rev``, exported with ``git archive`` into a new temporary folder
+    (the caller removes it)."""
+    tree = Path(tempfile.mkdtemp(prefix="koikoi-old-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--matches", type=int, default=5000)
@@ -231,11 +257,7 @@ def main(argv=None) -> int:
     size = sum(f.stat().st_size for f in folder.glob("match-*.json"))
     print(f"{args.matches:,} finished matches, {size / 1e6:.0f} MB of logs, in {home}")
 
-    tree = None
-    if args.compare:
-        tree = Path(tempfile.mkdtemp(prefix="koikoi-old-"))
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.compare],
-                       check=True, capture_output=True)
+    tree = export_tree(args.compare) if args.compare else None
     try:
         if not args.no_rebuild:
             if tree is not None and args.compare_rebuild:
@@ -250,8 +272,7 @@ def main(argv=None) -> int:
             print(_open_line(args.compare[:10], old), flush=True)
     finally:
         if tree is not None:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                           capture_output=True)
+            shutil.rmtree(tree, ignore_errors=True)
     return 0
 
 

@@ -12,6 +12,7 @@ place: nothing is lost by switching) or abandon it, after a confirmation.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from datetime import datetime
 from typing import Callable
@@ -27,17 +28,32 @@ from . import DialogScene, MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.saved")
 
+RELOAD_EVERY = 0.5      # seconds between listings while kept files are read in the background
+
 
 def match_summary(session) -> str:
     """'Month 3 of 6 · You 12 – 7 CPU (Hard)' for a saved session."""
     st = session.state
-    a, b = seat_label(session.seats[0].name), seat_label(session.seats[1].name)
-    if st.months:
-        when = _("Month {n} of {total}").format(n=min(st.round, st.months), total=st.months)
+    return summary_line((session.seats[0].name, session.seats[1].name), st.round, st.months, st.scores)
+
+
+def summary_line(players, round_: int, months, scores) -> str:
+    """``match_summary`` of a match's parts (a kept match's summary: ``koikoi.saved_index``)."""
+    a, b = seat_label(players[0]), seat_label(players[1])
+    if months:
+        when = _("Month {n} of {total}").format(n=min(round_, months), total=months)
     else:
-        when = _("Round {n}").format(n=st.round)
+        when = _("Round {n}").format(n=round_)
     return _("{when} · {first} {first_score} – {second_score} {second}").format(
-        when=when, first=a, first_score=st.scores[0], second_score=st.scores[1], second=b)
+        when=when, first=a, first_score=scores[0], second_score=scores[1], second=b)
+
+
+def kept_summary(m) -> str:
+    """The summary line of a match kept for later (``koikoi.kept.SavedMatch``)."""
+    s = m.summary
+    if s is None:
+        return _("Reading this match…")
+    return summary_line(s.players, s.round, s.months, s.scores)
 
 
 def continue_session(app, session) -> None:
@@ -155,8 +171,8 @@ def saved_cells(m) -> dict:
     """The cells of one match kept for later."""
     return {
         "saved": nice_time(m.saved_at),
-        "match": match_summary(m.session),
-        "rules": rules_name(m.session.rules.name),
+        "match": kept_summary(m),
+        "rules": rules_name(m.summary.rules) if m.summary is not None else "",
     }
 
 
@@ -174,6 +190,8 @@ class SavedMatchesScene(TableScreen, MenuScene):
         super().__init__(app)
 
     def _load(self, app) -> None:
+        self._version = app.storage.kept_version
+        self._loaded_at = time.monotonic()
         self.matches, problems = app.storage.list_saved()
         for text in problems[:3]:
             app.toast(text, 7.0, "warning")
@@ -210,6 +228,8 @@ class SavedMatchesScene(TableScreen, MenuScene):
     # ---------------------------------------------------------- actions
     def resume(self, i: int) -> None:
         m = self.matches[i]
+        if m.summary is None:             # still being read: its row fills in shortly
+            return
         session = self.app.storage.resume_saved(m.match_id)
         if session is None:
             self.app.toast(_("That match could not be resumed (see the log)."), 6.0, "warning")
@@ -219,13 +239,20 @@ class SavedMatchesScene(TableScreen, MenuScene):
 
     def abandon(self, i: int) -> None:
         m = self.matches[i]
+        if m.summary is None:
+            return
         self.app.open(
             "confirm", _("Abandon this match?"),
             _("{match}. It is filed in the match history as unfinished and never counted "
-              "as won or lost.").format(match=match_summary(m.session)), _("Abandon"), lambda: self._do_abandon(m))
+              "as won or lost.").format(match=kept_summary(m)), _("Abandon"), lambda: self._do_abandon(m))
 
     def _do_abandon(self, m) -> None:
-        if self.app.storage.abandon(m.session) is None:
+        session = self.app.storage.load_saved(m.match_id)
+        if session is None:
+            self.app.toast(_("That match could not be read (see the log); nothing was changed."), 6.0, "warning")
+            self._reload()
+            return
+        if self.app.storage.abandon(session) is None:
             self.app.toast(_("The match could not be filed in the history (see the log); it is still kept."),
                            6.0, "warning")
         self._reload()
@@ -251,7 +278,10 @@ class SavedMatchesScene(TableScreen, MenuScene):
     def update(self, dt: float) -> None:
         before = self.scroller.offset
         super().update(dt)
-        if self.scroller.offset != before:
+        now = time.monotonic()
+        if self.app.storage.kept_version != self._version and now - self._loaded_at >= RELOAD_EVERY:
+            self._reload()                # kept files read in the background: their rows fill in
+        elif self.scroller.offset != before:
             self._place_row_buttons()
 
     # ---------------------------------------------------------- drawing
@@ -270,4 +300,5 @@ class SavedMatchesScene(TableScreen, MenuScene):
             b.draw(surface)
 
 
-__all__ = ["UnfinishedMatchScene", "SavedMatchesScene", "continue_session", "match_summary", "seat_label"]
+__all__ = ["UnfinishedMatchScene", "SavedMatchesScene", "continue_session", "match_summary", "summary_line",
+           "kept_summary", "seat_label"]

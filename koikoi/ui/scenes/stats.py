@@ -100,9 +100,9 @@ class StatsScene(TableScreen, MenuScene):
             if was_empty != self.empty:
                 self.layout()
 
-    @property
-    def animating(self) -> bool:
-        return super().animating or self.feed.busy
+    # Not ``animating`` while the feed reads files: the progress line changes a few times a
+    # second, which the idle loop draws (input still gets full-rate frames); 60 redraws a
+    # second would take a core's share from the processes reading the files.
 
     @property
     def empty(self) -> bool:
