@@ -470,6 +470,8 @@ class Estimate(NamedTuple):
     points: float        # mean round point difference (its award minus the opponent's)
     win: float           # mean chance of winning the match after the round
     spread: float        # standard error of (best option's points - this one's), paired
+    won: float = 0.0     # chance the deciding seat wins the round (scores points in it)
+    lost: float = 0.0    # chance the opponent wins it
 
 
 _TABLE: list = []    # the shipped win-probability table, read once (never changed after)
@@ -580,4 +582,6 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
         var = sum((x - m) ** 2 for x in d) / (k - 1)
         return math.sqrt(var / k)
 
-    return [Estimate(mean_p[i], mean_w[i], paired_se(pts, i)) for i in range(n)]
+    won = [sum(p > 0 for p in v) / k for v in pts]
+    lost = [sum(p < 0 for p in v) / k for v in pts]
+    return [Estimate(mean_p[i], mean_w[i], paired_se(pts, i), won[i], lost[i]) for i in range(n)]

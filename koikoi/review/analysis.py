@@ -214,7 +214,8 @@ def analyse_decision(v, legal: Sequence, chosen, *, index: int = 0, budget: Opti
     by_action = {}
     for a, k in zip(legal, keys):
         e = est[where[k]]
-        by_action[a] = Option(a, round(e.points, 3), round(e.win, 4), round(e.spread, 3))
+        by_action[a] = Option(a, round(e.points, 3), round(e.win, 4), round(e.spread, 3),
+                              round(e.won, 4), round(e.lost, 4))
     # The best: the top representative, or the chosen action when it is the same move.
     ck = keys[legal.index(chosen)]
     best = chosen if where[ck] == top else reps[top]
