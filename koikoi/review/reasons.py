@@ -218,6 +218,21 @@ def _takeable(v, cards: int) -> int:
     return out
 
 
+def _raising(v, mine: int, taken: int, seat: int, names) -> int:
+    """The cards of ``taken`` that are members of the yaku ``names`` in ``mine | taken``:
+    those whose absence would lower one of them."""
+    after = _yaku(v, mine | taken, seat)
+    out = 0
+    m = taken
+    while m:
+        low = m & -m
+        m ^= low
+        without = _yaku(v, (mine | taken) & ~low, seat)
+        if any(without.get(n, 0) < after.get(n, 0) for n in names):
+            out |= low
+    return out
+
+
 def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tuple]:
     """What the move's capture does: makes or raises a yaku of yours, takes a card the
     opponent needs, brings a yaku within a card: (a ``_GAINS`` key, its fields), or None.
@@ -239,6 +254,13 @@ def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tup
             return "bright", dict(card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
         held = _yaku(v, mine, me)
         made = [n for n in names if n not in held]
+        # The cards that raise it: a Cherry poetry ribbon played onto a Cherry plain adds
+        # to a Tanzaku, not the plain it takes.
+        raising = _raising(v, mine, taken, me, made or names)
+        if raising & v.field_mask and not raising & ~v.field_mask & ~CHAFF:
+            raising &= v.field_mask      # a plain played onto a plain: the one it takes
+        if raising:
+            cards = cards_text(ids_of(raising), style)
         if made:
             return "made", dict(cards=cards, yaku=_yaku_names(made, style))
         return "added", dict(cards=cards, yaku=yaku)
@@ -559,7 +581,7 @@ def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str
             return _(_GAINS["good"][why[0]]).format(**why[1])
         safe = _safe(v, d.chosen)
         if safe is not None:
-            return _(_KEEPS["good_safe"]).format(opponent=_cap(opp), card=card_name(IDS[safe], style),
+            return _(_KEEPS["good_safe"]).format(opponent=opp, card=card_name(IDS[safe], style),
                                                  plant=plant_name(_month_of(safe), style))
         _taken, dumped, _left = _takes(v, d.chosen)
         if dumped >= 0 and (1 << dumped) & CHAFF:
