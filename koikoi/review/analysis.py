@@ -50,9 +50,10 @@ question every option does, so its values never depend on the answer given (the 
 asks before it). On 12-round nintendo matches (Medium against Easy, seat 0, seeds 2-5)
 most decisions stop at 200 deals, and 311 of 314 verdicts are those of the full 500
 deals (the other 3 move between GOOD and INACCURACY, inside the noise). One seat of
-such a match takes about 10 s of CPU in the background process on the 2-core machine,
-against 20 s with every deal dealt (tools/bench_review_job.py, both in the same run);
-its wall time is that and the process's start-up on a free core, more on a loaded one.
+such a match takes 10 to 12 s of CPU in the background process on the 2-core machine,
+against 19 to 25 s with every deal dealt (tools/bench_review_job.py, seeds 1 and 2, old
+and new alternating in the same runs); its wall time was 12.6 s (19.8 s before) with the
+machine quiet, more on a loaded one (the process runs at a lowered priority).
 
 Values are rounded (points and spreads to 3 decimals, win chances to 4) so a
 review read back from its JSON is equal to the one computed.
