@@ -470,6 +470,8 @@ class Estimate(NamedTuple):
     points: float        # mean round point difference (its award minus the opponent's)
     win: float           # mean chance of winning the match after the round
     spread: float        # standard error of (best option's points - this one's), paired
+    won: float = 0.0     # chance the deciding seat wins the round (scores points in it)
+    lost: float = 0.0    # chance the opponent wins it
 
 
 _TABLE: list = []    # the shipped win-probability table, read once (never changed after)
@@ -493,7 +495,8 @@ def estimate_rng(view, seed: int = 0, samples: int = 0) -> random.Random:
 
 
 def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: float = 0.35,
-             policy_kk: str = "ev", table: Optional[dict] = None) -> list:
+             policy_kk: str = "ev", table: Optional[dict] = None, settled=None,
+             check_every: int = 100, min_samples: int = 200) -> list:
     """Every one of ``actions`` (legal in ``view``) valued with Hard's machinery, no pruning.
 
     The hidden cards (``view.unseen_mask``: the opponent's hand and the stock) are dealt
@@ -502,9 +505,15 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
     policy noise (common random numbers), so two options are compared deal by deal. Stop is
     exact (its award); an option whose turn puts the Koi-Koi question to the seat is valued
     with that question answered as a decision (``resolve``, by points): the better of the
-    exact Stop and the Koi-Koi playouts, never the playout policy's call. The generator is ``estimate_rng(view, seed, samples)``: the result
-    depends on the View alone. Returns one ``Estimate`` per action, in order; ``spread`` is
-    against the option with the best mean points (0 for that one)."""
+    exact Stop and the Koi-Koi playouts, never the playout policy's call. The generator is
+    ``estimate_rng(view, seed, samples)``: the result depends on the View alone.
+
+    ``settled(estimates)``: asked every ``check_every`` deals from ``min_samples`` on with
+    the estimates so far; True ends the dealing there (what more deals would not change).
+    It must depend on the estimates only, so that the same view is always valued alike.
+
+    Returns one ``Estimate`` per action, in order; ``spread`` is against the option with
+    the best mean points (0 for that one)."""
     if not actions:
         return []
     if samples < 1:
@@ -525,37 +534,47 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
             moves.append(HardPlayer._move_of(a))
     live = [i for i in range(n) if moves[i] is not None]
     records = [[] for _ in range(n)]
-    if live:
-        rng = estimate_rng(view, seed, samples)
-        template = HardPlayer._template(view)
-        template.last_yaku_seat = me if view.phase == Phase.DECIDE else -1
-        unseen = view.unseen_mask
-        if view.pending is not None:
-            unseen &= ~(1 << view.pending.index)
-        pool = list(bits(unseen))
-        opp_n = view.opponent_hand_count
-        opp = 1 - me
-        bit = [1 << i for i in range(48)]
-        Rand = random.Random
-        pw = outcome.points_and_win
+    if not live:
+        return _summary(records, exact, live, 1)
+    rng = estimate_rng(view, seed, samples)
+    template = HardPlayer._template(view)
+    template.last_yaku_seat = me if view.phase == Phase.DECIDE else -1
+    unseen = view.unseen_mask
+    if view.pending is not None:
+        unseen &= ~(1 << view.pending.index)
+    pool = list(bits(unseen))
+    opp_n = view.opponent_hand_count
+    opp = 1 - me
+    bit = [1 << i for i in range(48)]
+    Rand = random.Random
+    pw = outcome.points_and_win
 
-        def score(r: Round) -> tuple:
-            return pw(r.winner, r.points, r.last_yaku_seat)
+    def score(r: Round) -> tuple:
+        return pw(r.winner, r.points, r.last_yaku_seat)
 
-        for _ in range(samples):
-            rng.shuffle(pool)
-            base = template.copy()
-            base.hands[opp] = sum(bit[c] for c in pool[:opp_n])
-            base.stock = pool[opp_n:]
-            base.sp = 0
-            noise_seed = rng.getrandbits(48)
-            for i in live:
-                rand = Rand(noise_seed).random
-                r = to_question(base, moves[i], policy, rand, me)
-                if r.phase == DECIDE:
-                    records[i].append(question_values(r, policy, rand, score))
-                else:
-                    records[i].append((None, None, score(r)))
+    for k in range(1, samples + 1):
+        rng.shuffle(pool)
+        base = template.copy()
+        base.hands[opp] = sum(bit[c] for c in pool[:opp_n])
+        base.stock = pool[opp_n:]
+        base.sp = 0
+        noise_seed = rng.getrandbits(48)
+        for i in live:
+            rand = Rand(noise_seed).random
+            r = to_question(base, moves[i], policy, rand, me)
+            if r.phase == DECIDE:
+                records[i].append(question_values(r, policy, rand, score))
+            else:
+                records[i].append((None, None, score(r)))
+        if settled is not None and k < samples and k >= min_samples and k % check_every == 0:
+            if settled(_summary(records, exact, live, k)):
+                break
+    return _summary(records, exact, live, len(records[live[0]]))
+
+
+def _summary(records: list, exact: list, live: list, k: int) -> list:
+    """The Estimates of ``k`` deals' records (``estimate``)."""
+    n = len(records)
     pts = [[] for _ in range(n)]
     wins = [[] for _ in range(n)]
     for i in live:
@@ -564,10 +583,8 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
             wins[i].append(w)
     for i in range(n):
         if exact[i] is not None:
-            k = samples if live else 1
             pts[i] = [exact[i][0]] * k
             wins[i] = [exact[i][1]] * k
-    k = len(pts[0])
     mean_p = [sum(v) / k for v in pts]
     mean_w = [sum(v) / k for v in wins]
     best = max(range(n), key=lambda i: (mean_p[i], mean_w[i], -i))
@@ -580,4 +597,6 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
         var = sum((x - m) ** 2 for x in d) / (k - 1)
         return math.sqrt(var / k)
 
-    return [Estimate(mean_p[i], mean_w[i], paired_se(pts, i)) for i in range(n)]
+    won = [sum(p > 0 for p in v) / k for v in pts]
+    lost = [sum(p < 0 for p in v) / k for v in pts]
+    return [Estimate(mean_p[i], mean_w[i], paired_se(pts, i), won[i], lost[i]) for i in range(n)]

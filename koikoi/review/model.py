@@ -29,7 +29,7 @@ from ..engine.cards import ID_TO_INDEX
 
 GOOD, INACCURACY, MISTAKE, FORCED = "good", "inaccuracy", "mistake", "forced"
 VERDICTS = (GOOD, INACCURACY, MISTAKE, FORCED)
-FORMAT = 1          # the version of to_data's layout; a cache of another version is analysed again
+FORMAT = 2          # the version of to_data's layout; a cache of another version is analysed again
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,8 @@ class Option:
     points: float                 # expected round point difference for the deciding seat
     win: Optional[float] = None   # match-win chance after the round (None: not estimated)
     spread: float = 0.0           # standard error of ``points`` against the best option
+    won: Optional[float] = None   # chance the deciding seat wins the round (None: not estimated)
+    lost: Optional[float] = None  # chance the opponent wins it
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,10 @@ def _num(v: Any, what: str, lo: float = -1e6, hi: float = 1e6) -> float:
     return float(v)
 
 
+def _chance(v: Any, what: str) -> Optional[float]:
+    return None if v is None else _num(v, what, 0.0, 1.0)
+
+
 def _seat(v: Any) -> Optional[int]:
     return v if type(v) is int and v in (0, 1) else None
 
@@ -243,7 +249,7 @@ def _decision_data(d: Decision) -> dict:
     return {"round": d.round, "index": d.index, "seat": d.seat, "kind": d.kind,
             "chosen": action_data(d.chosen), "best": action_data(d.best),
             "options": [{"action": action_data(o.action), "points": o.points, "win": o.win,
-                         "spread": o.spread} for o in d.options],
+                         "spread": o.spread, "won": o.won, "lost": o.lost} for o in d.options],
             "loss": d.loss, "verdict": d.verdict, "reason": d.reason}
 
 
@@ -262,10 +268,10 @@ def _decision(v: Any, what: str) -> Decision:
             raise ValueError(f"options must be a list of 1 to {_OPTIONS_MAX}")
         opts = []
         for o in options:
-            od = _fields(o, "option", ("action", "points", "win", "spread"))
+            od = _fields(o, "option", ("action", "points", "win", "spread", "won", "lost"))
             opts.append(Option(action_from_data(od["action"]), _num(od["points"], "points"),
-                               None if od["win"] is None else _num(od["win"], "win", 0.0, 1.0),
-                               _num(od["spread"], "spread", 0.0)))
+                               _chance(od["win"], "win"), _num(od["spread"], "spread", 0.0),
+                               _chance(od["won"], "won"), _chance(od["lost"], "lost")))
         return Decision(_int(d["round"], "round", 1, 10 ** 6), _int(d["index"], "index", 0, 10 ** 7),
                         _seat_of(d["seat"]), kind, action_from_data(d["chosen"]),
                         action_from_data(d["best"]), tuple(opts), _num(d["loss"], "loss", 0.0),

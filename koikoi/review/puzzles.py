@@ -38,6 +38,7 @@ from ..engine.match import ReplayError
 from .analysis import MISTAKE_POINTS, verdict_of
 from .cache import SUFFIX, load_as_made
 from .model import GOOD, MISTAKE, Decision, MatchReview
+from .reasons import explain
 
 log = logging.getLogger("koikoi.review.puzzles")
 
@@ -85,6 +86,24 @@ class Puzzle:
             if o.action == action:
                 return round(max(0.0, best - o.points), 3)
         return None
+
+    def reason_for(self, action, *, opponent: Optional[str] = None, style: str = "both") -> str:
+        """Why ``action`` (any legal move) is right or what the best move does better, in the
+        review's words (``reasons.explain`` of the position with ``action`` as the choice):
+        about the player's own answer, not the match's move. The review's stored reason for
+        the match's move; "" for a move the review did not value."""
+        if action == self.chosen:
+            return self.reason
+        gap = self.gap(action)
+        if gap is None:
+            return ""
+        verdict = GOOD if action in self.right else verdict_of(gap, self._spread(action))
+        d = Decision(self.round, self.index, self.seat, self.kind, action, self.best, self.options,
+                     0.0 if action in self.right else gap, verdict)
+        return explain(self.view(), d, opponent=opponent, style=style)
+
+    def _spread(self, action) -> float:
+        return next((o.spread for o in self.options if o.action == action), 0.0)
 
     def judge(self, action) -> Answer:
         if action in self.right:

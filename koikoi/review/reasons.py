@@ -10,6 +10,16 @@ values; every fact it states is true of that position:
 * what the best move takes: a card that makes or raises your yaku ("takes the
   Moon, your third bright: Sankō"), one the opponent needs, or one that brings
   a yaku within a card;
+* what the best move keeps safe: a discard no one else can ever take (every other card of
+  its month is taken or in your hand), or a card kept in hand for one of its month still to
+  come that matters ("keeping a Peony plain in hand to take Butterflies if it turns up");
+* when the chosen move takes the same cards, the difference: which card of the month goes
+  to the pile now ("Your move takes Cuckoo too, but this puts the Wisteria ribbon in your
+  pile now");
+* when nothing on the table names the difference, how often each move wins the round
+  (``Option.won``/``lost``: "From it you win the round about 52% of the time, against 41%");
+* "About equal" when the two moves are within the evaluator's noise (``within_noise``: the
+  gap is at most NOISE_Z = 2 paired standard errors, the bound that keeps the verdict GOOD);
 * for Koi-Koi or Stop: the award now, how many cards would raise your yaku and
   whether the opponent is one card from a yaku, with how many of the cards that
   would make it are still unseen ("Stop: 10 points now; the opponent needed one
@@ -28,7 +38,7 @@ from typing import Optional
 from ..engine import ChooseMatch, KoiKoi, Play, Stop
 from ..engine.cards import ALL, BRIGHTS, CARD_MONTH_MASK, CHAFF, ID_TO_INDEX, IDS, ids_of
 from ..engine.scoring import yaku_points
-from ..narration import N_, _, _n, card_name, cards_text, join, yaku_label
+from ..narration import N_, _, _n, card_name, cards_text, join, plant_name, yaku_label
 from .model import FORCED, GOOD
 
 _BRIGHT_YAKU = frozenset(("sanko", "shiko", "ame_shiko", "goko"))
@@ -175,6 +185,7 @@ def _feeds(v, action, opp: str, style: str) -> Optional[tuple]:
     theirs = v.captured_masks[1 - me]
     _taken, dumped, left = _takes(v, action)
     cards = left | ((1 << dumped) if dumped >= 0 else 0)
+    cards &= _takeable(v, cards)
     m = cards
     while m:
         low = m & -m
@@ -189,9 +200,37 @@ def _feeds(v, action, opp: str, style: str) -> Optional[tuple]:
                                  card=card_name(c, style), nth=bright[1])
         return "leaves", dict(card=card_name(c, style), opponent=opp,
                               yaku=_yaku_names(names, style))
-    if dumped >= 0 and (1 << dumped) & ~CHAFF:
+    if dumped >= 0 and (1 << dumped) & ~CHAFF & cards:
         return "puts", dict(card=card_name(IDS[dumped], style), opponent=opp)
     return None
+
+
+def _takeable(v, cards: int) -> int:
+    """The cards of ``cards`` the opponent could ever take from the field: those with a
+    card of their month still unseen (in the opponent's hand or the stock)."""
+    out = 0
+    m = cards
+    while m:
+        low = m & -m
+        m ^= low
+        if CARD_MONTH_MASK[low.bit_length() - 1] & ~low & v.unseen_mask:
+            out |= low
+    return out
+
+
+def _raising(v, mine: int, taken: int, seat: int, names) -> int:
+    """The cards of ``taken`` that are members of the yaku ``names`` in ``mine | taken``:
+    those whose absence would lower one of them."""
+    after = _yaku(v, mine | taken, seat)
+    out = 0
+    m = taken
+    while m:
+        low = m & -m
+        m ^= low
+        without = _yaku(v, (mine | taken) & ~low, seat)
+        if any(without.get(n, 0) < after.get(n, 0) for n in names):
+            out |= low
+    return out
 
 
 def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tuple]:
@@ -215,6 +254,13 @@ def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tup
             return "bright", dict(card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
         held = _yaku(v, mine, me)
         made = [n for n in names if n not in held]
+        # The cards that raise it: a Cherry poetry ribbon played onto a Cherry plain adds
+        # to a Tanzaku, not the plain it takes.
+        raising = _raising(v, mine, taken, me, made or names)
+        if raising & v.field_mask and not raising & ~v.field_mask & ~CHAFF:
+            raising &= v.field_mask      # a plain played onto a plain: the one it takes
+        if raising:
+            cards = cards_text(ids_of(raising), style)
         if made:
             return "made", dict(cards=cards, yaku=_yaku_names(made, style))
         return "added", dict(cards=cards, yaku=yaku)
@@ -342,34 +388,214 @@ def _signed(x: float) -> str:
 
 # ---------------------------------------------------------------- any decision
 
+def within_noise(d, option=None) -> bool:
+    """Whether ``option`` (the chosen one by default) is within the evaluator's noise of the
+    best: its loss is at most NOISE_Z standard errors of the paired gap, the same bound that
+    keeps the verdict GOOD (``analysis.verdict_of``): the deals cannot tell the two apart."""
+    from .analysis import NOISE_Z
+    action = d.chosen if option is None else option
+    o = _option(d, action)
+    best = _option(d, d.best)
+    if o is None or best is None or action == d.best:
+        return True
+    gap = max(0.0, best.points - o.points)
+    return gap <= NOISE_Z * o.spread
+
+
+def _option(d, action):
+    return next((o for o in d.options if o.action == action), None)
+
+
+def _percent(x: float) -> int:
+    return int(round(100 * x))
+
+
+# Said when nothing on the table names the difference: how often each move wins the round.
+_CHANCES = {
+    # TRANSLATORS: {won} and {theirs}: whole percentages (45 for 45%).
+    "good": N_("Good: the best choice here. From it you win the round about {won}% of the time, "
+               "{opponent} about {theirs}%."),
+    "won": N_("Better: {move}. From it you win the round about {won}% of the time, against "
+              "{was}% after your move (about {loss} points more)."),
+    "lost": N_("Better: {move}. After it {opponent} wins the round about {theirs}% of the time, "
+               "against {was}% after your move (about {loss} points more)."),
+    "points": N_("Better: {move}. It wins as often as your move but with bigger yaku: about "
+                 "{loss} points more a round on average."),
+}
+
+
+def _chances(v, d, opp: str, style: str) -> str:
+    """The best move against the chosen one in chances of winning the round, in words."""
+    b, c = _option(d, d.best), _option(d, d.chosen)
+    move = move_text(d.best, style, v)
+    loss = _points(d.loss)
+    if b is None or c is None or b.won is None or c.won is None:
+        return _(_CHANCES["points"]).format(move=move, loss=loss)
+    dw, dl = b.won - c.won, (c.lost or 0.0) - (b.lost or 0.0)
+    if max(dw, dl) < 0.02:
+        return _(_CHANCES["points"]).format(move=move, loss=loss)
+    if dw >= dl:
+        return _(_CHANCES["won"]).format(move=move, won=_percent(b.won), was=_percent(c.won),
+                                         loss=loss)
+    return _(_CHANCES["lost"]).format(move=move, opponent=opp, theirs=_percent(b.lost or 0.0),
+                                      was=_percent(c.lost or 0.0), loss=loss)
+
+
+def _gains_over(v, best, chosen, opp: str, style: str, named: bool) -> Optional[tuple]:
+    """What the best move's capture does that the chosen one's does not: ``_gains`` of the
+    best, unless the chosen move gains the same (the same yaku, the same cards): then the
+    difference is which card of the month goes to the pile ("banks"), or None."""
+    why = _gains(v, best, opp, style, named=named)
+    mine = _gains(v, chosen, opp, style, named=named)
+    tb, tc = _takes(v, best)[0], _takes(v, chosen)[0]
+    if why is not None and why[0] == "plain" and not (tb & ~tc & v.field_mask):
+        why = None              # "which takes X": the chosen move takes X too
+    if why is not None and why != mine:
+        return why
+    common = tb & tc & v.field_mask
+    extra, other = tb & ~tc & ~v.field_mask, tc & ~tb & ~v.field_mask
+    if common and extra and other:
+        e, o = IDS[extra.bit_length() - 1], IDS[other.bit_length() - 1]
+        kind = "banks" if extra & ~CHAFF else "banks_plain"
+        return kind, dict(cards=cards_text(ids_of(common), style), card=card_name(e, style),
+                          other=card_name(o, style))
+    return None
+
+
+def _month_of(c: int) -> int:
+    return c // 4 + 1
+
+
+def _safe(v, action) -> Optional[int]:
+    """The card ``action`` puts on the field when no one else can ever take it there: every
+    other card of its month is in a capture pile or the mover's hand. Else None."""
+    _taken, dumped, _left = _takes(v, action)
+    if dumped < 0:
+        return None
+    mates = CARD_MONTH_MASK[dumped] & ~(1 << dumped)
+    if mates & v.unseen_mask:
+        return None
+    return dumped
+
+
+def _wanted(v, card: int) -> int:
+    """The unseen cards of ``card``'s month that would raise a yaku of the mover's or one of
+    the opponent's: what keeping ``card`` in hand may take when it turns up."""
+    me = v.seat
+    mine, theirs = v.captured_masks[me], v.captured_masks[1 - me]
+    out = 0
+    m = CARD_MONTH_MASK[card] & v.unseen_mask & ~(1 << card)
+    while m:
+        low = m & -m
+        m ^= low
+        if _raised(v, mine, mine | low | (1 << card), me) or _raised(v, theirs, theirs | low, 1 - me) \
+                or low & ~CHAFF:
+            out |= low
+    return out
+
+
+_KEEPS = {
+    "safe": N_("Better: {move}. {opponent} can never take {card} from the field: the other "
+               "{plant} cards are taken or in your hand (about {loss} points more)."),
+    "keeps": N_("Better: {move}, keeping {kept} in hand to take {wanted} if it turns up "
+                "(about {loss} points more)."),
+    "good_safe": N_("Good: {opponent} can never take {card} from the field: the other {plant} "
+                    "cards are taken or in your hand."),
+    "good_only": N_("Good: it gives away only {card}."),
+}
+
+
+def _played_card(action) -> int:
+    return ID_TO_INDEX[action.card] if isinstance(action, Play) else -1
+
+
+def _keeps(v, d, opp: str, style: str) -> Optional[str]:
+    """What the best move keeps safe, in words: a discard no one can take, or a card kept in
+    hand for one still to come that matters. None when neither is so."""
+    move = move_text(d.best, style, v)
+    loss = _points(d.loss)
+    safe = _safe(v, d.best)
+    if safe is not None and _safe(v, d.chosen) is None:
+        return _(_KEEPS["safe"]).format(move=move, opponent=_cap(opp), card=card_name(IDS[safe], style),
+                                        plant=plant_name(_month_of(safe), style), loss=loss)
+    kept = _played_card(d.chosen)
+    if kept >= 0 and kept != _played_card(d.best):
+        wanted = _wanted(v, kept)
+        if wanted:
+            return _(_KEEPS["keeps"]).format(move=move, kept=card_name(IDS[kept], style),
+                                             wanted=_or_cards(wanted, style), loss=loss)
+    return None
+
+
+def _or_cards(mask: int, style: str) -> str:
+    names = [card_name(c, style) for c in ids_of(mask)]
+    if len(names) == 1:
+        return names[0]
+    text = names[-1]
+    text = _("{first} or {last}").format(first=names[-2], last=text)
+    for item in reversed(names[:-2]):
+        text = _("{item}, {rest}").format(item=item, rest=text)
+    return text
+
+
+def _cap(text: str) -> str:
+    """A sentence's first word: "the CPU" -> "The CPU" (a name stays as it is)."""
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+_EQUAL = {
+    "play": N_("About equal to the best choice ({move}): the difference is smaller than the "
+               "review can measure."),
+    "decide": N_("About equal: Koi-Koi and Stop are worth about the same here ({chosen} {a}, "
+                 "{other} {b} points on average); the difference is smaller than the review "
+                 "can measure."),
+}
+
+
 def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str:
-    """The reason shown with Decision ``d`` taken in View ``v``."""
+    """The reason shown with Decision ``d`` taken in View ``v``: what the better move makes,
+    threatens, blocks or keeps safe, cards and yaku by name; "about equal" when the two
+    are within the evaluator's noise (``within_noise``)."""
     opp = opponent or _("the opponent")
     if d.verdict == FORCED:
         return _("The only legal move.")
+    close = d.verdict == GOOD and d.chosen != d.best and d.loss > 0
+    if close and within_noise(d):
+        if d.kind == "decide":
+            c, b = _option(d, d.chosen), _option(d, d.best)
+            return _(_EQUAL["decide"]).format(chosen=move_text(d.chosen, style, v),
+                                              other=move_text(d.best, style, v),
+                                              a=_signed(c.points), b=_signed(b.points))
+        return _(_EQUAL["play"]).format(move=move_text(d.best, style, v))
     if d.kind == "decide":
         text = _decide(v, d, opp, style)
         if d.verdict != GOOD:
             return _("Better: {text}").format(text=text)
         return text
     if d.verdict == GOOD:
-        why = _gains(v, d.chosen, opp, style)
-        if d.chosen != d.best and d.loss > 0:
-            from .analysis import NOISE_Z
-            spread = next((o.spread for o in d.options if o.action == d.chosen), 0.0)
-            if d.loss <= NOISE_Z * spread:
-                return _("Good: within the playouts' noise of the best choice ({move}).").format(
-                    move=move_text(d.best, style, v))
+        if close:
             return _("Good: close to the best choice ({move}), about {loss} points less.").format(
                 move=move_text(d.best, style, v), loss=_points(d.loss))
+        why = _gains(v, d.chosen, opp, style)
         if why:
             return _(_GAINS["good"][why[0]]).format(**why[1])
-        return _("The best choice in the playouts.")
+        safe = _safe(v, d.chosen)
+        if safe is not None:
+            return _(_KEEPS["good_safe"]).format(opponent=opp, card=card_name(IDS[safe], style),
+                                                 plant=plant_name(_month_of(safe), style))
+        _taken, dumped, _left = _takes(v, d.chosen)
+        if dumped >= 0 and (1 << dumped) & CHAFF:
+            return _(_KEEPS["good_only"]).format(card=card_name(IDS[dumped], style))
+        b = _option(d, d.chosen)
+        if b is not None and b.won is not None:
+            return _(_CHANCES["good"]).format(won=_percent(b.won), opponent=opp,
+                                              theirs=_percent(b.lost or 0.0))
+        return _("Good: the best choice here.")
     problem = _feeds(v, d.chosen, opp, style)
     if problem and _feeds(v, d.best, opp, style) == problem:
         problem = None          # the best move leaves it there too: not the difference
     targeted = isinstance(d.best, ChooseMatch) or (isinstance(d.best, Play) and d.best.target)
-    why = _gains(v, d.best, opp, style, named=bool(targeted))
+    why = _gains_over(v, d.best, d.chosen, opp, style, named=bool(targeted))
     if why is None and problem:
         _taken, dumped, _left = _takes(v, d.best)
         if dumped >= 0 and not _feeds(v, d.best, opp, style):
@@ -377,16 +603,32 @@ def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str
             targeted = False
     move = move_text(d.best, style, v)
     loss = _points(d.loss)
+    if why and why[0].startswith("banks"):
+        better = _(_BANKS[why[0]]).format(move=move, loss=loss, **why[1])
+        if problem:
+            return _("{problem} {better}").format(problem=_(_PROBLEM[problem[0]]).format(**problem[1]),
+                                                  better=better)
+        return better
     if problem:
         if why:
             table = _NAMED_GAINS if targeted else _GAINS
             better = _(table["better"][why[0]]).format(move=move, **why[1])
         else:
-            better = _("Better: {move} (about {loss} points more).").format(move=move, loss=loss)
+            better = _keeps(v, d, opp, style) or _chances(v, d, opp, style)
         # TRANSLATORS: two whole sentences, the problem with the move and the better move.
         return _("{problem} {better}").format(problem=_(_PROBLEM[problem[0]]).format(**problem[1]),
                                               better=better)
     if why:
         table = _NAMED_GAINS if targeted else _GAINS
         return _(table["better_loss"][why[0]]).format(move=move, loss=loss, **why[1])
-    return _("Better: {move}: about {loss} points more in the playouts.").format(move=move, loss=loss)
+    return _keeps(v, d, opp, style) or _chances(v, d, opp, style)
+
+
+# The best move takes what the chosen one takes, with another card of the month: the
+# difference is the card that goes to the pile now.
+_BANKS = {
+    "banks": N_("Better: {move}. Your move takes {cards} too, but this puts {card} in your "
+                "pile now instead of {other} (about {loss} points more)."),
+    "banks_plain": N_("Better: {move}. Your move takes {cards} too, but this keeps {other} in "
+                      "your hand and puts {card} in your pile instead (about {loss} points more)."),
+}

@@ -137,8 +137,8 @@ def test_a_cache_of_the_first_rounds_is_partial(folder):
     assert load_partial(folder, "abc", (0,), s.events, budget=8) == early
 
 
-@pytest.mark.parametrize("content", [b"not json", b"{\"format\": 1}", b"[" * 5000, b"\xff\xfe",
-                                     b"{\"format\": 1, \"rounds\": 5}", b"\x00" * 100])
+@pytest.mark.parametrize("content", [b"not json", b"{\"format\": %d}" % FORMAT, b"[" * 5000, b"\xff\xfe",
+                                     b"{\"format\": %d, \"rounds\": 5}" % FORMAT, b"\x00" * 100])
 def test_an_unreadable_cache_is_set_aside_never_deleted(folder, content):
     s = _match(months=1)
     path = cache_path(folder, "abc")

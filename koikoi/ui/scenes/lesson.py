@@ -143,6 +143,7 @@ class LessonScene(RoundScene):
         self.finished = False
         self._coach_key = None
         self._coach_img: Optional[pygame.Surface] = None
+        self._said: Optional[str] = None     # the coach's words last shown at rest
         self.next_button: Optional[W.Button] = None
         super().__init__(app, lesson_session(lesson, self.script))
         self.driver = LessonDriver(self)
@@ -302,9 +303,19 @@ class LessonScene(RoundScene):
         return False
 
     def coach_text(self) -> str:
-        step = self.script.current
+        """The current step's words; while a move is still being animated, the words said
+        before it (the script advances when the move is made, and the next step's text,
+        "The CPU played its Boar ...", must not run ahead of the cards)."""
         if self.refusal:
             return self.refusal
+        animating = self.tl.busy or self.shown < len(self.session.state.events)
+        if animating and self._said is not None:
+            return self._said
+        self._said = self._step_text()
+        return self._said
+
+    def _step_text(self) -> str:
+        step = self.script.current
         if step is None:
             return self.lesson.summary
         if step.say:

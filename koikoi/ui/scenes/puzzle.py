@@ -6,7 +6,8 @@ match log up to the decision). The table shows what the round table always shows
 of the deciding seat's public events, so the other hand lies face down and the stock is
 hidden (``PublicTable`` holds only their counts). A panel above the field says where the
 position comes from; the player makes any legal move (none is refused) and the panel turns
-into the verdict: right ("Best move! ...") or what the best was, by how much, and why.
+into the verdict: right ("Best move! ...") or what the best was, by how much, and why
+(about the player's own answer: ``Puzzle.reason_for``); Retry (or R) sets the same position again.
 A Koi-Koi or Stop puzzle opens the table's own prompt; its answer is judged the same way.
 
 Nothing moves but the player's answer: the other seat never plays (the driver here never
@@ -78,7 +79,9 @@ def match_text(action, style: str = "both") -> str:
 
 
 def verdict_text(puzzle, answer, style: str = "both") -> str:
-    """What the answer was worth, with the review's reason."""
+    """What the answer was worth, with the review's reason: for a right answer or the match's
+    own move, the review's words on the match's move; for another wrong move, why the best
+    beats that one (``Puzzle.reason_for``), so the text never answers a move not played."""
     best = action_words(puzzle.best, style)
     match = match_text(puzzle.chosen, style)
     # The review's reason already names the better move and what it gains ("This feeds ...
@@ -93,8 +96,10 @@ def verdict_text(puzzle, answer, style: str = "both") -> str:
         return _("Not the best move. {reason}").format(reason=reason)
     if answer.action == puzzle.chosen:
         return _("Not the best move: the one played in your match. {reason}").format(reason=reason)
-    return _("Not the best move: {points} worse than {best}. {match} {reason}").format(
-        points=points_text(answer.gap), best=best, match=match, reason=reason)
+    # Another wrong move than the match's: why the best beats this one, not the match's move.
+    return _("Not the best move: {points} worse than {best}. {reason}").format(
+        points=points_text(answer.gap), best=best,
+        reason=puzzle.reason_for(answer.action, style=style))
 
 
 class PuzzleSession(MatchSession):
@@ -235,6 +240,11 @@ class PuzzleScene(RoundScene):
         self.closed = True
         self.app.remove(self)
 
+    def retry(self) -> None:
+        """The same position again, from before the answer (Retry, or the R key)."""
+        self.closed = True
+        self.app.open("puzzle", self.puzzles, at=self.at, mode="replace")
+
     def has_next(self) -> bool:
         return self.at + 1 < len(self.puzzles)
 
@@ -259,6 +269,10 @@ class PuzzleScene(RoundScene):
         if event.type == pygame.KEYDOWN and self.answer is not None and self.at_rest() \
                 and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
             self.next_puzzle()
+            return True
+        if event.type == pygame.KEYDOWN and self.answer is not None and self.at_rest() \
+                and event.key == pygame.K_r:
+            self.retry()
             return True
         if super().handle(event):
             return True
@@ -302,9 +316,10 @@ class PuzzleScene(RoundScene):
             lines = lines[:most]
             lines[-1] = W.ellipsize(lines[-1] + " …", f, text_w)
         answered = self.answer is not None
-        bh = min(theme.px(48, s), max(theme.px(30, s), (room - 3 * pad) // 2))
+        n = 3 if answered else 1          # Next puzzle, Retry, Back; or Back alone
+        bh = min(theme.px(48, s), max(theme.px(26, s), (room - (n + 1) * pad) // max(2, n)))
         h = head_f.get_linesize() + f.get_linesize() * len(lines) + 2 * pad
-        h = max(h, (2 * bh + 3 * pad) if answered else (bh + 2 * pad), theme.px(60, s))
+        h = max(h, n * bh + (n + 1) * pad, theme.px(60, s))
         box = pygame.Rect(x0, top, w, min(h, room))
         key = (box.size, head, text, self.size, answered, f.get_linesize())
         if key != self._panel_key:
@@ -321,9 +336,11 @@ class PuzzleScene(RoundScene):
             if answered:
                 nxt = W.Button(pygame.Rect(bx, 0, bw, bh), _("Next puzzle") if self.has_next() else _("Done"),
                                self.next_puzzle, style="primary", assets=self.assets, hotkeys=())
+                again = W.Button(pygame.Rect(bx, 0, bw, bh), _("Retry"), self.retry,
+                                 style="secondary", assets=self.assets, hotkeys=())
                 back = W.Button(pygame.Rect(bx, 0, bw, bh), _("Back"), self.leave, style="secondary",
                                 assets=self.assets, hotkeys=())
-                self.panel_buttons = [nxt, back]
+                self.panel_buttons = [nxt, again, back]
             else:
                 self.panel_buttons = [W.Button(pygame.Rect(bx, 0, bw, bh), _("Back"), self.leave,
                                                style="secondary", assets=self.assets, hotkeys=())]
