@@ -731,6 +731,20 @@ class ThreadedClient:
     def queue_match(self, preset: str, months: Optional[int] = None) -> concurrent.futures.Future:
         return self._call("queue_match", preset, months)
 
+    def quick_match(self, name: str, preset: str, months: Optional[int] = None, *, key: Optional[str] = None,
+                    folder=None) -> concurrent.futures.Future:
+        """identify, then queue: the future's result is the ``queued`` answer (the room
+        comes later, as ``joined``, or as ``matched`` which this client follows)."""
+        if key is None:
+            from ..ladder.identity import load_or_create_key
+            key = load_or_create_key(folder)
+
+        async def go():
+            conn = self._need()
+            await conn.identify(key, name)
+            return await conn.queue_match(preset, months)
+        return self._submit(go())
+
     def unqueue_match(self) -> concurrent.futures.Future:
         return self._call("unqueue_match")
 
