@@ -203,6 +203,7 @@ class LadderService:
         self._rooms: dict = {}             # room code -> (preset, months) of rated rooms made here
         self._new_profiles: dict = {}      # peer -> deque of times a new key came from it
         self._refreshed = float("-inf")
+        self._unwritten: list = []         # rooms made here, for the next tick's one write
         self.closed = False
         self.store.clear_queue(self.process)     # a killed run's waiters are gone with it
         self.pairs_made = 0
@@ -348,6 +349,7 @@ class LadderService:
         if self.closed:
             return []
         at = self.clock()
+        self._flush_rooms()
         try:
             if self._waiting and at - self._refreshed >= REFRESH_EVERY:
                 self.store.refresh_queue(self.process, at)
@@ -358,6 +360,12 @@ class LadderService:
             log.exception("the ladder's pairing pass failed")
             return []
         pairs = []
+        remote = [w.key for pair in taken for w, p in pair if p != self.process]
+        try:
+            known = self.store.names(remote) if remote else {}
+        except Exception:
+            log.exception("the names of players waiting elsewhere could not be read")
+            known = {}
         for (a, pa), (b, pb) in taken:
             conns = tuple(self._waiting.pop(w.key, None) if p == self.process else None
                           for w, p in ((a, pa), (b, pb)))
@@ -369,8 +377,7 @@ class LadderService:
                     c.ladder.queued = None
                     names.append(c.ladder.name)
                 else:
-                    p = self.store.profile(w.key)
-                    names.append(p.name if p is not None else "?")
+                    names.append(known.get(w.key, "?"))
             pairs.append(Pair(conns=conns, names=tuple(names), preset=a.preset, months=a.length,
                               hashes=(a.key, b.key), waited=(at - a.since, at - b.since),
                               processes=(pa, pb)))
@@ -386,17 +393,29 @@ class LadderService:
 
     def placed(self, pair: Pair, room_code: str, tokens) -> None:
         """The server made ``pair``'s room: note what it is rated as, and tell the process
-        of a player waiting elsewhere where to send it."""
+        of a player waiting elsewhere where to send it (at once, one transaction). A room
+        of two players of this process is written to the room directory with the next
+        tick's (one transaction for all of them: the directory matters to it only after a
+        restart, and what it is rated as is kept in memory meanwhile)."""
         self._rooms[room_code] = (pair.preset, pair.months)
+        room = (room_code, self.process, self.public_url, pair.preset, pair.months)
+        announce = [(pair.hashes[i], room_code, pair.hashes[1 - i], tokens[i], pair.processes[i],
+                     self.public_url) for i, conn in enumerate(pair.conns) if conn is None]
+        if not announce:
+            self._unwritten.append(room)
+            return
         try:
-            self.store.register_room(room_code, self.process, self.public_url, self.clock(),
-                                     preset=pair.preset, length=pair.months)
-            for i, conn in enumerate(pair.conns):
-                if conn is None:
-                    self.store.announce_remote(pair.hashes[i], room_code, pair.hashes[1 - i], tokens[i],
-                                               pair.processes[i], self.public_url, self.clock())
+            self.store.place_rooms([room], announce, now=self.clock())
         except Exception:
             log.exception("room %s could not be announced", room_code)
+
+    def _flush_rooms(self) -> None:
+        rooms, self._unwritten = self._unwritten, []
+        if rooms:
+            try:
+                self.store.place_rooms(rooms, now=self.clock())
+            except Exception:
+                log.exception("%d rooms could not be written to the room directory", len(rooms))
 
     def unpaired(self, pair: Pair, code: str) -> None:
         """No room could be made for ``pair`` (``code``: why): the players here are told,
@@ -452,6 +471,7 @@ class LadderService:
         if self.closed:
             return
         self.closed = True
+        self._flush_rooms()
         try:
             self.store.clear_queue(self.process)
         except Exception:

@@ -433,13 +433,34 @@ class Store:
                              f"{self._for_update()}")
             where = {r[0]: r[5] for r in rows}
             waiting = [matchmaking.Waiter(r[0], r[1], r[2], r[3], r[4]) for r in rows]
-            taken = []
-            for a, b in matchmaking.pair(waiting, now):
-                if process not in (where[a.key], where[b.key]):
-                    continue
-                self._run("DELETE FROM queue WHERE key_hash IN (?, ?)", (a.key, b.key))
-                taken.append(((a, where[a.key]), (b, where[b.key])))
+            taken = [((a, where[a.key]), (b, where[b.key])) for a, b in matchmaking.pair(waiting, now)
+                     if process in (where[a.key], where[b.key])]
+            keys = [w.key for pair in taken for w, _p in pair]
+            for i in range(0, len(keys), 400):          # one statement a few hundred players
+                chunk = keys[i:i + 400]
+                self._run(f"DELETE FROM queue WHERE key_hash IN ({', '.join('?' * len(chunk))})", chunk)
         return taken
+
+    def names(self, key_hashes) -> dict:
+        """key hash -> display name, for the given players (one query)."""
+        keys = list(dict.fromkeys(key_hashes))
+        out: dict = {}
+        with self._tx():
+            for i in range(0, len(keys), 400):
+                chunk = keys[i:i + 400]
+                out.update(self._all(f"SELECT key_hash, name FROM profiles WHERE key_hash IN "
+                                     f"({', '.join('?' * len(chunk))})", chunk))
+        return out
+
+    def place_rooms(self, rooms, announce=(), now: Optional[float] = None) -> None:
+        """Several rooms registered (each (code, process, address, preset, length)) and
+        remote players told (each as announce_remote's arguments), in one transaction."""
+        now = time.time() if now is None else now
+        with self._tx():
+            for code, process, address, preset, length in rooms:
+                self.register_room(code, process, address, now, preset=preset, length=length)
+            for args in announce:
+                self.announce_remote(*args, now=now)
 
     def refresh_queue(self, process: str, now: Optional[float] = None) -> None:
         """The players waiting on ``process`` are still there (see take_pairs_for)."""

@@ -309,6 +309,7 @@ def test_two_services_on_one_postgres(postgres_url, tmp_path):
     try:
         a, b = player(one, "A"), player(two, "B")
         send(one, a, {"type": "queue", "id": 1, "preset": "casual"})
+        clock.t += 1                                    # a has waited longest: seat 0
         send(two, b, {"type": "queue", "id": 1, "preset": "casual"})
         (p,) = one.tick(0)
         assert p.conns == (a, None) and p.names == ("A", "B") and p.processes[1] == two.process
@@ -389,3 +390,31 @@ def test_two_processes_queue_match_and_rate_once(postgres_url, tmp_path):
         assert st.queue_length() == 0
         (n,) = st._one("SELECT COUNT(*) FROM rated_matches")
         assert n == 1
+
+
+def test_rooms_made_here_reach_the_directory_by_the_next_tick_or_at_close(db_url, tmp_path, clock):
+    svc = ladder_service.open_service(db_url, tmp_path, public_url="ws://127.0.0.1:9001", clock=clock)
+    a, b = player(svc, "A"), player(svc, "B")
+    for c in (a, b):
+        send(svc, c, {"type": "queue", "id": 1, "preset": "nintendo", "months": 6})
+    (p,) = svc.tick(0)
+    svc.placed(p, "KOI-5005", ("t" * 20, "u" * 20))
+    assert svc.store.room_rules("KOI-5005") is None          # written with the next tick's
+    svc.tick(1)
+    assert svc.store.room_rules("KOI-5005") == ("nintendo", 6)
+    c, d = player(svc, "C"), player(svc, "D")
+    for x in (c, d):
+        send(svc, x, {"type": "queue", "id": 1, "preset": "casual"})
+    (q,) = svc.tick(2)
+    svc.placed(q, "KOI-5006", ("t" * 20, "u" * 20))
+    svc.close()
+    with ladder_store.open_store(db_url) as st:
+        assert st.room_rules("KOI-5006") == ("casual", 6)    # a restarted process still rates it as it was
+    # a restarted service rates a room it reloads by what the directory says
+    again = ladder_service.open_service(db_url, tmp_path, public_url="ws://127.0.0.1:9001", clock=clock)
+    try:
+        again.finished("KOI-5006", "m", 0, False, q.hashes)
+        (row,) = again.store._all("SELECT preset, length FROM rated_matches")
+        assert tuple(row) == ("casual", 6)
+    finally:
+        again.close()
