@@ -177,6 +177,7 @@ def main(argv=None) -> int:
     ap.add_argument("--db", default=None, help="a PostgreSQL server's postgresql://... (default: start one "
                                                "with pgserver, if installed)")
     ap.add_argument("--skip-sqlite", action="store_true")
+    ap.add_argument("--no-postgres", action="store_true", help="the SQLite run only")
     args = ap.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="koikoi-load-ladder-"))
     if not args.skip_sqlite:
@@ -186,6 +187,8 @@ def main(argv=None) -> int:
             show(run("SQLite, one service", [svc], args.players, args.ticks, args.choices, args.seed, clock))
         finally:
             svc.close()
+    if args.no_postgres:
+        return 0
     url, srv = (args.db, None) if args.db else start_postgres(folder)
     if url is None:
         print("PostgreSQL runs skipped: no --db given and the pgserver package is not installed")
