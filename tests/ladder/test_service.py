@@ -3,7 +3,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -38,13 +37,6 @@ class Clock:
 
     def __call__(self):
         return self.t
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "ladder.sqlite3")
-    return request.getfixturevalue("postgres_url")
 
 
 @pytest.fixture

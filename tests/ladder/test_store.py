@@ -13,13 +13,6 @@ from koikoi.ladder.ratings import Rating, after_match
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "ladder.sqlite3")
-    return request.getfixturevalue("postgres_url")
-
-
 @pytest.fixture
 def st(db_url):
     s = ladder_store.open_store(db_url)

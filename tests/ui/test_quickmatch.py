@@ -22,7 +22,6 @@ from koikoi.net.netsession import HostedServer
 from koikoi.ui.scenes import online as O
 from koikoi.ui.scenes import online_table as OT
 from koikoi.ui.scenes.ladder_link import FixedLink
-from koikoi.ui.scenes.leaderboard import LeaderboardScene
 from koikoi.ui.scenes.profile import PlayerKeyScene, ProfileScene
 from koikoi.ui.scenes.quickmatch import QuickMatchScene
 

@@ -133,6 +133,33 @@ class LadderLink:
         threading.Thread(target=self.client.close, args=(2.0,), name="koikoi-ladder-close", daemon=True).start()
 
 
+class LinkScreen:
+    """What the Leaderboard and Profile screens share (mixed in before MenuScene): the
+    link (``self.link``, theirs to close when ``own_link``) and ``self.table`` get the
+    events after the buttons, the screen animates while an answer is awaited."""
+
+    link = None
+    own_link = False
+
+    def handle(self, event) -> bool:
+        return super().handle(event) or self.table.handle(event)
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or (self.link is not None and self.link.busy)
+
+    def _close_link(self) -> None:
+        if self.own_link and self.link is not None:
+            self.link.close()
+
+    def exit(self) -> None:
+        self._close_link()
+        super().exit()
+
+    def on_quit(self) -> None:
+        self._close_link()
+
+
 class FixedLink:
     """A ``LadderLink`` that answers from given data (screenshots, tests)."""
 

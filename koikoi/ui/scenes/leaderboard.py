@@ -14,7 +14,7 @@ from .. import theme
 from .. import widgets as W
 from ..table import N_, _, ngettext
 from . import MenuScene, TableScreen
-from .ladder_link import LadderLink, ladder_address
+from .ladder_link import LadderLink, LinkScreen, ladder_address
 
 log = logging.getLogger("koikoi.leaderboard")
 
@@ -50,7 +50,7 @@ def open_link(app, address: Optional[str]):
     return LadderLink(app, where.url, where.text, default_name(app)), None
 
 
-class LeaderboardScene(TableScreen, MenuScene):
+class LeaderboardScene(LinkScreen, TableScreen, MenuScene):
     def __init__(self, app, address: Optional[str] = None, *, link=None):
         self.address = address or ladder_address(app)
         self.own_link = link is None
@@ -127,23 +127,6 @@ class LeaderboardScene(TableScreen, MenuScene):
         self.me_b.rect.left = w // 2 + gap // 2
         self.widgets = [self.back_b, self.me_b]
         self.focus.set(self.widgets)
-
-    # ---------------------------------------------------------- scene
-    def handle(self, event) -> bool:
-        return super().handle(event) or self.table.handle(event)
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or (self.link is not None and self.link.busy)
-
-    def exit(self) -> None:
-        if self.own_link and self.link is not None:
-            self.link.close()
-        super().exit()
-
-    def on_quit(self) -> None:
-        if self.own_link and self.link is not None:
-            self.link.close()
 
     # ---------------------------------------------------------- drawing
     def status(self) -> tuple[str, tuple]:

@@ -19,9 +19,9 @@ import pygame
 
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _, ngettext
+from ..table import N_, _
 from . import MenuScene
-from .ladder_link import player_folder
+from .ladder_link import LinkScreen, player_folder
 from .leaderboard import open_link, ladder_address
 
 log = logging.getLogger("koikoi.profile")
@@ -76,7 +76,7 @@ def draw_rating_plot(surface: pygame.Surface, rect: pygame.Rect, points: list, f
         pygame.draw.circle(surface, colors[result], (int(x), int(y)), r)
 
 
-class ProfileScene(MenuScene):
+class ProfileScene(LinkScreen, MenuScene):
     def __init__(self, app, player: Optional[str] = None, *, address: Optional[str] = None, link=None):
         self.player = player
         self.own_link = link is None
@@ -174,23 +174,6 @@ class ProfileScene(MenuScene):
 
     def use_key(self) -> None:
         self.app.open("player_key", "use")
-
-    # ---------------------------------------------------------- scene
-    def handle(self, event) -> bool:
-        return super().handle(event) or self.table.handle(event)
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or (self.link is not None and self.link.busy)
-
-    def exit(self) -> None:
-        if self.own_link and self.link is not None:
-            self.link.close()
-        super().exit()
-
-    def on_quit(self) -> None:
-        if self.own_link and self.link is not None:
-            self.link.close()
 
     # ---------------------------------------------------------- drawing
     def problem(self) -> Optional[str]:
