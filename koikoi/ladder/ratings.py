@@ -44,3 +44,8 @@ def update(player: Rating, results: list[tuple[Rating, float]]) -> Rating:
 def after_match(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
     """(winner's new rating, loser's new rating), both computed from the old pair."""
     return update(winner, [(loser, 1.0)]), update(loser, [(winner, 0.0)])
+
+
+def after_draw(a: Rating, b: Rating) -> tuple[Rating, Rating]:
+    """(a's new rating, b's new rating) after a drawn match: half a win each."""
+    return update(a, [(b, 0.5)]), update(b, [(a, 0.5)])

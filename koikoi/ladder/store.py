@@ -74,6 +74,21 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             opponent TEXT NOT NULL,
             made DOUBLE PRECISION NOT NULL)""",
     ]),
+    (3, [
+        # a drawn match (equal scores) is rated as half a win each
+        "ALTER TABLE profiles ADD COLUMN draws INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE rated_matches ADD COLUMN draw INTEGER NOT NULL DEFAULT 0",
+        # a waiting player's process refreshes `seen`; rows of a process that stopped
+        # refreshing (killed) are not paired
+        "ALTER TABLE queue ADD COLUMN seen DOUBLE PRECISION NOT NULL DEFAULT 0",
+        # a room made on one process for a player waiting on another: where, and the seat's token
+        "ALTER TABLE matched ADD COLUMN token TEXT",
+        "ALTER TABLE matched ADD COLUMN process TEXT",
+        "ALTER TABLE matched ADD COLUMN address TEXT",
+        # what a rated room is rated as, kept across a restart of its process
+        "ALTER TABLE rooms ADD COLUMN preset TEXT",
+        "ALTER TABLE rooms ADD COLUMN length INTEGER",
+    ]),
 ]
 LATEST = MIGRATIONS[-1][0]
 
@@ -99,15 +114,17 @@ class Profile:
     rating: Rating
     key_hash: str = ""
     replaced_by: Optional[str] = None
+    draws: int = 0
 
     @property
     def losses(self) -> int:
-        return self.matches - self.wins
+        return self.matches - self.wins - self.draws
 
     def public(self) -> dict:
         """What the protocol may show anyone: no key hash, no hidden data."""
         return {"id": self.player_id, "name": self.name, "matches": self.matches,
-                "wins": self.wins, "rating": round(self.rating.rating), "rd": round(self.rating.rd)}
+                "wins": self.wins, "draws": self.draws, "rating": round(self.rating.rating),
+                "rd": round(self.rating.rd)}
 
 
 @dataclass(frozen=True)
@@ -126,6 +143,7 @@ class HistoryPoint:
     rating: float
     opponent_id: str
     won: bool
+    draw: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,12 +153,12 @@ class RoomLocation:
     address: str
 
 
-_PROFILE_COLUMNS = "player_id, name, created, matches, wins, rating, rd, vol, key_hash, replaced_by"
+_PROFILE_COLUMNS = "player_id, name, created, matches, wins, rating, rd, vol, key_hash, replaced_by, draws"
 
 
 def _profile(row) -> Profile:
     return Profile(row[0], row[1], row[2], row[3], row[4], Rating(row[5], row[6], row[7]),
-                   row[8], row[9])
+                   row[8], row[9], row[10])
 
 
 class Store:
@@ -248,9 +266,11 @@ class Store:
 
     # -- ratings ---------------------------------------------------------
     def record_match(self, match_id: str, winner: str, loser: str, *, preset: str, length: int,
-                     claimed: bool = False, now: Optional[float] = None) -> Optional[MatchResult]:
+                     claimed: bool = False, draw: bool = False,
+                     now: Optional[float] = None) -> Optional[MatchResult]:
         """Rate one finished quick match (key hashes of winner and loser; for a claimed
-        match the loser is the one who left). Once per match_id: a repeat (a restarted
+        match the loser is the one who left; ``draw``: equal scores, the two are just the
+        seats and each scores one half). Once per match_id: a repeat (a restarted
         process filing again) returns None and changes nothing."""
         if winner == loser:
             raise LadderError("a player cannot beat themself")
@@ -264,15 +284,20 @@ class Store:
             if self._one("SELECT 1 FROM rated_matches WHERE match_id = ?", (match_id,)):
                 return None
             w, lo = found[winner], found[loser]
-            nw, nl = ratings.after_match(w.rating, lo.rating)
-            for key, r, won in ((winner, nw, 1), (loser, nl, 0)):
+            if draw:
+                nw, nl = ratings.after_draw(w.rating, lo.rating)
+            else:
+                nw, nl = ratings.after_match(w.rating, lo.rating)
+            won, drew = (0, 1) if draw else (1, 0)
+            for key, r, wins in ((winner, nw, won), (loser, nl, 0)):
                 self._run("UPDATE profiles SET rating = ?, rd = ?, vol = ?, matches = matches + 1, "
-                          "wins = wins + ? WHERE key_hash = ?", (r.rating, r.rd, r.vol, won, key))
+                          "wins = wins + ?, draws = draws + ? WHERE key_hash = ?",
+                          (r.rating, r.rd, r.vol, wins, drew, key))
             self._run("INSERT INTO rated_matches (match_id, finished, preset, length, claimed, winner, "
-                      "loser, winner_before, winner_after, loser_before, loser_after) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      "loser, winner_before, winner_after, loser_before, loser_after, draw) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       (match_id, now, preset, int(length), int(bool(claimed)), winner, loser,
-                       w.rating.rating, nw.rating, lo.rating.rating, nl.rating))
+                       w.rating.rating, nw.rating, lo.rating.rating, nl.rating, drew))
             return MatchResult(match_id, self._profile_where("key_hash = ?", winner),
                                self._profile_where("key_hash = ?", loser),
                                w.rating.rating, lo.rating.rating)
@@ -303,26 +328,32 @@ class Store:
             rows = self._all(
                 "SELECT m.match_id, m.finished, "
                 "CASE WHEN m.winner = ? THEN m.winner_after ELSE m.loser_after END, "
-                "o.player_id, CASE WHEN m.winner = ? THEN 1 ELSE 0 END "
+                "o.player_id, CASE WHEN m.winner = ? AND m.draw = 0 THEN 1 ELSE 0 END, m.draw "
                 "FROM rated_matches m JOIN profiles o ON o.key_hash = "
                 "CASE WHEN m.winner = ? THEN m.loser ELSE m.winner END "
                 "WHERE m.winner = ? OR m.loser = ? ORDER BY m.seq DESC LIMIT ?",
                 (key_hash,) * 5 + (limit,))
-        return [HistoryPoint(r[0], r[1], r[2], r[3], bool(r[4])) for r in reversed(rows)]
+        return [HistoryPoint(r[0], r[1], r[2], r[3], bool(r[4]), bool(r[5])) for r in reversed(rows)]
 
     def record_against(self, key_hash: str) -> list[dict]:
-        """Wins and losses against each opponent met, most met first."""
+        """Wins, losses and draws against each opponent met, most met first."""
         with self._tx():
             rows = self._all(
-                "SELECT o.player_id, o.name, SUM(CASE WHEN m.winner = ? THEN 1 ELSE 0 END), "
-                "SUM(CASE WHEN m.loser = ? THEN 1 ELSE 0 END) "
+                "SELECT o.player_id, o.name, SUM(CASE WHEN m.winner = ? AND m.draw = 0 THEN 1 ELSE 0 END), "
+                "SUM(CASE WHEN m.loser = ? AND m.draw = 0 THEN 1 ELSE 0 END), SUM(m.draw) "
                 "FROM rated_matches m JOIN profiles o ON o.key_hash = "
                 "CASE WHEN m.winner = ? THEN m.loser ELSE m.winner END "
                 "WHERE m.winner = ? OR m.loser = ? GROUP BY o.player_id, o.name",
                 (key_hash,) * 5)
-        out = [{"id": r[0], "name": r[1], "wins": int(r[2]), "losses": int(r[3])} for r in rows]
-        out.sort(key=lambda d: (-(d["wins"] + d["losses"]), d["id"]))
+        out = [{"id": r[0], "name": r[1], "wins": int(r[2]), "losses": int(r[3]), "draws": int(r[4])}
+               for r in rows]
+        out.sort(key=lambda d: (-(d["wins"] + d["losses"] + d["draws"]), d["id"]))
         return out
+
+    def rated_count(self) -> int:
+        """How many players the leaderboard lists."""
+        with self._tx():
+            return self._one("SELECT COUNT(*) FROM profiles WHERE matches > 0 AND replaced_by IS NULL")[0]
 
     # -- what the protocol answers (public data only) ----------------------
     def board_view(self, limit: int = 20, offset: int = 0) -> list[dict]:
@@ -339,15 +370,18 @@ class Store:
         if p is None:
             return None
         return dict(p.public(), place=self.place(key_hash),
-                    history=[{"rating": round(h.rating), "won": h.won, "opponent": h.opponent_id,
-                              "at": round(h.finished)} for h in self.history(key_hash)],
+                    history=[{"rating": round(h.rating), "won": h.won, "draw": h.draw,
+                              "opponent": h.opponent_id, "at": round(h.finished)}
+                             for h in self.history(key_hash)],
                     against=self.record_against(key_hash))
 
     # -- the waiting queue -----------------------------------------------
     def enqueue(self, key_hash: str, preset: str, length: int, process: str,
-                now: Optional[float] = None) -> matchmaking.Waiter:
-        """Wait for a quick match (again: the choice and the clock start anew)."""
+                now: Optional[float] = None, since: Optional[float] = None) -> matchmaking.Waiter:
+        """Wait for a quick match (again: the choice and the clock start anew, unless
+        ``since`` keeps an earlier wait's place)."""
         now = time.time() if now is None else now
+        since = now if since is None else since
         with self._tx():
             p = self._profile_where("key_hash = ?", key_hash)
             if p is None:
@@ -355,12 +389,12 @@ class Store:
             if p.replaced_by:
                 raise KeyReplaced(p.player_id)
             self._run("DELETE FROM matched WHERE key_hash = ?", (key_hash,))
-            self._run("INSERT INTO queue (key_hash, preset, length, rating, since, process) "
-                      "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET "
+            self._run("INSERT INTO queue (key_hash, preset, length, rating, since, process, seen) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET "
                       "preset = excluded.preset, length = excluded.length, rating = excluded.rating, "
-                      "since = excluded.since, process = excluded.process",
-                      (key_hash, preset, int(length), p.rating.rating, now, process))
-        return matchmaking.Waiter(key_hash, preset, int(length), p.rating.rating, now)
+                      "since = excluded.since, process = excluded.process, seen = excluded.seen",
+                      (key_hash, preset, int(length), p.rating.rating, since, process, now))
+        return matchmaking.Waiter(key_hash, preset, int(length), p.rating.rating, since)
 
     def leave_queue(self, key_hash: str) -> bool:
         """Cancel: True if the player was still waiting (False: already matched)."""
@@ -383,6 +417,83 @@ class Store:
             for a, b in pairs:
                 self._run("DELETE FROM queue WHERE key_hash IN (?, ?)", (a.key, b.key))
         return pairs
+
+    def take_pairs_for(self, process: str, now: Optional[float] = None, stale_after: float = 30.0
+                       ) -> list[tuple[tuple[matchmaking.Waiter, str], tuple[matchmaking.Waiter, str]]]:
+        """take_pairs for one process: only the pairs holding at least one player waiting
+        on ``process`` are taken (the others are left to their own processes, so a room
+        lives where one of its players already is), each player with its process. Rows
+        of a process that has not refreshed them for ``stale_after`` seconds (one killed
+        before it could clear its queue) are dropped, never paired."""
+        now = time.time() if now is None else now
+        with self._tx():
+            self._lock_queue()
+            self._run("DELETE FROM queue WHERE seen < ? AND process <> ?", (now - stale_after, process))
+            rows = self._all(f"SELECT key_hash, preset, length, rating, since, process FROM queue"
+                             f"{self._for_update()}")
+            where = {r[0]: r[5] for r in rows}
+            waiting = [matchmaking.Waiter(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+            taken = [((a, where[a.key]), (b, where[b.key])) for a, b in matchmaking.pair(waiting, now)
+                     if process in (where[a.key], where[b.key])]
+            keys = [w.key for pair in taken for w, _p in pair]
+            for i in range(0, len(keys), 400):          # one statement a few hundred players
+                chunk = keys[i:i + 400]
+                self._run(f"DELETE FROM queue WHERE key_hash IN ({', '.join('?' * len(chunk))})", chunk)
+        return taken
+
+    def names(self, key_hashes) -> dict:
+        """key hash -> display name, for the given players (one query)."""
+        keys = list(dict.fromkeys(key_hashes))
+        out: dict = {}
+        with self._tx():
+            for i in range(0, len(keys), 400):
+                chunk = keys[i:i + 400]
+                out.update(self._all(f"SELECT key_hash, name FROM profiles WHERE key_hash IN "
+                                     f"({', '.join('?' * len(chunk))})", chunk))
+        return out
+
+    def place_rooms(self, rooms, announce=(), now: Optional[float] = None) -> None:
+        """Several rooms registered (each (code, process, address, preset, length)) and
+        remote players told (each as announce_remote's arguments), in one transaction."""
+        now = time.time() if now is None else now
+        with self._tx():
+            for code, process, address, preset, length in rooms:
+                self.register_room(code, process, address, now, preset=preset, length=length)
+            for args in announce:
+                self.announce_remote(*args, now=now)
+
+    def refresh_queue(self, process: str, now: Optional[float] = None) -> None:
+        """The players waiting on ``process`` are still there (see take_pairs_for)."""
+        now = time.time() if now is None else now
+        with self._tx():
+            self._run("UPDATE queue SET seen = ? WHERE process = ?", (now, process))
+
+    def clear_queue(self, process: str) -> int:
+        """Nobody waits on ``process`` any more (it starts, or it stops)."""
+        with self._tx():
+            return self._run("DELETE FROM queue WHERE process = ?", (process,)).rowcount
+
+    def announce_remote(self, key_hash: str, code: str, opponent: str, token: str, process: str,
+                        address: str, now: Optional[float] = None) -> None:
+        """A room was made on this process for a player waiting on ``process``: its own
+        process finds it with take_matched and sends the player there with ``token``."""
+        now = time.time() if now is None else now
+        with self._tx():
+            self._run("INSERT INTO matched (key_hash, code, opponent, made, token, process, address) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET "
+                      "code = excluded.code, opponent = excluded.opponent, made = excluded.made, "
+                      "token = excluded.token, process = excluded.process, address = excluded.address",
+                      (key_hash, code, opponent, now, token, process, address))
+
+    def take_matched(self, process: str) -> list[tuple[str, str, str, str]]:
+        """(key hash, room code, token, address) of every room made elsewhere for a
+        player waiting on ``process``, once (then forgotten)."""
+        with self._tx():
+            rows = self._all("SELECT key_hash, code, token, address FROM matched WHERE process = ?",
+                             (process,))
+            if rows:
+                self._run("DELETE FROM matched WHERE process = ?", (process,))
+        return [tuple(r) for r in rows]
 
     def queue_length(self) -> int:
         with self._tx():
@@ -407,12 +518,24 @@ class Store:
         return RoomLocation(*row) if row else None
 
     # -- the room directory ----------------------------------------------
-    def register_room(self, code: str, process: str, address: str, now: Optional[float] = None) -> bool:
-        """Claim a room code for a process; False if another room holds that code."""
+    def register_room(self, code: str, process: str, address: str, now: Optional[float] = None, *,
+                      preset: Optional[str] = None, length: Optional[int] = None) -> bool:
+        """Claim a room code for a process; False if another process's room holds that
+        code (a row of the same process is an earlier room of that code: replaced)."""
         now = time.time() if now is None else now
         with self._tx():
-            return self._run("INSERT INTO rooms (code, process, address, created) VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT (code) DO NOTHING", (code, process, address, now)).rowcount > 0
+            return self._run("INSERT INTO rooms (code, process, address, created, preset, length) "
+                             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
+                             "address = excluded.address, created = excluded.created, "
+                             "preset = excluded.preset, length = excluded.length "
+                             "WHERE rooms.process = excluded.process",
+                             (code, process, address, now, preset, length)).rowcount > 0
+
+    def room_rules(self, code: str) -> Optional[tuple[Optional[str], Optional[int]]]:
+        """(preset, length) a room was registered with, None for an unknown code."""
+        with self._tx():
+            row = self._one("SELECT preset, length FROM rooms WHERE code = ?", (code,))
+        return (row[0], row[1]) if row else None
 
     def locate_room(self, code: str) -> Optional[RoomLocation]:
         with self._tx():
@@ -448,13 +571,14 @@ class Store:
             self._all(f"SELECT key_hash FROM profiles WHERE key_hash IN (?, ?) "
                       f"ORDER BY key_hash{self._for_update()}", (old.key_hash, new.key_hash))
             r = old.rating
-            self._run("UPDATE profiles SET name = ?, created = ?, matches = ?, wins = ?, rating = ?, "
-                      "rd = ?, vol = ? WHERE key_hash = ?",
-                      (old.name, old.created, old.matches, old.wins, r.rating, r.rd, r.vol, new.key_hash))
+            self._run("UPDATE profiles SET name = ?, created = ?, matches = ?, wins = ?, draws = ?, "
+                      "rating = ?, rd = ?, vol = ? WHERE key_hash = ?",
+                      (old.name, old.created, old.matches, old.wins, old.draws, r.rating, r.rd, r.vol,
+                       new.key_hash))
             for column in ("winner", "loser"):
                 self._run(f"UPDATE rated_matches SET {column} = ? WHERE {column} = ?",
                           (new.key_hash, old.key_hash))
-            self._run("UPDATE profiles SET replaced_by = ?, matches = 0, wins = 0 WHERE key_hash = ?",
+            self._run("UPDATE profiles SET replaced_by = ?, matches = 0, wins = 0, draws = 0 WHERE key_hash = ?",
                       (new.player_id, old.key_hash))
             self._run("DELETE FROM queue WHERE key_hash = ?", (old.key_hash,))
             return self._profile_where("key_hash = ?", new.key_hash)

@@ -28,6 +28,18 @@ pygame (the asyncio loop runs on a background thread; nothing blocks a frame)::
 token): ``poll`` then yields ``{"type": "link", "state": "reconnecting"}`` and later
 ``"connected"`` (the server sends every event again and the table is folded afresh)
 or ``"lost"``.
+
+Quick match (the server's ladder, ``koikoi.ladder.service``; docs/ladder.md)::
+
+    client.identify(name="Haru")           # the player key from the data folder (made once, 0600)
+    client.queue_match("casual", 6)        # -> queued; later the server sends "joined" by itself
+    client.board(limit=20); client.profile()   # -> board / profile answers
+    client.unqueue_match()                 # Cancel
+
+A ``matched {url, room, token}`` (the room was made on another server process) is
+followed by itself: this client connects to ``url`` and sends ``reconnect {room, token}``
+there, and ``poll`` yields ``{"type": "link", "state": "connected", "moved": url}`` (or
+``{"type": "link", "state": "lost"}`` when the other process cannot be reached).
 """
 
 from __future__ import annotations
@@ -102,6 +114,9 @@ class ClientState:
     error: Optional[dict] = None            # the last error message
     record: Optional["MatchRecord"] = None  # the whole match, checked, once it has ended
     record_problem: Optional[str] = None    # why the server's record was refused
+    me: Optional[dict] = None               # the ladder's profile of this player (identify's answer)
+    queued: Optional[dict] = None           # the ``queued`` answer while waiting for a quick match
+    matched: Optional[dict] = None          # the last ``matched`` (a room on another server process)
 
     @property
     def total(self) -> int:
@@ -138,6 +153,14 @@ class ClientState:
         kind = m.get("type")
         if kind == "hello":
             return replace(self, protocol=m.get("protocol"))
+        if kind == "profile":
+            return replace(self, me=dict(m)) if m.get("you") is True else self
+        if kind == "queued":
+            return replace(self, queued=dict(m))
+        if kind == "unqueued":
+            return replace(self, queued=None)
+        if kind == "matched":
+            return replace(self, matched=check_matched(m), queued=None)
         if kind == "joined":
             seat = m.get("seat")
             role = m.get("role")
@@ -150,7 +173,8 @@ class ClientState:
                 house=dict(m.get("house") or {}), rules=rules, months=m.get("months"),
                 spectators=bool(m.get("spectators")), claim_after=m.get("claim_after"),
                 status=m.get("status"), events=(), table=initial(seat if seat is not None else 0),
-                legal=(), over=None, presence=(None, None), record=None, record_problem=None)
+                legal=(), over=None, presence=(None, None), record=None, record_problem=None,
+                queued=None)
         if kind == "events":
             return self._with_events(m)
         if kind == "room":
@@ -206,6 +230,27 @@ class ClientState:
         legal = tuple(action_from_json(a) for a in m.get("legal") or ())
         return replace(self, events=have + tuple(new), table=table, to_move=m.get("to_move"),
                        legal=legal)
+
+
+def check_matched(m: dict) -> dict:
+    """A ``matched`` message's {url, room, token}, checked (ValueError if malformed): a
+    ws:// or wss:// address without credentials, a room code, a seat token."""
+    from urllib.parse import urlsplit
+    from .protocol import TOKEN_RE, normal_code
+    url, room, token = m.get("url"), m.get("room"), m.get("token")
+    if type(url) is not str or len(url) > 300 or not url.isprintable() or " " in url:
+        raise ValueError("a matched message without an address")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise ValueError("a matched message with an address that cannot be right") from None
+    if parts.scheme not in ("ws", "wss") or not parts.hostname or parts.username or parts.password \
+            or parts.query or parts.fragment or (port is not None and not 1 <= port <= 65535):
+        raise ValueError("a matched message with an address that is not ws:// or wss://")
+    if normal_code(room) != room or type(token) is not str or not TOKEN_RE.fullmatch(token):
+        raise ValueError("a matched message without a room code and a seat token")
+    return {"url": url, "room": room, "token": token}
 
 
 class RecordRefused(ValueError):
@@ -474,6 +519,29 @@ class Connection:
         await self.request("record", timeout=timeout)
         return self.state.record
 
+    # -------------------------------------------------------------- quick match (the ladder)
+
+    async def identify(self, key: str, name: str, *, timeout: float = 10.0) -> dict:
+        """Who this player is on the server's ladder: the ``profile`` answer."""
+        return await self.request("identify", key=key, name=name, timeout=timeout)
+
+    async def queue_match(self, preset: str, months: Optional[int] = None, *, timeout: float = 10.0) -> dict:
+        """Wait for a quick match (``months`` None: the preset's own): the ``queued``
+        answer; the room comes later as ``joined`` (or ``matched``)."""
+        fields = {"preset": preset} if months is None else {"preset": preset, "months": months}
+        return await self.request("queue", timeout=timeout, **fields)
+
+    async def unqueue_match(self, *, timeout: float = 10.0) -> dict:
+        return await self.request("unqueue", timeout=timeout)
+
+    async def board(self, offset: int = 0, limit: int = 20, *, timeout: float = 10.0) -> dict:
+        return await self.request("board", offset=offset, limit=limit, timeout=timeout)
+
+    async def profile(self, player: Optional[str] = None, *, timeout: float = 10.0) -> dict:
+        """A player's profile (a player id; None: one's own)."""
+        fields = {} if player is None else {"player": player}
+        return await self.request("profile", timeout=timeout, **fields)
+
     # -------------------------------------------------------------- receiving
 
     async def recv(self, timeout: Optional[float] = 10.0) -> dict:
@@ -651,6 +719,41 @@ class ThreadedClient:
             return await self._need().request(kind, **fields)
         return self._submit(go())
 
+    # quick match: see the module docstring
+    def identify(self, name: str, key: Optional[str] = None, folder=None) -> concurrent.futures.Future:
+        """Identify with ``key``, else the player key kept in the data folder ``folder``
+        (``koikoi.ladder.identity``: made on first use, mode 0600)."""
+        if key is None:
+            from ..ladder.identity import load_or_create_key
+            key = load_or_create_key(folder)
+        return self._call("identify", key, name)
+
+    def queue_match(self, preset: str, months: Optional[int] = None) -> concurrent.futures.Future:
+        return self._call("queue_match", preset, months)
+
+    def quick_match(self, name: str, preset: str, months: Optional[int] = None, *, key: Optional[str] = None,
+                    folder=None) -> concurrent.futures.Future:
+        """identify, then queue: the future's result is the ``queued`` answer (the room
+        comes later, as ``joined``, or as ``matched`` which this client follows)."""
+        if key is None:
+            from ..ladder.identity import load_or_create_key
+            key = load_or_create_key(folder)
+
+        async def go():
+            conn = self._need()
+            await conn.identify(key, name)
+            return await conn.queue_match(preset, months)
+        return self._submit(go())
+
+    def unqueue_match(self) -> concurrent.futures.Future:
+        return self._call("unqueue_match")
+
+    def board(self, offset: int = 0, limit: int = 20) -> concurrent.futures.Future:
+        return self._call("board", offset, limit)
+
+    def profile(self, player: Optional[str] = None) -> concurrent.futures.Future:
+        return self._call("profile", player)
+
     def close(self, timeout: float = 5.0) -> None:
         """Close the connection and stop the thread."""
         if self._closing:
@@ -697,6 +800,10 @@ class ThreadedClient:
 
     def _on_message(self, m: dict, state: ClientState) -> None:
         self._state = state
+        if m.get("type") == "matched" and not self._closing and state.matched is not None:
+            self._inbox.put(m)
+            self._loop.create_task(self._follow(state.matched))
+            return
         if m.get("type") == "closed":
             if self._reconnecting:
                 return          # a failed attempt: the loop goes on
@@ -719,6 +826,31 @@ class ThreadedClient:
         conn = await self._open()
         self._inbox.put({"type": "link", "state": "connected"})
         return conn.state
+
+    async def _follow(self, where: dict) -> None:
+        """The quick match's room is on another server process: take its seat there with
+        the token given (the connection to this process is closed once that holds)."""
+        old = self._conn
+        self.url = where["url"]
+        conn = None
+        try:
+            conn = await Connection.open(self.url, timeout=self.timeout)
+            conn.on_message = self._on_message
+            await conn.reconnect(where["room"], where["token"], timeout=self.timeout)
+        except Exception as exc:
+            log.warning("the matched room %s at %s could not be reached: %s: %s", where["room"],
+                        self.url, type(exc).__name__, str(exc)[:200])
+            if conn is not None:
+                conn.on_message = None
+                await conn.close()
+            self._inbox.put({"type": "link", "state": "lost"})
+            return
+        self._conn = conn
+        self._state = conn.state
+        self._inbox.put({"type": "link", "state": "connected", "moved": self.url})
+        if old is not None:
+            old.on_message = None       # its closing is no drop of the seat
+            await old.close()
 
     async def _reconnect_loop(self, last: ClientState) -> None:
         if self._reconnecting:

@@ -46,6 +46,10 @@ SCENES = {
     "online_host": ("online", "HostScene"),
     "online_join": ("online", "JoinScene"),
     "online_pause": ("online_table", "OnlinePauseScene"),
+    "quickmatch": ("quickmatch", "QuickMatchScene"),
+    "leaderboard": ("leaderboard", "LeaderboardScene"),
+    "profile": ("profile", "ProfileScene"),
+    "player_key": ("profile", "PlayerKeyScene"),
 }
 
 MODES = ("push", "replace", "reset")

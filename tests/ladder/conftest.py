@@ -86,3 +86,11 @@ def postgres_url(postgres_server):
     yield f"{head}/{name}" + (f"?{query}" if query else "")
     with psycopg.connect(postgres_server, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """Each test twice: on an SQLite file, and on a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "ladder.sqlite3")
+    return request.getfixturevalue("postgres_url")

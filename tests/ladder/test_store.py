@@ -13,13 +13,6 @@ from koikoi.ladder.ratings import Rating, after_match
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "ladder.sqlite3")
-    return request.getfixturevalue("postgres_url")
-
-
 @pytest.fixture
 def st(db_url):
     s = ladder_store.open_store(db_url)
@@ -94,7 +87,7 @@ def test_leaderboard_place_history_record(st):
     rec = {r["name"]: (r["wins"], r["losses"]) for r in st.record_against(a)}
     assert rec == {"B": (1, 1), "C": (1, 0)}
     pub = st.profile(a).public()
-    assert set(pub) == {"id", "name", "matches", "wins", "rating", "rd"}
+    assert set(pub) == {"id", "name", "matches", "wins", "draws", "rating", "rd"}
     assert a not in str(pub) and pub["matches"] == 3
 
 
@@ -106,9 +99,10 @@ def test_views_carry_public_data_only(st):
     assert [r["place"] for r in st.board_view(10, offset=1)] == [2]
     view = st.profile_view(b)
     assert view["place"] == 2 and view["matches"] == 1 and view["wins"] == 0
-    assert view["history"] == [{"rating": round(st.profile(b).rating.rating), "won": False,
+    assert view["history"] == [{"rating": round(st.profile(b).rating.rating), "won": False, "draw": False,
                                 "opponent": identity.player_id(a), "at": 5}]
-    assert view["against"] == [{"id": identity.player_id(a), "name": "A", "wins": 0, "losses": 1}]
+    assert view["against"] == [{"id": identity.player_id(a), "name": "A", "wins": 0, "losses": 1,
+                                "draws": 0}]
     text = repr(board) + repr(view)
     assert a not in text and b not in text
     assert st.profile_view("0" * 64) is None

@@ -1,6 +1,7 @@
 """Play online: host a match or join one (the table itself: ``online_table.py``).
 
     Title -> "Play online" (OnlineScene) -> Host a match (HostScene) / Join a match (JoinScene)
+                                          -> Quick match (``quickmatch.py``: the server's ladder)
 
 A seat kept from an earlier run (``koikoi.net.seats``: the game was closed or killed
 in the middle of a match) is taken back: Join with the address and code of a room
@@ -91,12 +92,16 @@ def server_start_text(exc: BaseException, port: int = 0) -> str:
 
 
 class OnlineScene(MenuScene):
-    """Play online: Host a match, or Join one."""
+    """Play online: Quick match (a stranger of your level, rated), Host a match, or Join one."""
 
     def layout(self) -> None:
         w, h = self.size
         bw, bh, gap = min(self.px(560), w - self.px(80)), self.px(110), self.px(26)
-        y = max(self.px(230), h // 2 - bh - gap // 2)
+        y = max(self.px(200), h // 2 - (3 * bh + 2 * gap) // 2 - self.px(10))
+        self.quick_b = self.button((0, y, bw, bh), _("Quick match"), self.quick, style="primary",
+                                   sublabel=_("Meet a player of your level on a match server, rated"),
+                                   hotkeys=(pygame.K_q,))
+        y += bh + gap
         self.host_b = self.button((0, y, bw, bh), _("Host a match"), self.host, style="primary",
                                   sublabel=_("On this computer or on a match server; a friend joins with its code"),
                                   hotkeys=(pygame.K_h,))
@@ -105,10 +110,13 @@ class OnlineScene(MenuScene):
                                   hotkeys=(pygame.K_j,))
         self.back_b = self.button((0, y + 2 * (bh + gap) + self.px(20), self.px(300), self.px(72)), _("Back"),
                                   self.back, style="secondary", hotkeys=(pygame.K_BACKSPACE,))
-        for b in (self.host_b, self.join_b, self.back_b):
+        for b in (self.quick_b, self.host_b, self.join_b, self.back_b):
             b.rect.centerx = w // 2
-        self.widgets = [self.host_b, self.join_b, self.back_b]
+        self.widgets = [self.quick_b, self.host_b, self.join_b, self.back_b]
         self.focus.set(self.widgets)
+
+    def quick(self) -> None:
+        self.app.open("quickmatch")
 
     def host(self) -> None:
         self.app.open("online_host")
@@ -118,7 +126,7 @@ class OnlineScene(MenuScene):
 
     def draw_content(self, surface: pygame.Surface) -> None:
         self.draw_title(surface, _("Play online"), self.px(60),
-                        subtitle=_("Play a friend on another computer: one hosts, the other joins."))
+                        subtitle=_("Meet a player of your level, or play a friend: one hosts, the other joins."))
 
 
 class _NameMixin:
