@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .ai import OFFERED_LEVELS
+from .engine.rules import offered_changes
 from .files import BadFile, atomic_write_text, read_bytes, stamped_sibling
 from .i18n import N_, _
 
@@ -93,51 +94,10 @@ def _valid_new_match(v) -> Optional[dict]:
 
 
 def valid_house_rules(preset_name: str, house: Any) -> dict:
-    """The house-rule changes ``house`` (knob -> value) that the preset accepts: only
-    knobs and values the house-rules editor offers (``koikoi.engine.rules.HOUSE_ROWS``,
-    declared with each knob), and only combinations the Rules accept. Anything else is
-    dropped, one knob at a time, so one bad knob does not lose the others."""
-    from dataclasses import replace
-    from .engine import RULESETS
-    from .engine.rules import JOINT_ROWS, house_knobs, house_offers, house_value
-    if not isinstance(house, dict) or preset_name not in RULESETS:
-        return {}
-    preset = RULESETS[preset_name]
-    offers = house_offers()
-
-    def offered(k, v) -> bool:
-        return any(type(v) is type(o) and v == o for o in offers.get(k, ()))
-    todo = [(k, v) for k, v in house.items()
-            if isinstance(k, str) and offered(k, v)
-            and not (getattr(preset, k) == v and type(getattr(preset, k)) is type(v))]
-    out: dict = {}
-    progress = True
-    while todo and progress:      # a knob may only be valid beside another (months=None with a target)
-        progress = False
-        for item in list(todo):
-            trial = dict(out)
-            trial[item[0]] = item[1]
-            try:
-                replace(preset, **trial)
-            except (ValueError, TypeError):
-                continue
-            out[item[0]] = item[1]
-            todo.remove(item)
-            progress = True
-    if todo:
-        try:                      # the rest only together
-            replace(preset, **{**out, **dict(todo)})
-            out.update(todo)
-        except (ValueError, TypeError):
-            pass
-    # a row that sets several knobs (the sake cup) offers some combinations only
-    rules = replace(preset, **out)
-    for row in JOINT_ROWS:
-        knobs = house_knobs(row, house_value(rules, row))
-        if any(getattr(rules, k) != v for k, v in knobs.items()):
-            for k in knobs:
-                out.pop(k, None)
-    return out
+    """The house-rule changes ``house`` (knob -> value) that the preset accepts, each bad knob
+    dropped on its own so one does not lose the others: ``engine.rules.offered_changes``, the
+    filter the match's rules are built with (``engine.rules.match_rules``)."""
+    return offered_changes(preset_name, house)
 
 
 def valid_online(value: Any) -> Optional[dict]:

@@ -172,13 +172,6 @@ def local_addresses(lan: bool) -> list[str]:
     return out or ["127.0.0.1"]
 
 
-# ------------------------------------------------------------------ the view
-
-# The table's own projection (engine.table.PublicTable.view); this name stays for
-# tests/ui/test_online.py until it calls ``table.view()``.
-table_view = PublicTable.view
-
-
 # ------------------------------------------------------------------ the session
 
 @dataclass(frozen=True)
@@ -485,4 +478,4 @@ class HostedServer:
 __all__ = ["NetSession", "NetSeat", "NetState", "HostedServer", "REMOTE", "AddressError",
            "file_record", "record_session",
            "Address", "JoinAddress", "address_text",
-           "parse_address", "parse_code", "parse_join", "url_of", "local_addresses", "table_view"]
+           "parse_address", "parse_code", "parse_join", "url_of", "local_addresses"]

@@ -13,8 +13,7 @@ import pytest
 from koikoi.engine import RULESETS, ChooseMatch, KoiKoi, Play, action_of, apply, legal_actions, new_match, public_event, view
 from koikoi.engine.table import fold, fold_all, initial
 from koikoi.net.client import ThreadedClient
-from koikoi.net.netsession import (AddressError, HostedServer, parse_address, parse_code, parse_join,
-                                   table_view)
+from koikoi.net.netsession import AddressError, HostedServer, parse_address, parse_code, parse_join
 from koikoi.ui.scenes import online as O
 from koikoi.ui.scenes import online_table as OT
 from koikoi.ui.scenes.oyagime import OyagimeScene
@@ -115,7 +114,7 @@ def test_the_view_built_from_the_public_table_is_the_engines_view():
                 tabs = [fold(tabs[s], public_event(e, s)) for s in (0, 1)]
             k = len(st.events)
             for s in (0, 1):
-                assert table_view(tabs[s]) == view(st, s)
+                assert tabs[s].view() == view(st, s)
                 n += 1
             if st.is_over:
                 break

@@ -150,8 +150,8 @@ def test_the_mistake_is_judged_wrong_by_mouse_and_nothing_more_moves(reviewed):
     # the last puzzle's first button is Done (back to the list), any other's Next puzzle
     nxt = scene.panel_buttons[0]
     assert nxt.label == ("Next puzzle" if scene.has_next() else "Done")
-    assert [b.label for b in scene.panel_buttons[1:]] == ["Back"]
-    click(app, scene.panel_buttons[1])
+    assert [b.label for b in scene.panel_buttons[1:]] == ["Retry", "Back"]
+    click(app, scene.panel_buttons[2])
     step(app, 0.1)
     assert type(app.top).__name__ == "LearnScene" and the_puzzle_scene_or_none(app) is None
 
