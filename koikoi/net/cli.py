@@ -16,6 +16,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Optional
 
 from .rooms import StoreError
 from .server import DEFAULT_PORT, MatchServer, ServerConfig, raise_open_files
@@ -53,6 +54,27 @@ def _digits(text: str) -> int:
 
 def _positive(text: str) -> int:
     return _bounded(text, int, 1, float("inf"), "a whole number", "expected a number >= 1, not {v}")
+
+
+def _ws_url(text: str) -> str:
+    if not (text.startswith(("ws://", "wss://")) and len(text) > 6 and len(text) <= 300
+            and text.isprintable() and " " not in text):
+        raise argparse.ArgumentTypeError(f"expected ws://HOST:PORT or wss://HOST:PORT, not {text[:80]!r}")
+    return text
+
+
+def _open_ladder(args: argparse.Namespace, server: MatchServer):
+    """The quick-match ladder (an optional feature: koikoi.ladder.service is imported only
+    here, when a server starts), or None if this build has none and no --db asked for one.
+    ImportError if --db was given and it cannot be loaded."""
+    try:
+        from ..ladder.service import open_service
+    except ImportError as exc:
+        if args.db is not None:
+            raise
+        log.warning("quick match is off: the ladder cannot be loaded (%s)", exc)
+        return None
+    return open_service(args.db, server.data_dir, public_url=args.public_url or server.url)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,12 +130,22 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--code-digits", type=_digits, default=ServerConfig.code_digits, metavar="N",
                    help="digits of a room code, 4 to 8 (default "
                         f"{ServerConfig.code_digits}; more make codes harder to guess)")
+    p.add_argument("--db", metavar="URL", default=None,
+                   help="the quick-match ladder's database: players, ratings and the queue "
+                        "(default: SQLite in the data folder; postgresql://... shares them "
+                        "between several server processes)")
+    p.add_argument("--public-url", metavar="URL", type=_ws_url, default=None,
+                   help="this server's address as players elsewhere reach it, for quick-match "
+                        "pairs made on another process (default: ws://HOST:PORT it listens on)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
                    help="what to log on stderr (default INFO: rooms, refusals)")
     return p.parse_args(argv)
 
 
-async def _serve(args: argparse.Namespace) -> int:
+async def _serve(args: argparse.Namespace, *, stop: Optional[asyncio.Event] = None,
+                 started: Optional[asyncio.Future] = None) -> int:
+    """Run until SIGINT / SIGTERM (or ``stop`` is set); ``started`` gets the server once it
+    listens (tests)."""
     raised = raise_open_files()
     if raised is not None:
         log.info("open-files limit raised from %d to %d", *raised)
@@ -129,8 +161,18 @@ async def _serve(args: argparse.Namespace) -> int:
     except (OSError, StoreError) as exc:
         print(f"koikoi serve: cannot start: {exc}", file=sys.stderr)
         return 1
+    try:
+        ladder = _open_ladder(args, server)
+    except Exception as exc:        # ImportError, the ladder's store refusing the URL, ...
+        print(f"koikoi serve: cannot open the quick-match ladder: {exc}", file=sys.stderr)   # (a --db URL may hold a password)
+        await server.stop()
+        return 1
+    if ladder is not None:
+        server.attach_ladder(ladder)
     print(f"koikoi server listening on {server.url} (rooms in {server.store.path})", flush=True)
-    stop = asyncio.Event()
+    if started is not None:
+        started.set_result(server)
+    stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -141,6 +183,11 @@ async def _serve(args: argparse.Namespace) -> int:
         await stop.wait()
     finally:
         await server.stop()
+        if ladder is not None:
+            try:
+                ladder.close()
+            except Exception:
+                log.exception("closing the quick-match ladder failed")
         print("koikoi server stopped", flush=True)
     return 0
 
