@@ -164,7 +164,8 @@ async def _serve(args: argparse.Namespace, *, stop: Optional[asyncio.Event] = No
     try:
         ladder = _open_ladder(args, server)
     except Exception as exc:        # ImportError, the ladder's store refusing the URL, ...
-        print(f"koikoi serve: cannot open the quick-match ladder: {exc}", file=sys.stderr)   # (a --db URL may hold a password)
+        # (not the --db URL itself: it may hold a password)
+        print(f"koikoi serve: cannot open the quick-match ladder: {exc}", file=sys.stderr)
         await server.stop()
         return 1
     if ladder is not None:
