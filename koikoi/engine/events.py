@@ -14,6 +14,7 @@ read unchanged and ordinary logs are written as before.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, Callable, NamedTuple, Optional
 
 from .cards import IDS
@@ -168,9 +169,18 @@ _OPTIONAL: dict = {cls: tuple((f, v) for f, v in cls._field_defaults.items() if 
 _OMITTED = {cls: fields for cls, fields in _OPTIONAL.items() if fields}
 
 
+@lru_cache(maxsize=64)
+def _rules_dict(rules: Rules) -> dict:
+    return rules.to_dict()
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, Rules):
-        return value.to_dict()
+        # a copy of the rules' dict made once (asdict deep-copies every knob: the server
+        # wrote three of them for each match it started)
+        d = dict(_rules_dict(value))
+        d["months_offered"] = list(d["months_offered"])
+        return d
     if isinstance(value, LedgerRow):
         return {k: _plain(v) for k, v in value._asdict().items()}
     if isinstance(value, tuple):

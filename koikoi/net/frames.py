@@ -19,15 +19,18 @@ from collections import OrderedDict
 from typing import Any, Optional
 
 from ..engine import legal_actions
-from .protocol import action_to_json, encode, record_message, spectator_event, wire_event
+from .protocol import (action_to_json, encode, event_text, is_public, record_message, rules_dict,
+                       spectator_event, wire_event)
 
 KEEP = 256          # viewers whose whole encoded log is kept (least recently read go first)
 
 
 def encode_for(events, seat: Optional[int]) -> list:
+    """Each event as ``seat`` (None: a spectator) may see it, encoded; a public event's
+    text is the one every viewer and the store share (``protocol.event_text``)."""
     if seat is None:
-        return [encode(spectator_event(e)) for e in events]
-    return [encode(wire_event(e, seat)) for e in events]
+        return [event_text(e) if is_public(e) else encode(spectator_event(e)) for e in events]
+    return [event_text(e) if is_public(e) else encode(wire_event(e, seat)) for e in events]
 
 
 class Wire:
@@ -93,7 +96,7 @@ def legal(room, seat: Optional[int]) -> list:
 def joined(room, c, rid: Any, claim_after: float, token: Optional[str] = None) -> dict:
     out = {"type": "joined", "re": rid, "room": room.code, "role": c.role, "seat": c.seat,
            "names": room.names, "preset": room.preset, "house": room.house,
-           "rules": room.rules.to_dict(), "months": room.months, "spectators": room.spectators,
+           "rules": rules_dict(room.rules), "months": room.months, "spectators": room.spectators,
            "status": room.status, "claim_after": claim_after}
     if token is not None:
         out["token"] = token
@@ -110,14 +113,19 @@ def over(room) -> dict:
             "scores": r.get("scores", list(room.state.scores)), "conceded": r.get("conceded")}
 
 
-def record(room, seat: int) -> dict:
-    """The ``record`` message of an ended room for ``seat`` (the log is built once)."""
+def record(room, seat: int, rid: Any = None) -> str:
+    """The ``record`` message of an ended room for ``seat``, encoded: the log is built and
+    encoded once (kept as text while the room stays loaded), each seat's frame spliced."""
     if room.status != "over":       # never while it is live: every hidden card is in it
         raise RuntimeError(f"room {room.code} is {room.status}: no record")
     if room.record is None or room.record[0] != len(room.events):
-        room.record = (len(room.events), record_message(room.code, 0, room.names, room.events,
-                                                        room.result))
-    return dict(room.record[1], seat=seat)
+        msg = record_message(room.code, 0, room.names, room.events, room.result)
+        del msg["type"], msg["seat"]
+        room.record = (len(room.events), encode(msg))
+    head = f'{{"type":"record","seat":{seat:d}'
+    if rid is not None:
+        head += ',"re":' + encode(rid)
+    return head + "," + room.record[1][1:]
 
 
 def to_room(room, message, but=None) -> None:

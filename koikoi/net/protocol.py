@@ -81,6 +81,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from functools import lru_cache
 from typing import Any, NamedTuple, Optional
 
 from ..engine import (ChooseMatch, KoiKoi, PickOyagime, Play, Stop)
@@ -209,6 +210,37 @@ def _hide_seed(event: NamedTuple) -> NamedTuple:
         # The seed deals every card again; set decks are cards too (the server sets none).
         return event._replace(seed=0, decks=())
     return event
+
+
+# The events every viewer sees whole (a card played, a yaku, a score): their JSON text is
+# the same for each seat, a spectator and the server's own log.
+_PRIVATE = (RoundDealt, OyagimeSpread, MatchStarted)
+_TEXTS: dict = {}                # id(event) -> (event, its text): the last events encoded
+_TEXTS_MAX = 256
+
+
+def is_public(event: NamedTuple) -> bool:
+    """True if every viewer sees ``event`` whole: its ``event_text`` is what each is sent."""
+    return not isinstance(event, _PRIVATE)
+
+
+def event_text(event: NamedTuple) -> str:
+    """The whole event as compact JSON (``encode(event_to_dict(event))``), encoded once for
+    all who need it: the room store writing it, and for a public event each viewer."""
+    hit = _TEXTS.get(id(event))
+    if hit is not None and hit[0] is event:
+        return hit[1]
+    text = encode(event_to_dict(event))
+    if len(_TEXTS) >= _TEXTS_MAX:
+        _TEXTS.clear()
+    _TEXTS[id(event)] = (event, text)
+    return text
+
+
+@lru_cache(maxsize=64)
+def rules_dict(rules) -> dict:
+    """``rules.to_dict()`` made once per set of rules (a shared dict: read it, never change it)."""
+    return rules.to_dict()
 
 
 def wire_event(event: NamedTuple, seat: int) -> dict:

@@ -44,10 +44,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..engine import RULESETS, Rules, State, replay
-from ..engine.events import event_from_dict, event_to_dict
+from ..engine.events import event_from_dict
 from ..engine.phase import SeatKind
 from ..files import move_database_aside
 from ..session import MatchSession, SeatConfig
+from .protocol import event_text, rules_dict
 
 log = logging.getLogger("koikoi.net.rooms")
 
@@ -165,7 +166,7 @@ class Room:
     watchers: set = field(default_factory=set)
     id: Optional[int] = None        # the row id in the store
     updated: float = 0.0
-    record: Optional[tuple] = None  # (events, the record message) once over (frames.record)
+    record: Optional[tuple] = None  # (events, the record's text) once over (frames.record)
     writing: bool = False           # a write of this room is on its way to the store (service.py)
     lock: Any = None                # the transport's asyncio.Lock: one message of the room at a time
     owner: Optional[str] = None     # the address (IPv6: its /64) that created it, this run only
@@ -196,9 +197,41 @@ class StoreError(RuntimeError):
     """The store could not write: the change was not made."""
 
 
+class _Answer:
+    """What a work's asyncio future is told, kept until the writer posts a whole batch's
+    answers to the event loop in one call (one wake-up of the loop, not one a work)."""
+
+    __slots__ = ("fut", "posts", "settled")
+
+    def __init__(self, fut, posts: list):
+        self.fut, self.posts, self.settled = fut, posts, False
+
+    def done(self) -> bool:
+        return self.settled
+
+    def set_result(self, out) -> None:
+        self.settled = True
+        self.posts.append((self.fut, None, out))
+
+    def set_exception(self, exc: BaseException) -> None:
+        self.settled = True
+        self.posts.append((self.fut, exc, None))
+
+
+def _settle(posts: list) -> None:
+    """On the event loop: the answers of a batch (a future cancelled meanwhile is left)."""
+    for fut, exc, out in posts:
+        if not fut.done():
+            if exc is not None:
+                fut.set_exception(exc)
+            else:
+                fut.set_result(out)
+
+
 class Writer:
     """A thread of its own that writes the actions of every room: ``submit(work)``
-    queues ``work(db)`` and returns a ``concurrent.futures.Future``, done once the
+    queues ``work(db)`` and returns a ``concurrent.futures.Future`` (``submit_to(loop,
+    work)``: an asyncio future of ``loop``), done once the
     work is committed (or failed: StoreError, and nothing of it was written). The
     work queued while a commit runs goes into the next transaction together (group
     commit): under load one commit (one fsync) carries the actions of many rooms,
@@ -216,6 +249,8 @@ class Writer:
         self._db: Optional[sqlite3.Connection] = None
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None
+        self._posts: list = []        # answers for the event loop (``_Answer``), not posted yet
+        self._loop = None
         self.commits = 0              # transactions committed (tools read them)
         self.works = 0                # works written
         self._thread.start()
@@ -231,6 +266,26 @@ class Writer:
             return fut
         self._queue.put((work, fut))
         return fut
+
+    def submit_to(self, loop, work):
+        """``submit`` answered on ``loop`` (an asyncio future; call it on that loop)."""
+        fut = loop.create_future()
+        if not self._thread.is_alive():
+            fut.set_exception(StoreError("the room writer has stopped"))
+            return fut
+        self._loop = loop
+        self._queue.put((work, _Answer(fut, self._posts)))
+        return fut
+
+    def _post(self) -> None:
+        posts, loop = self._posts, self._loop
+        if posts and loop is not None:
+            batch = posts[:]
+            posts.clear()
+            try:
+                loop.call_soon_threadsafe(_settle, batch)
+            except RuntimeError:        # the loop is closed: nobody waits any more
+                pass
 
     def close(self, timeout: float = 30.0) -> None:
         """Write what is queued, then stop."""
@@ -264,6 +319,7 @@ class Writer:
                         break
                     batch.append(nxt)
                 self._write(batch)
+                self._post()
         finally:
             while True:                   # never leave a caller waiting
                 try:
@@ -272,6 +328,7 @@ class Writer:
                     break
                 if item is not None and not item[1].done():
                     item[1].set_exception(StoreError("the room store was closed"))
+            self._post()
             try:
                 self._db.close()
             except sqlite3.Error:
@@ -437,11 +494,15 @@ class RoomStore:
         read of the room (its events, encoded) is read here, before this returns."""
         return self.writer.submit(getattr(self, "_" + op + "_work")(*args))
 
+    def later_on(self, loop, op: str, *args):
+        """``later`` answered as an asyncio future of ``loop`` (the transport awaits it)."""
+        return self.writer.submit_to(loop, getattr(self, "_" + op + "_work")(*args))
+
     def _create_work(self, room: Room, now: Optional[float] = None):
         now = time.time() if now is None else now
-        rows = [(i, json.dumps(event_to_dict(e))) for i, e in enumerate(room.events)]
+        rows = [(i, event_text(e)) for i, e in enumerate(room.events)]
         head = (room.code, room.created, now, room.preset, json.dumps(room.house),
-                json.dumps(room.rules.to_dict()), room.months, int(room.spectators), room.status,
+                json.dumps(rules_dict(room.rules)), room.months, int(room.spectators), room.status,
                 int(room.rated), json.dumps(list(room.ladder_hashes)) if room.ladder_hashes else None)
         seats = [(i, s.name, s.token_hash, s.joined) for i, s in enumerate(room.seats) if s.name is not None]
 
@@ -486,7 +547,7 @@ class RoomStore:
 
     @staticmethod
     def _append_work(room: Room, start: int, events, status: str, result: Optional[dict]):
-        rows = [(room.id, start + i, json.dumps(event_to_dict(e))) for i, e in enumerate(events)]
+        rows = [(room.id, start + i, event_text(e)) for i, e in enumerate(events)]
         result_json = json.dumps(result) if result is not None else None
         rid = room.id
 

@@ -41,6 +41,7 @@ import asyncio
 import logging
 import sys
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -65,9 +66,24 @@ def _peer(ws) -> str:
         return "?"
 
 
+def _forget_headers(ws) -> None:
+    """The handshake's headers are read: each connection would keep a few KB of them."""
+    from websockets.datastructures import Headers
+    for part in (ws.request, ws.response):
+        if part is not None:
+            part.headers = Headers()
+
+
+async def _ping(ws) -> None:
+    try:
+        await ws.ping()
+    except Exception:       # closed meanwhile: the reader finds out
+        pass
+
+
 class Client:
-    """One connection: its outgoing queue (written by its own task), its rate limit, and
-    where it sits (the room service's fields)."""
+    """One connection: what waits to leave (sent by a task that runs while there is),
+    its rate limit, its deadlines, and where it sits (the room service's fields)."""
 
     def __init__(self, server: "MatchServer", ws, peer: str):
         self.server = server
@@ -76,7 +92,9 @@ class Client:
         self.key = address_key(peer)          # what the per-address limits count
         cfg = server.config
         self.bucket = Bucket(cfg.rate, cfg.burst)
-        self.queue: asyncio.Queue = asyncio.Queue(cfg.send_queue)
+        self.out: deque = deque()             # frames (and at last a close) waiting to leave
+        self.limit = cfg.send_queue
+        self._sender: Optional[asyncio.Task] = None
         self.room = None
         self.seat: Optional[int] = None       # a player's seat
         self.role: Optional[str] = None       # "player" or "spectator"
@@ -86,6 +104,10 @@ class Client:
         self.strikes = 0                      # frames refused for the rate, in a row
         self.bad = 0                          # malformed frames, in a row
         self.closing = False
+        self.last = time.monotonic()          # the last frame read (the join and idle deadlines)
+        self.sending = 0.0                    # when the frame leaving now started (0: none)
+        self.ping_at = 0.0                    # our last keepalive ping, and the last pong read
+        self.pong_at = 0.0
 
     @property
     def label(self) -> str:
@@ -96,11 +118,13 @@ class Client:
         """Queue ``message`` (a dict, or a frame already encoded)."""
         if self.closing:
             return
-        try:
-            self.queue.put_nowait(message if type(message) is str else encode(message))
-        except asyncio.QueueFull:
-            self.server.refusals_log.refuse(self.label, "slow", f"{self.queue.qsize()} frames unread: disconnected")
+        if len(self.out) >= self.limit:
+            self.server.refusals_log.refuse(self.label, "slow", f"{len(self.out)} frames unread: disconnected")
             self.abort()
+            return
+        self.out.append(message if type(message) is str else encode(message))
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._send_all())
 
     def error(self, re: Any, code: str, message: str) -> None:
         self.send({"type": "error", "re": re, "code": code, "message": message})
@@ -112,12 +136,10 @@ class Client:
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Close once everything queued is sent."""
         if not self.closing:
-            try:
-                self.queue.put_nowait((code, reason))
-            except asyncio.QueueFull:
-                self.abort()
-                return
+            self.out.append((code, reason))
             self.closing = True
+            if self._sender is None:
+                self._sender = asyncio.get_running_loop().create_task(self._send_all())
 
     def abort(self) -> None:
         """Drop the connection now (a reader too slow, a flood)."""
@@ -126,25 +148,45 @@ class Client:
         if transport is not None:
             transport.abort()
 
-    async def write_loop(self) -> None:
-        timeout = self.server.config.send_timeout
-        while True:
-            item = await self.queue.get()
-            if isinstance(item, tuple):
-                try:
-                    await asyncio.wait_for(self.ws.close(*item), timeout)
-                except Exception:
-                    self.abort()
-                return
-            try:
-                await asyncio.wait_for(self.ws.send(item), timeout)
-            except asyncio.TimeoutError:
-                self.server.refusals_log.refuse(self.label, "slow",
-                                            f"a frame took over {timeout:g} s to send: disconnected")
+    async def _send_all(self) -> None:
+        """Send what is queued, in order, then end (the next ``send`` starts another). A
+        frame that takes over ``send_timeout`` to leave is found by the server's clock
+        (``overdue``), which drops the connection."""
+        out, ws = self.out, self.ws
+        item = None
+        try:
+            while out:
+                item = out.popleft()
+                self.sending = time.monotonic()
+                if type(item) is tuple:
+                    await ws.close(*item)
+                    return
+                await ws.send(item)
+        except Exception:       # closed under us: the reader finds out too
+            if type(item) is tuple:
                 self.abort()
-                return
-            except Exception:       # closed under us: the reader finds out too
-                return
+        finally:
+            self.sending = 0.0
+            self._sender = None
+
+    def stop_sending(self) -> None:
+        self.closing = True
+        if self._sender is not None:
+            self._sender.cancel()
+
+    def overdue(self, mono: float) -> Optional[str]:
+        """Why the clock must act on this connection at ``mono`` (time.monotonic()): "slow"
+        (a frame has been leaving for over ``send_timeout``), "join" or "idle" (no frame
+        read for ``join_timeout`` before a room, ``idle_timeout`` after), or None."""
+        cfg = self.server.config
+        if self.sending and mono - self.sending > cfg.send_timeout:
+            return "slow"
+        if self.closing:
+            return None
+        waiting = self.room is None and not self.entering and self.ladder is None
+        if mono - self.last > (cfg.join_timeout if waiting else cfg.idle_timeout):
+            return "join" if waiting else "idle"
+        return None
 
 
 class MatchServer:
@@ -186,6 +228,8 @@ class MatchServer:
 
     async def start(self) -> None:
         from websockets.asyncio.server import serve
+        from .. import storage  # noqa: F401  (room_rules reads the house rules there: loaded now,
+        #                          not while the first player waits)
         cfg = self.config
         self.store = RoomStore(self.data_dir, durable=cfg.durable)
         self._awaited = AwaitedStore(self.store)
@@ -202,7 +246,8 @@ class MatchServer:
             self._ws = await serve(
                 self._handler, self.host, self.requested_port, compression=None,
                 max_size=cfg.max_frame, max_queue=16, open_timeout=cfg.open_timeout,
-                ping_interval=cfg.ping_interval, ping_timeout=cfg.ping_timeout,
+                ping_interval=None, ping_timeout=None,       # the keepalive: the clock's
+
                 close_timeout=cfg.close_timeout, create_connection=self._connection_class(),
                 server_header=f"koikoi/{PROTOCOL_VERSION}",
                 logger=logging.getLogger("koikoi.net.websockets"))
@@ -294,12 +339,15 @@ class MatchServer:
         """Claims that become possible, the ladder's ticks, the sweeps: one task."""
         cfg = self.config
         every = max(1.0, min(cfg.sweep_every, cfg.gc_thaw_every, cfg.abandoned_after / 4))
+        # the deadlines of the connections are looked at this often
+        period = max(0.05, min(LADDER_EVERY, cfg.join_timeout / 3, cfg.idle_timeout / 3, cfg.send_timeout / 3))
         swept = ticked = time.monotonic()
         while True:
             due = self.service.next_due()
-            wait = LADDER_EVERY if due is None else min(LADDER_EVERY, max(0.02, due - time.time()))
+            wait = period if due is None else min(period, max(0.02, due - time.time()))
             await asyncio.sleep(wait)
             mono = time.monotonic()
+            self._deadlines(mono)
             try:
                 ladder = mono - ticked >= LADDER_EVERY
                 if ladder:
@@ -314,6 +362,40 @@ class MatchServer:
                     self.sweep()
                 except Exception:
                     log.exception("sweeping the rooms failed")
+
+    def _deadlines(self, mono: float) -> None:
+        """Drop the connections too slow to read what they are sent; close those that
+        joined no room in time, or went idle (after telling them)."""
+        cfg = self.config
+        for c in list(self.clients):
+            why = c.overdue(mono)
+            if why is None:
+                if cfg.ping_interval is not None and not c.closing:
+                    self._keepalive(c, mono)
+                continue
+            if why == "slow":
+                self.refusals_log.refuse(c.label, "slow", f"a frame took over {cfg.send_timeout:g} s "
+                                                          "to send: disconnected")
+                c.abort()
+                continue
+            what, limit = (("no room joined", cfg.join_timeout) if why == "join"
+                           else ("idle", cfg.idle_timeout))
+            self.refusals_log.refuse(c.label, "timeout", f"{what} for {limit:g} s")
+            c.error(None, "timeout", f"{what} for too long: disconnected")
+            c.close(1008, "timeout")
+
+    def _keepalive(self, c: Client, mono: float) -> None:
+        """A ping every ``ping_interval`` (one task of the clock's, not one a connection);
+        a connection whose pong is over ``ping_timeout`` late is dropped."""
+        cfg = self.config
+        if c.ping_at > c.pong_at:           # waiting for its pong
+            if cfg.ping_timeout is not None and mono - c.ping_at > cfg.ping_timeout:
+                self.refusals_log.refuse(c.label, "timeout", f"no pong in {cfg.ping_timeout:g} s: disconnected")
+                c.abort()
+            return
+        if mono - max(c.ping_at, c.last) >= cfg.ping_interval:
+            c.ping_at = mono
+            asyncio.get_running_loop().create_task(_ping(c.ws))
 
     def tick(self, now: Optional[float] = None, *, ladder: bool = True) -> list:
         """The service's tick (the claims due, the ladder's pairs), its writes started;
@@ -371,8 +453,9 @@ class MatchServer:
                 return None
 
             def process_event(self, event) -> None:
-                if getattr(event, "opcode", None) in control and self.koikoi_client is not None:
-                    server._control_frame(self.koikoi_client)
+                opcode = getattr(event, "opcode", None)
+                if opcode in control and self.koikoi_client is not None:
+                    server._control_frame(self.koikoi_client, opcode is Opcode.PONG)
                 super().process_event(event)
         return Counted
 
@@ -403,9 +486,11 @@ class MatchServer:
         else:
             self._per_ip.pop(key, None)
 
-    def _control_frame(self, c: Client) -> None:
+    def _control_frame(self, c: Client, pong: bool) -> None:
         """A ping or a pong from ``c``: it counts in the rate limit as any frame (websockets
         has answered a ping already; a flood of them is disconnected)."""
+        if pong:
+            c.pong_at = time.monotonic()
         if c.bucket.take() or c.closing:
             return
         c.strikes += 1
@@ -419,7 +504,7 @@ class MatchServer:
         c = Client(self, ws, _peer(ws))
         ws.koikoi_client = c
         self.clients.add(c)
-        writer = asyncio.get_running_loop().create_task(c.write_loop())
+        _forget_headers(ws)
         cfg = self.config
         try:
             c.send({"type": "hello", "server": "koikoi", "protocol": PROTOCOL_VERSION,
@@ -440,28 +525,15 @@ class MatchServer:
                 self.service.closed(c, time.time())
             except Exception:
                 log.exception("connection %s: closing failed", c.label)
-            c.closing = True
-            writer.cancel()
+            c.stop_sending()
             self.clients.discard(c)
 
     async def _read_loop(self, c: Client) -> None:
         cfg = self.config
         ws = c.ws
         while True:
-            waiting = c.room is None and not c.entering and c.ladder is None
-            try:
-                raw = await asyncio.wait_for(ws.recv(), cfg.join_timeout if waiting else cfg.idle_timeout)
-            except asyncio.TimeoutError:
-                what = "no room joined" if waiting else "idle"
-                self.refusals_log.refuse(c.label, "timeout", f"{what} for "
-                                         f"{cfg.join_timeout if waiting else cfg.idle_timeout:g} s")
-                c.error(None, "timeout", f"{what} for too long: disconnected")
-                c.close(1008, "timeout")
-                try:
-                    await asyncio.wait_for(ws.wait_closed(), cfg.send_timeout + cfg.close_timeout)
-                except asyncio.TimeoutError:
-                    c.abort()
-                return
+            raw = await ws.recv()       # the join and idle deadlines: the clock (``_deadlines``)
+            c.last = time.monotonic()
             msg = self.on_frame(c, raw)
             if msg is not None:
                 await self.dispatch(c, msg)

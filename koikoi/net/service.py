@@ -417,7 +417,7 @@ class RoomService(LadderRooms):
         if room.status != "over":
             return self._no(c, rid, "record", "not_over", f"the match is {room.status}: "
                                                            "its record is sent once it has ended")
-        c.send(dict(frames.record(room, c.seat), re=rid))
+        c.send(frames.record(room, c.seat, rid))
 
     def _on_ping(self, c, m: dict, rid: Any, now: float) -> None:
         c.send({"type": "pong", "re": rid})

@@ -28,7 +28,7 @@ class AwaitedStore:
     async def call(self, op: str, *args) -> Any:
         """``RoomStore.<op>(*args)`` done on the writer thread: what it returns, once
         committed (StoreError if it was not: nothing of it was written)."""
-        return await asyncio.wrap_future(self.rooms.later(op, *args))
+        return await self.rooms.later_on(asyncio.get_running_loop(), op, *args)
 
     async def append(self, room, start: int, events, status: str, result: Optional[dict]) -> float:
         return await self.call("append", room, start, events, status, result)

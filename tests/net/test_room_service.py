@@ -176,6 +176,10 @@ def test_claim_after_a_drop_on_the_given_clock(tmp_path):
     assert over["type"] == "over" and over["reason"] == "forfeit" and over["winner"] == 0
     assert room.status == "over" and a.last("record")["seat"] == 0
     assert b.of("record") == []                                  # gone: never told
+    r = h.send(a, "record")                                      # asked again: the same, answered
+    again = h.answer(a, r)
+    assert again["type"] == "record" and again["seat"] == 0
+    assert {k: v for k, v in again.items() if k != "re"} == a.of("record")[0]
     errors_carry_re(a, b)
 
 
