@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from . import options
 from .rooms import StoreError
 from .server import DEFAULT_PORT, MatchServer, ServerConfig, raise_open_files
 
@@ -38,10 +39,6 @@ def _bounded(text: str, convert, lo, hi, expected: str, outside: str):
 
 def _seconds(text: str) -> float:
     return _bounded(text, float, 0, 10 ** 7, "seconds", "expected 0 to 10000000 seconds, not {text}")
-
-
-def _port(text: str) -> int:
-    return _bounded(text, int, 0, 65535, "a port number", "a port is 0 to 65535 (0: any free one), not {v}")
 
 
 def _rate(text: str) -> float:
@@ -77,21 +74,12 @@ def _open_ladder(args: argparse.Namespace, server: MatchServer):
     return open_service(args.db, server.data_dir, public_url=args.public_url or server.url)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"koikoi serve: {message} (see --help)\n")
-
-
 def parse_args(argv=None) -> argparse.Namespace:
-    p = _Parser(prog="koikoi serve",
+    p = options.Parser(prog="koikoi serve",
                 description="Run a Koi-Koi match server: rooms for two players over the network "
                             "(WebSocket). The engine runs here; each player's program is sent only "
                             "what that seat may see.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1, this machine only; "
-                        "0.0.0.0 for every interface)")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                   help=f"port (default {DEFAULT_PORT}; 0 picks a free one and prints it)")
+    options.add_listen(p, DEFAULT_PORT)       # --host, --port: checked as koikoi --join's are
     p.add_argument("--data", metavar="DIR", type=Path, default=None,
                    help="folder for the rooms database (default: server/ in the game's data folder; "
                         "KOIKOI_HOME moves it)")
