@@ -174,7 +174,14 @@ def _rules_dict(rules: Rules) -> dict:
     return rules.to_dict()
 
 
+_SCALARS = frozenset((int, str, bool, type(None), float))
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
+    if type(value) is tuple:      # the common case: cards, scores (a LedgerRow is a tuple too)
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, Rules):
         # a copy of the rules' dict made once (asdict deep-copies every knob: the server
         # wrote three of them for each match it started)
@@ -190,7 +197,7 @@ def _plain(value: Any) -> Any:
 
 def event_to_dict(event: NamedTuple) -> dict:
     """The event as a dict of JSON values; an optional field holding its default is left out."""
-    out = {k: _plain(v) for k, v in event._asdict().items()}
+    out = {k: (v if type(v) in _SCALARS else _plain(v)) for k, v in zip(event._fields, event)}
     omitted = _OMITTED.get(type(event))
     if omitted:
         for f, default in omitted:

@@ -250,6 +250,7 @@ class Writer:
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None
         self._posts: list = []        # answers for the event loop (``_Answer``), not posted yet
+        self._handing: Optional[list] = None    # submit_to's works of this turn of the loop
         self._loop = None
         self.commits = 0              # transactions committed (tools read them)
         self.works = 0                # works written
@@ -274,8 +275,22 @@ class Writer:
             fut.set_exception(StoreError("the room writer has stopped"))
             return fut
         self._loop = loop
-        self._queue.put((work, _Answer(fut, self._posts)))
+        # handed to the thread once per turn of the loop: one wake-up for the writes of every
+        # room that came in the same turn, not one each
+        if self._handing is None:
+            self._handing = []
+            loop.call_soon(self._hand_over)
+        self._handing.append((work, _Answer(fut, self._posts)))
         return fut
+
+    def _hand_over(self) -> None:
+        items, self._handing = self._handing, None
+        if items:
+            self._queue.put(items)
+            if not self._thread.is_alive():     # stopped meanwhile: never leave a caller waiting
+                for _work, answer in items:
+                    answer.set_exception(StoreError("the room writer has stopped"))
+                self._post()
 
     def _post(self) -> None:
         posts, loop = self._posts, self._loop
@@ -289,6 +304,7 @@ class Writer:
 
     def close(self, timeout: float = 30.0) -> None:
         """Write what is queued, then stop."""
+        self._hand_over()
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join(timeout)
@@ -308,7 +324,7 @@ class Writer:
                 item = self._queue.get()
                 if item is None:
                     break
-                batch = [item]
+                batch = item if type(item) is list else [item]
                 while len(batch) < self.BATCH:
                     try:
                         nxt = self._queue.get_nowait()
@@ -317,7 +333,10 @@ class Writer:
                     if nxt is None:
                         stop = True
                         break
-                    batch.append(nxt)
+                    if type(nxt) is list:
+                        batch.extend(nxt)
+                    else:
+                        batch.append(nxt)
                 self._write(batch)
                 self._post()
         finally:
@@ -326,8 +345,9 @@ class Writer:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if item is not None and not item[1].done():
-                    item[1].set_exception(StoreError("the room store was closed"))
+                for work in (item if type(item) is list else [item] if item is not None else []):
+                    if not work[1].done():
+                        work[1].set_exception(StoreError("the room store was closed"))
             self._post()
             try:
                 self._db.close()

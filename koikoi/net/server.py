@@ -45,6 +45,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from websockets.protocol import State
+
 from .config import DEFAULT_PORT, ServerConfig, default_data_dir
 from .limits import Bucket, Refusals, address_key, open_files_limit, raise_open_files
 from .protocol import (PROTOCOL_VERSION, ProtocolError, check_client, encode,
@@ -122,9 +124,26 @@ class Client:
             self.server.refusals_log.refuse(self.label, "slow", f"{len(self.out)} frames unread: disconnected")
             self.abort()
             return
-        self.out.append(message if type(message) is str else encode(message))
+        text = message if type(message) is str else encode(message)
+        if self._sender is None and self._send_now(text):
+            return
+        self.out.append(text)
         if self._sender is None:
             self._sender = asyncio.get_running_loop().create_task(self._send_all())
+
+    def _send_now(self, text: str) -> bool:
+        """Write ``text`` to the socket at once when nothing waits and websockets' own
+        ``send`` would not wait either (the connection open, its write buffer below its
+        limit): a frame is then one write, not a task and an await. False: queue it."""
+        ws = self.ws
+        try:
+            if not (ws.protocol.state is State.OPEN and not ws.paused and ws.send_in_progress is None):
+                return False
+            ws.protocol.send_text(text.encode())
+            ws.send_data()
+        except Exception:           # anything unexpected: the ordinary send says what
+            return False
+        return True
 
     def error(self, re: Any, code: str, message: str) -> None:
         self.send({"type": "error", "re": re, "code": code, "message": message})
