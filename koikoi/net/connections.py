@@ -97,9 +97,12 @@ class Client:
             if not (ws.protocol.state is State.OPEN and not ws.paused and ws.send_in_progress is None):
                 return False
             ws.protocol.send_text(text.encode())
-            ws.send_data()
         except Exception:           # anything unexpected: the ordinary send says what
             return False
+        try:                        # the frame is websockets' now: never queued a second time
+            ws.send_data()
+        except Exception:           # the socket failed: the reader finds out and ends
+            pass
         return True
 
     def error(self, re: Any, code: str, message: str) -> None:
