@@ -256,3 +256,25 @@ def test_koikoi_serve_builds_the_ladder_from_db_and_public_url(tmp_path, monkeyp
     assert m["type"] == "queued" and code == 0
     assert made["url"] == "postgresql://db.example/koikoi" and made["folder"] == tmp_path
     assert made["public_url"] == "wss://play.example.org" and made["ladder"].closed
+
+
+def test_a_rooms_database_of_schema_1_is_upgraded_and_its_rooms_resume(tmp_path):
+    """A server upgraded over a rooms.sqlite3 written before rated rooms (schema 1, no
+    ``rated`` / ``ladder`` columns) adds them and resumes its rooms, unrated."""
+    import sqlite3
+    svc = service(tmp_path, None)
+    a, b = FakeConn("203.0.113.1"), FakeConn("203.0.113.2")
+    svc.run(a, parse_client(encode({"type": "create", "id": 1, "name": "Aki", "rules": {"preset": "casual"},
+                                    "months": 1})), T0)
+    code = a.last("joined")["room"]
+    svc.run(b, parse_client(encode({"type": "join", "id": 2, "room": code, "name": "Haru"})), T0)
+    events = svc.rooms[code].events
+    svc.store.close()
+    db = sqlite3.connect(tmp_path / "rooms.sqlite3", isolation_level=None)
+    db.executescript("ALTER TABLE rooms DROP COLUMN rated; ALTER TABLE rooms DROP COLUMN ladder;"
+                     "PRAGMA user_version = 1;")
+    db.close()
+    store = RoomStore(tmp_path, durable=False)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
+    (back,) = store.load(now=T0)
+    assert back.code == code and back.events == events and not back.rated and back.ladder_hashes is None
