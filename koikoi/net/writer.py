@@ -183,20 +183,27 @@ class Writer:
         (nothing of the batch is written)."""
         db = self._db
         done: list = []             # (future, result) of the works that went in
+        alone = len(batch) == 1     # the transaction is the work's own: no savepoint needed
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
                 for work, fut in batch:
-                    db.execute("SAVEPOINT work")
+                    if not alone:
+                        db.execute("SAVEPOINT work")
                     try:
                         out = work(db)
                     except Exception as exc:
-                        db.execute("ROLLBACK TO work")
-                        db.execute("RELEASE work")
+                        if not alone:
+                            db.execute("ROLLBACK TO work")
+                            db.execute("RELEASE work")
                         log.error("room store: %s", exc)
                         fut.set_exception(StoreError(str(exc)))
+                        if alone:
+                            db.execute("ROLLBACK")
+                            return
                         continue
-                    db.execute("RELEASE work")
+                    if not alone:
+                        db.execute("RELEASE work")
                     done.append((fut, out))
                 db.execute("COMMIT")
             except BaseException:

@@ -178,3 +178,22 @@ def test_creating_and_joining_are_written_before_they_are_answered(data_dir):
                 db.close()
             await close_all(a)
     run(scenario())
+
+
+def test_a_bad_write_alone_in_its_commit_leaves_nothing_and_the_next_goes_in(tmp_path):
+    """A work with a transaction to itself (no savepoint) that fails half-way is undone
+    whole; the writer goes on with the next."""
+    store = RoomStore(tmp_path, durable=False)
+    try:
+        store.db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
+        w = store.writer
+
+        def half(db):                      # one row in, then a duplicate key
+            db.execute("INSERT INTO t VALUES (100)")
+            db.execute("INSERT INTO t VALUES (100)")
+        with pytest.raises(StoreError):
+            w.submit(half).result(10)
+        assert w.submit(lambda db: db.execute("INSERT INTO t VALUES (1)") and 1).result(10) == 1
+        assert store.db.execute("SELECT k FROM t").fetchall() == [(1,)]
+    finally:
+        store.close()
