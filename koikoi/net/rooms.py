@@ -39,12 +39,13 @@ import logging
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from ..engine import RULESETS, Rules, State, replay
+from ..engine import Rules, State, replay
 from ..engine.events import event_from_dict
+from ..engine.rules import match_rules
 from ..engine.phase import SeatKind
 from ..files import move_database_aside
 from ..session import MatchSession, SeatConfig
@@ -99,34 +100,10 @@ def token_hash(token: str) -> str:
 
 
 def room_rules(preset: str, house: dict, months: Any = "preset") -> tuple[Rules, Optional[int], dict]:
-    """The Rules, months and house-rule changes (those that change something) of a room,
-    from a preset name and house-rule changes checked as the New match dialog and the
-    saved house rules are (``storage.valid_house_rules``: only knobs and values the
-    house-rules editor offers). ValueError names what is refused.
-    ``months`` left out: the preset's."""
-    from ..storage import valid_house_rules
-    if preset not in RULESETS:
-        raise ValueError(f"unknown rules preset {preset[:40]!r} (one of {', '.join(RULESETS)})")
-    base = RULESETS[preset]
-    kept = valid_house_rules(preset, house)
-    refused = sorted(k for k, v in house.items()
-                     if k not in kept and not (type(getattr(base, k, object())) is type(v)
-                                               and getattr(base, k, object()) == v))
-    if refused:
-        raise ValueError(f"house rules not offered with {preset}: {', '.join(k[:40] for k in refused[:5])}")
-    try:
-        rules = replace(base, **kept)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(str(exc)[:200]) from None
-    if "months" in kept and kept["months"] is None:
-        if months not in ("preset", None):
-            raise ValueError("these house rules play to a target: months must be null")
-        return rules, None, kept
-    if months == "preset":
-        months = rules.months
-    if months is None or months not in rules.months_offered:
-        raise ValueError(f"months must be one of {', '.join(map(str, rules.months_offered))}")
-    return rules, months, kept
+    """The Rules, months and house-rule changes (those that change something) of a room:
+    ``engine.rules.match_rules``, the rules the New match dialog and the house-rules editor
+    build. A RulesError (a ValueError) names what is refused. ``months`` left out: the preset's."""
+    return match_rules(preset, house, months)
 
 
 def room_session(state: State) -> MatchSession:
