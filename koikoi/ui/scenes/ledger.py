@@ -174,9 +174,7 @@ def ledger_cells(row, names: tuple) -> dict:
         winner = _("No game")
     else:
         winner = names[row.winner]
-    yaku = _(", ").join(yaku_label(n, "romaji") for n, _p, _i in row.yaku) or "—"
-    if row.reason in ("lucky_hand", "field_four") and row.yaku:
-        yaku = yaku_label(row.yaku[0][0], "romaji")
+    yaku = _(", ").join(_yaku_names(row)) or "—"
     mult = " ".join(f"×{f}" for _l, f in row.multipliers) or "—"
     calls = [_("{name} ({n}×)").format(name=names[s], n=c) if c > 1 else names[s]
              for s, c in enumerate(row.calls) if c]
@@ -192,6 +190,13 @@ def ledger_cells(row, names: tuple) -> dict:
         "s1": str(row.scores[1]),
         "calls": _calls_line(calls),
     }
+
+
+def _yaku_names(row) -> list:
+    """The yaku of a row by name (a lucky hand's one name)."""
+    if row.reason in ("lucky_hand", "field_four") and row.yaku:
+        return [yaku_label(row.yaku[0][0], "romaji")]
+    return [yaku_label(n, "romaji") for n, _p, _i in row.yaku]
 
 
 def _calls_line(calls: list) -> str:
@@ -229,7 +234,8 @@ def ledger_row_cells(row, names: tuple) -> dict:
     return {
         **cells,
         "winner": W.Cell(cells["winner"], theme.SEAT_COLORS[row.winner] if row.winner is not None else dim),
-        "yaku": W.Cell(cells["yaku"], sub=cells["calls"], sub_color=CALLS_COLOR),
+        "yaku": W.Cell(cells["yaku"], sub=cells["calls"], sub_color=CALLS_COLOR,
+                       items=tuple(_yaku_names(row)), sep=_(", ")),     # cut short: "+2 more"
         "mult": W.Cell(cells["mult"], theme.LACQUER_LIGHT if row.multipliers else dim),
         "award": W.Cell(cells["award"], theme.GOLD_LIGHT if row.award else dim),
         "s0": W.Cell(cells["s0"], theme.GOLD_LIGHT if row.winner == 0 else theme.CREAM),

@@ -20,7 +20,7 @@ from ...engine.cards import ID_TO_INDEX
 from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
-from . import N_, _
+from . import N_, _, ngettext
 from ...narration import turn_summary
 from .controls import field_matches
 
@@ -336,12 +336,16 @@ class Hud:
             return
         # With yaku, they take the whole line (the title is the box itself: it opens the
         # inspector), in a smaller size if they need it; only what still cannot fit is cut.
-        rest = "  ·  ".join(f"{yaku_label(n, style, short=True)} {p}" for n, p in yaku)
+        items = [f"{yaku_label(n, style, short=True)} {p}" for n, p in yaku]
+        whole = "  ·  ".join(items)
         width = arrow.left - pad // 2 - left
         size = self.small_size
-        font = W.fit_font(self.scene.assets, rest, width, size, minimum=max(9, int(size * 0.72)))
-        W.draw_text(surface, W.ellipsize(rest, font, width), font, theme.CREAM, (left, box.centery),
-                    "midleft")
+        font = W.fit_font(self.scene.assets, whole, width, size, minimum=max(9, int(size * 0.72)))
+        count = ngettext("{n} yaku", "{n} yaku", len(items)).format(n=len(items))
+        text, hidden = W.fit_items(items, font, width, none_fit=count)   # whole yaku, then "+2 more"
+        r = W.draw_text(surface, text, font, theme.CREAM, (left, box.centery), "midleft")
+        if text != whole:
+            W.note_cut(r, whole)
 
     def _combo_box(self, surface, seat: int, box: pygame.Rect, pad: int) -> None:
         """The combo preview: a title, one yaku a line, then (Easy) the yaku one card away."""
@@ -360,20 +364,26 @@ class Hud:
             iy += lh
         rows = max(1, (box.bottom - pad // 4 - iy) // lh)
         if len(yaku) > rows:
-            # more yaku than lines: side by side, wrapped at "·" (only a last line that still
-            # cannot hold the rest is shortened)
-            lines = W.wrap_text("\u00a0·  ".join(f"{yaku_label(n, style, short=True)}\u00a0{p}" for n, p in yaku),
-                                self.f_small, box.w - pad)
-            for i, text in enumerate(lines[:rows]):
-                font = self.f_small
-                if i == rows - 1 and len(lines) > rows:
-                    # the last line holds the rest: smaller if need be, cut only if still too long
-                    text = " ".join(lines[i:])
-                    size = self.small_size
-                    font = W.fit_font(self.scene.assets, text, box.w - pad, size,
-                                      minimum=max(9, int(size * 0.72)))
-                    text = W.ellipsize(text, font, box.w - pad)
-                W.draw_text(surface, text.replace("\u00a0", " "), font, theme.CREAM, (ix, iy))
+            # more yaku than lines: side by side, whole yaku to a line; the last line ends
+            # with "+2 more" when some still do not fit, and the pointer on it shows them all
+            items = [f"{yaku_label(n, style, short=True)} {p}" for n, p in yaku]
+            width, font, k = box.w - pad, self.f_small, 0
+            for row in range(rows):
+                if k >= len(items):
+                    break
+                if row == rows - 1:
+                    text, hidden = W.fit_items(items[k:], font, width, none_fit=W.more_text(len(items) - k) if k else ngettext(
+                        "{n} yaku", "{n} yaku", len(items)).format(n=len(items)))
+                    k = len(items)
+                else:
+                    n = k + 1
+                    while n < len(items) and W.text_width("  ·  ".join(items[k:n + 1]), font) <= width:
+                        n += 1
+                    text, hidden = W.fit_items(items[k:n], font, width)
+                    k = n
+                r = W.draw_text(surface, text, font, theme.CREAM, (ix, iy))
+                if hidden or text.endswith("…"):
+                    W.note_cut(r, "\n".join(items))
                 iy += lh
             yaku = ()
         for n, p in yaku:

@@ -33,6 +33,7 @@ class Renderer:
         self.squash: dict = {}
         self.shadows: dict = {}
         self.bg = self.bg_sig = None
+        self.bg_cuts: list = []          # the cut texts drawn on it (W.cuts_since)
         self.layer = self.layer_sig = None
         self.origins: dict = {}          # (table, where, size, scale) -> a mark's arrow start
 
@@ -135,9 +136,13 @@ class Renderer:
             if bg is None:
                 bg = _surface(scene.size)
             bg.blit(scene.assets.table(scene.size), (0, 0))
+            mark = W.cut_mark()
             scene.hud.draw_field_bed(bg, lay)
             scene.hud.draw(bg, lay)
             self.bg, self.bg_sig = bg, sig
+            self.bg_cuts = W.cuts_since(mark)
+        else:
+            W.renote(self.bg_cuts)       # the texts it cuts show whole on hover every frame
         return self.bg
 
     def draw_stock(self, surface, lay) -> None:

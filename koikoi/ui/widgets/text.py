@@ -11,7 +11,7 @@ from typing import Callable
 
 import pygame
 
-from ...i18n import SOURCE_LANGUAGE, language
+from ...i18n import SOURCE_LANGUAGE, language, ngettext
 from .core import _Cache, _assets
 from .phrases import MAX_PARSED, is_japanese, wrap_pieces
 
@@ -393,6 +393,49 @@ def note_cut(rect, whole: str) -> None:
     a list cut short): hovering it shows ``whole``."""
     if len(_SHOWN) < 512:
         _SHOWN.append((pygame.Rect(rect), whole))
+
+
+def cut_mark() -> int:
+    """A mark in this frame's cut texts, for ``cuts_since``."""
+    return len(_SHOWN)
+
+
+def cuts_since(mark: int) -> list:
+    """The cut texts noted since ``mark``: what a cached layer must note again each frame
+    it is shown without being drawn again (``renote``)."""
+    return list(_SHOWN[mark:])
+
+
+def renote(cuts) -> None:
+    """Note again the ``cuts_since`` of a cached layer shown this frame."""
+    for rect, whole in cuts:
+        note_cut(rect, whole)
+
+
+def more_text(n: int) -> str:
+    """"+3 more": the mark of a list cut short."""
+    return ngettext("+{n} more", "+{n} more", n).format(n=n)
+
+
+def fit_items(items, font: pygame.font.Font, width: int, sep: str = "  ·  ",
+              none_fit: str = "") -> tuple[str, int]:
+    """As many whole ``items`` joined by ``sep`` as fit ``width`` with, when some are left
+    out, "+N more" after them; (the line, how many were left out). When not even the first
+    fits beside the mark: ``none_fit`` if given (a count, say: nothing cut in two), else
+    the first cut with "…"."""
+    items = list(items)
+    whole = sep.join(items)
+    if not items or text_width(whole, font) <= width:
+        return whole, 0
+    for k in range(len(items) - 1, 0, -1):
+        line = sep.join(items[:k]) + sep + more_text(len(items) - k)
+        if text_width(line, font) <= width:
+            return line, len(items) - k
+    if none_fit:
+        return none_fit, len(items)
+    more = sep + more_text(len(items) - 1) if len(items) > 1 else ""
+    room = width - text_width(more, font)
+    return ellipsize(items[0], font, max(1, room)) + more, len(items) - 1
 
 
 def cuts_shown() -> list:
