@@ -209,12 +209,19 @@ class Hud:
         line = lay.yaku_line[seat]
         yaku = self.yaku_of(seat)
         if yaku:
+            # the names as the Names setting says (Both: "三光 Sankō 5"), whole, then "+2 more"
             total = sum(p for _n, p in yaku)
-            parts = "  ·  ".join(f"{Y.info(n).kanji} {p}" for n, p in yaku)
-            text = (_("{yaku}   = {points} pt") if total == 1 else
-                    _("{yaku}   = {points} pts")).format(yaku=parts, points=total)
-            text = W.ellipsize(text, self.f_body, line.w)
-            W.draw_text(surface, text, self.f_body, theme.GOLD_LIGHT, (line.right, line.centery), "midright")
+            style = self.scene.name_style()
+            name = hints.yaku_heading if style == "both" else (lambda n, st: yaku_label(n, st, short=True))
+            items = [f"{name(n, style)} {p}" for n, p in yaku]
+            form = _("{yaku}   = {points} pt") if total == 1 else _("{yaku}   = {points} pts")
+            room = line.w - W.text_width(form.format(yaku="", points=total), self.f_body)
+            parts, _hidden = W.fit_items(items, self.f_body, room, none_fit=ngettext(
+                "{n} yaku", "{n} yaku", len(items)).format(n=len(items)))
+            text = form.format(yaku=parts, points=total)
+            r = W.draw_text(surface, text, self.f_body, theme.GOLD_LIGHT, (line.right, line.centery), "midright")
+            if _hidden:
+                W.note_cut(r, form.format(yaku="  ·  ".join(items), points=total))
             return
         n = len(self.scene.stage.pose.table.captured[seat])
         label = _("{n} captured").format(n=n) if n else _("No captures yet")
@@ -488,8 +495,10 @@ class Hud:
         h = title_img.get_height() + sub_img.get_height() + pad * 2 + (thumbs[0].get_height() + pad if thumbs else 0)
         w = min(w, scene.size[0] - 8)
         surf = pygame.Surface((w, h), pygame.SRCALPHA)
-        surf.blit(W.rounded_surface((w, h), max(4, pad), (40, 10, 14, 236), bottom=(18, 6, 8, 236),
-                                    border=theme.GOLD, border_width=max(1, int(ch / 60))), (0, 0))
+        # opaque: no field card shows through it (only its fade in and out is translucent)
+        surf.blit(W.opaque_inside(W.rounded_surface((w, h), max(4, pad), (40, 10, 14), bottom=(18, 6, 8),
+                                                    border=theme.GOLD, border_width=max(1, int(ch / 60))).copy()),
+                  (0, 0))
         y = pad
         surf.blit(title_img, title_img.get_rect(midtop=(w // 2, y)))
         y += title_img.get_height()

@@ -163,8 +163,12 @@ class Renderer:
     def draw(self, surface: pygame.Surface, lay) -> None:
         scene = self.scene
         stage = scene.stage
-        calm = not scene.tl.busy and scene.drag is None and scene.overlay is None
-        stage.peek = lay.field_peek(scene.controls.pointer.pos, stage.peek) if calm else None
+        pos = scene.controls.pointer.pos
+        if stage.peek_held is not None and tuple(pos) != tuple(stage.peek_held):
+            stage.peek_held = None
+        calm = (not scene.tl.busy and scene.drag is None and scene.overlay is None
+                and stage.peek_held is None)
+        stage.peek = lay.field_peek(pos, stage.peek) if calm else None
         sprites = stage.draw_order()
         glow, outline, strong = self.marks()
         rings = self.rings()

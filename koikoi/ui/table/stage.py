@@ -104,6 +104,7 @@ class Stage:
         self.pose: Optional[Pose] = None
         self.drag: Optional[str] = None      # the sprite under the pointer, left alone
         self.peek: Optional[str] = None      # a covered field card the pointer raises whole
+        self.peek_held = None                # a pointer position (a card just played) raising none
 
     def layout(self, size, pose: Pose, spread_month: Optional[int], card_scale: float) -> board.Layout:
         self.pose = pose

@@ -337,13 +337,18 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
 def fit_font(assets, text: str, width: int, size: int, *, bold: bool = False,
              minimum: int = 10) -> pygame.font.Font:
     """The largest font of at most ``size`` px in which ``text`` fits ``width``."""
+    return _assets(assets).font(fit_size(assets, text, width, size, bold=bold, minimum=minimum), bold)
+
+
+def fit_size(assets, text: str, width: int, size: int, *, bold: bool = False, minimum: int = 10) -> int:
+    """The px size of ``fit_font``: a row of labels set alike takes the least of theirs."""
     a = _assets(assets)
     text = text[:_fit_chars(width) + 1]     # a longer text fits at no size
     fits = _FITS if len(text) <= _LONG_KEY else _FITS_LONG
     key = (id(a), text, int(width), int(size), bool(bold), minimum)
     found = fits.get(key)
     if found is not None and found[0]() is a:
-        return a.font(found[1], bold)
+        return found[1]
     size = max(minimum, int(size))
     text = displayable(text, a.font(size, bold))
     font = a.font(size, bold)
@@ -353,7 +358,7 @@ def fit_font(assets, text: str, width: int, size: int, *, bold: bool = False,
     if len(fits) > (4000 if fits is _FITS else 64):
         fits.clear()
     fits[key] = (weakref.ref(a), size)
-    return font
+    return size
 
 
 # (id(assets), text, width, size, bold, minimum) -> (weak ref to the Assets, fitted size).
