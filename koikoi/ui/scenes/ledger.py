@@ -245,12 +245,19 @@ def ledger_row_cells(row, names: tuple) -> dict:
 
 def rules_line(st) -> str:
     """ "Casual (6 months, stacking yaku)  ·  6 rounds": the preset's label, which names its
-    length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one)."""
+    length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one),
+    then how many house rules the match changed ("  ·  2 house rules changed")."""
+    from .rules_panel import house_rules_changed
     preset = RULESETS.get(st.rules.name)
     label = (preset_label(st.rules.name) if preset is not None and st.months == preset.months
              else rules_name(st.rules.name))
     n = len(st.ledger)
-    return ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
+    line = ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
+    changed = house_rules_changed(st.rules)
+    if changed:
+        line = _("{line}  ·  {changes}").format(line=line, changes=ngettext(
+            "{n} house rule changed", "{n} house rules changed", changed).format(n=changed))
+    return line
 
 
 class MatchResultsScene(TableScreen, MenuScene):
@@ -432,7 +439,8 @@ class MatchResultsScene(TableScreen, MenuScene):
 
     def open_row(self, i: int) -> None:
         row = self.state.ledger[i]
-        overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop)
+        overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop,
+                                    look_back=True)
         overlay.revealed = float(overlay._lines())  # a look back: no reveal
         self.app.push(overlay)
 
