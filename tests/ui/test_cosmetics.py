@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 
-import pygame
 import pytest
-from harness import drag, human_to_play, load_tool, move, new_match_table, session_where, step, wait_for
+from harness import (drag, human_to_play, load_tool, move, new_match_table, session_where, spy_drawn, step,
+                     wait_for)
 
 from koikoi.engine.events import YakuMade
 from koikoi.session import SeatConfig
@@ -101,14 +101,7 @@ def test_the_points_line_names_yaku_as_the_names_setting_says(app, monkeypatch, 
     s, scene = new_match_table(app, seed=5, seats=EASY)
     assert wait_for(app, lambda: scene.at_rest(), 30)
     scene.stage.pose = scene.stage.pose._replace(table=scene.table._replace(captured=(("01-B", "03-B", "08-B"), ())))
-    drawn = []
-    real = W.draw_text
-
-    def spy(surface, text, *a, **kw):
-        r = real(surface, text, *a, **kw)
-        drawn.append((text, r))
-        return r
-    monkeypatch.setattr(W, "draw_text", spy)
+    drawn = spy_drawn(monkeypatch)
     scene.renderer.clear()
     app.draw()
     line = scene.lay.yaku_line[scene.lay.bottom]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from harness import move, new_match_table, step, wait_for
+from harness import move, new_match_table, spy_drawn, step, wait_for
 
 from koikoi import i18n
 from koikoi.ui import widgets as W
@@ -22,15 +22,7 @@ PILE = ("01-B", "03-B", "08-B", "09-A", "01-RP", "02-RP", "03-RP", "06-RB", "09-
 
 
 def _spy(monkeypatch) -> list:
-    drawn = []
-    real = W.draw_text
-
-    def spy(surface, text, *a, **kw):
-        r = real(surface, text, *a, **kw)
-        drawn.append((text, pygame.Rect(r)))
-        return r
-    monkeypatch.setattr(W, "draw_text", spy)
-    return drawn
+    return spy_drawn(monkeypatch)
 
 
 @pytest.fixture(params=["en", "ja"])

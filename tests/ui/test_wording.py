@@ -9,28 +9,20 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
-from harness import session_where, step
+from harness import session_where, spy_drawn, step
 
 from koikoi import i18n
 from koikoi.engine import RULESETS
-from koikoi.engine.events import LedgerRow, RoundEnded
+from koikoi.engine.events import RoundEnded
 from koikoi.ui.scenes.rules_panel import KNOB_LABELS
 from koikoi.session import SeatConfig
-from koikoi.ui import widgets as W
 
 pytestmark = pytest.mark.app(anim_speed=0.0, muted=True)
 EASY = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "easy"))
 
 
 def spy(monkeypatch) -> list:
-    drawn = []
-    real = W.draw_text
-
-    def draw(surface, text, *a, **kw):
-        drawn.append(text)
-        return real(surface, text, *a, **kw)
-    monkeypatch.setattr(W, "draw_text", draw)
-    return drawn
+    return spy_drawn(monkeypatch, rects=False)
 
 
 @pytest.mark.parametrize("lang, kept, short", [("en", "Casual (6 months, stacking yaku)", "Casual (3 months)"),

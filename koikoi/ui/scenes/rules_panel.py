@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional
 
 import pygame
 
-from ...engine import PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Rules
+from ...engine import PRESET_DESCRIPTIONS, RULESETS, Rules
 from ...engine.rules import (CANNOT_PLAY, HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
                              TARGET_POINTS_MAX, UNKNOWN_KNOBS, Knob, RulesError, dependency_text,
                              house_knobs, knob_info, matters)

@@ -15,7 +15,6 @@ import pygame
 
 from ...engine import Phase, SeatKind
 from ...engine import card as card_of
-from ...engine import yaku as Y
 from ...engine.cards import ID_TO_INDEX
 from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
