@@ -12,7 +12,7 @@ import pytest
 from harness import session_where, spy_drawn, step
 
 from koikoi import i18n
-from koikoi.engine import RULESETS
+from koikoi.engine import PRESET_DESCRIPTIONS, RULESETS
 from koikoi.engine.events import RoundEnded
 from koikoi.ui.scenes.rules_panel import KNOB_LABELS
 from koikoi.session import SeatConfig
@@ -34,11 +34,14 @@ def test_the_rules_panel_names_the_length_played(app, monkeypatch, lang, kept, s
         app.open("rules_panel", RULESETS["casual"], 3)
         step(app)
         assert any(short in t for t in drawn) and not any(kept in t for t in drawn), drawn[:6]
+        described = i18n._(PRESET_DESCRIPTIONS["casual"])
+        assert not any(described[:12] in t for t in drawn)   # "Six months, ..." is not said either
         app.pop()
         drawn.clear()
         app.open("rules_panel", RULESETS["casual"], 6)
         step(app)
         assert any(kept in t for t in drawn)
+        assert any(described[:12] in t for t in drawn)
     finally:
         i18n.set_language("en")
 

@@ -520,8 +520,11 @@ class RulesPanelScene(_Overlay):
         else:
             tip = _("Point at a rule to read what it means.")
             described = PRESET_DESCRIPTIONS.get(self.rules.name)
-            # whole sentences one after another: a space between them in English, none in Japanese
-            if described and not self.differing:
+            # whole sentences one after another: a space between them in English, none in Japanese;
+            # the preset's description names its length ("Six months, ..."): only at that length
+            preset = RULESETS.get(self.rules.name)
+            kept = preset is not None and (self.months is None or self.months == preset.months)
+            if described and not self.differing and kept:
                 tip = _("{first} {then}").format(first=_(described), then=tip)
             if self.idle:
                 tip = _("{first} {then}").format(first=tip, then=_("Greyed rules change nothing under these rules."))
