@@ -70,6 +70,7 @@ class Layout:
     opponent_hand: list = dc_field(default_factory=list)   # Rects, left to right
     field: dict = dc_field(default_factory=dict)       # id -> Rect
     field_order: list = dc_field(default_factory=list)  # draw order (bottom card first)
+    covered: frozenset = frozenset()   # field cards partly under a later card of their month
     field_slots: list = dc_field(default_factory=list)  # 12 Rects (a slot's first card)
     slot_of_month: dict = dc_field(default_factory=dict)
     field_area: pygame.Rect = None
@@ -115,6 +116,24 @@ class Layout:
             if self.field[cid].collidepoint(pos):
                 return cid
         return None
+
+    def kind_badge(self, card_id: str) -> Optional[pygame.Rect]:
+        """Where a covered field card shows its kind (光, 種, 短): the bottom left of the strip
+        the next card leaves uncovered; None for a card on top or a plain."""
+        r = self.field.get(card_id)
+        if r is None or card_id not in self.covered or card_of(card_id).kind == Kind.CHAFF:
+            return None
+        side = max(6, int(self.card_w * 0.36))
+        inset = max(1, int(self.card_w * 0.06))
+        return pygame.Rect(r.x + inset, r.bottom - inset - side, side, side)
+
+    def field_peek(self, pos, current: Optional[str] = None) -> Optional[str]:
+        """The covered field card the pointer at ``pos`` raises to show whole: ``current`` while
+        the pointer stays on it, else a covered card whose uncovered strip is under ``pos``."""
+        if current in self.field and self.field[current].collidepoint(pos):
+            return current
+        cid = self.field_at(pos)
+        return cid if cid in self.covered else None
 
     def on_field(self, pos) -> bool:
         return self.field_area.collidepoint(pos)
@@ -229,6 +248,7 @@ def layout(size: tuple[int, int], table, spread_month: Optional[int] = None,
                                  max(fw, play_w) + 2 * pad, max(field_h, avail) + 2 * pad)
     lay.field_area = lay.field_area.clip(pygame.Rect(x0 - pad, 0, play_w + 2 * pad, H))
 
+    covered: set = set()
     for k in sorted(place, key=place.get):
         # A month's cards fan left to right, the plainest underneath: a Bright, an animal
         # or a ribbon is drawn over a chaff, never under it.
@@ -239,6 +259,9 @@ def layout(size: tuple[int, int], table, spread_month: Optional[int] = None,
         for i, cid in enumerate(cards):
             lay.field[cid] = base.move(i * mstep, 0)
             lay.field_order.append(cid)
+        if mstep < cw:
+            covered.update(cards[:-1])
+    lay.covered = frozenset(covered)
 
     # ---- stock and flip spot, in the left column, level with the field's middle
     mid = fy + field_h // 2

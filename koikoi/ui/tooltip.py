@@ -33,14 +33,25 @@ class HoverTimer:
         self.card_id: Optional[str] = None    # the face-up card it shows
         self.pos = (0, 0)
         self.t = 0.0
+        self.held: Optional[tuple] = None    # a pointer position no tooltip shows at
 
     def hide(self) -> None:
         """Forget the hovered card: the tooltip goes, and the delay starts over."""
         self.key = self.card_id = None
         self.t = 0.0
 
+    def hold(self, pos) -> None:
+        """A card was just played from here: no tooltip until the pointer moves (it would
+        cover the field the player is watching)."""
+        self.hide()
+        self.held = (int(pos[0]), int(pos[1]))
+
     def update(self, dt: float, key: Optional[str], card_id: Optional[str], pos, enabled: bool = True) -> None:
         """The pointer is over ``key`` showing ``card_id`` (None: nothing face-up) this frame."""
+        if self.held is not None and (int(pos[0]), int(pos[1])) == self.held:
+            enabled = False
+        else:
+            self.held = None
         if not enabled or key is None or card_id is None:
             self.hide()
             return

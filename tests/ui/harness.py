@@ -58,6 +58,21 @@ def load_tool(name: str):
     return mod
 
 
+# ---------------------------------------------------------------- what is drawn
+def spy_drawn(monkeypatch, *, rects: bool = True) -> list:
+    """Every text ``W.draw_text`` draws from now on (in every widget part): (text, rect
+    drawn), or the texts alone with ``rects=False``."""
+    drawn: list = []
+    real = W.draw_text
+
+    def spy(surface, text, *a, **kw):
+        r = real(surface, text, *a, **kw)
+        drawn.append((text, pygame.Rect(r)) if rects else text)
+        return r
+    monkeypatch.setattr(W, "draw_text", spy)
+    return drawn
+
+
 # ---------------------------------------------------------------- input
 def post(kind, **kw) -> None:
     pygame.event.post(pygame.event.Event(kind, **kw))

@@ -128,7 +128,6 @@ def test_verdict_keeps_a_typed_name(japanese):
 
 
 def test_oyagime_prompt_and_labels_of_a_friend_match(app, japanese, monkeypatch):
-    from koikoi.ui import widgets as W
     from koikoi.ui.scenes.oyagime import OyagimeScene
     s = MatchSession(RULESETS["classic"], seed=5, seats=FRIENDS)
     scene = OyagimeScene(app, s)
@@ -138,13 +137,8 @@ def test_oyagime_prompt_and_labels_of_a_friend_match(app, japanese, monkeypatch)
     seat = scene.picking_seat
     text, _hint = scene._prompt()
     assert text == f"プレイヤー{seat + 1}：自分の札を一枚めくってください。"
-    drawn = []
-    real = W.draw_text
-
-    def spy(surface, text, *a, **kw):
-        drawn.append(text)
-        return real(surface, text, *a, **kw)
-    monkeypatch.setattr(W, "draw_text", spy)
+    from harness import spy_drawn
+    drawn = spy_drawn(monkeypatch, rects=False)
     scene.draw_content(pygame.Surface(scene.size))
     assert "プレイヤー1" in drawn and "プレイヤー2" in drawn
     assert "Player 1" not in drawn and "Player 2" not in drawn

@@ -23,7 +23,7 @@ from koikoi.ui.scenes.rules_panel import (HouseRulesScene, RulesPanelScene, Step
 from koikoi.ui.scenes.settings import HINT_CHOICES, PACE_CHOICES, SettingsScene
 from koikoi.ui.scenes.title import TitleScene
 
-from harness import DT, click, key, move, pill, post, step
+from harness import DT, click, key, move, pill, post, spy_drawn, step
 
 SIZES = [(1280, 720), (1920, 1080)]
 AT_SIZES = [pytest.param(s, marks=pytest.mark.app(size=s), id=f"{s[0]}x{s[1]}") for s in SIZES]
@@ -39,14 +39,7 @@ def type_text(app, text: str) -> None:
 
 def drawn_texts(monkeypatch) -> list:
     """Every text W.draw_text draws from now on."""
-    seen: list = []
-    real = W.draw_text
-
-    def spy(surface, text, *a, **kw):
-        seen.append(text)
-        return real(surface, text, *a, **kw)
-    monkeypatch.setattr(W, "draw_text", spy)
-    return seen
+    return spy_drawn(monkeypatch, rects=False)
 
 
 # ---------------------------------------------------------------- settings

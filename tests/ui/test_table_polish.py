@@ -8,7 +8,7 @@ import re
 
 import pygame
 import pytest
-from harness import (DT, click, human_move, key, new_match_table, post, session_where, step,
+from harness import (DT, click, human_move, key, new_match_table, post, session_where, spy_drawn, step,
                      wait_for)
 
 from koikoi.engine import RULESETS, Phase
@@ -25,16 +25,7 @@ EASY = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU", "easy"))
 
 def spy_texts(monkeypatch) -> list:
     """Every (text, rect) the widgets draw from now on."""
-    from koikoi.ui import widgets as W
-    drawn = []
-    real = W.draw_text
-
-    def spy(surface, text, *a, **kw):
-        r = real(surface, text, *a, **kw)
-        drawn.append((text, r))
-        return r
-    monkeypatch.setattr(W, "draw_text", spy)
-    return drawn
+    return spy_drawn(monkeypatch)
 
 
 def panel_at(app, size, seats=EASY):

@@ -460,3 +460,57 @@ def test_a_cut_table_cell_shows_its_whole_text_on_hover(app):
     finally:
         T.render_text = real
     assert any(whole.startswith(t) and not t.endswith("…") and len(t) > 20 for t in drawn) or whole in drawn
+
+
+# ---------------------------------------------------------------- every screen
+# The screens tools/screenshot.py renders, but for the online ones (a server on 127.0.0.1
+# and a second client for each) and the review's running analysis: their texts are the
+# replay viewer's and the forms', drawn by the same widgets as "replay" and "newmatch".
+SHOT_SCENES = ("title", "oyagime", "round", "choose", "koikoi", "results", "ledger", "newmatch",
+               "settings", "history", "howto", "pause", "unfinished", "saved", "title-saved", "stats",
+               "replay", "rules", "houserules", "keys", "inspector", "curtain", "confirm", "unavailable",
+               "learn", "lesson", "lesson-pause")
+
+
+def _more(text: str) -> bool:
+    return any(W.more_text(n) in text for n in range(1, 40))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("name", SHOT_SCENES)
+def test_no_visible_label_is_cut_without_a_hover_showing_it_whole(name, size, lang, koikoi_home, monkeypatch):
+    """Issue 30, point 3: on every screen, any text drawn cut short ("…", or a list ending in
+    "+N more") is noted with its whole, so the pointer resting on it shows it; also when it
+    sits on a cached layer drawn in an earlier frame (the table's panels)."""
+    from harness import close_app, load_tool
+    from koikoi.storage import Storage
+    from koikoi.ui.app import App
+    shot = load_tool("screenshot")
+    app = App(size, storage=Storage(koikoi_home), seed=3, lang=lang)
+    try:
+        app.settings["anim_speed"] = 0.0
+        shot.build(app, name, 3)
+        shot._settle(app, 30)
+        for scene in app.scenes:            # the next frame draws every cached layer anew
+            renderer = getattr(scene, "renderer", None)
+            if renderer is not None:
+                renderer.clear()
+        drawn = []
+        real = W.draw_text
+
+        def spy(surface, text, *a, **kw):
+            r = real(surface, text, *a, **kw)
+            if surface.get_size() == size and (W.whole_of(text) is not None or _more(text)):
+                drawn.append((text, pygame.Rect(r)))
+            return r
+        monkeypatch.setattr(W, "draw_text", spy)
+        app.draw()
+        monkeypatch.setattr(W, "draw_text", real)
+        app.draw()                          # a frame from the cached layers
+        cuts = W.cuts_shown()
+        for text, rect in drawn:
+            assert any(r.colliderect(rect) for r, _whole in cuts), (name, text)
+    finally:
+        shot._stop_reviews(app)
+        close_app(app)

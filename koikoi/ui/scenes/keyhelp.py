@@ -56,19 +56,33 @@ class KeysScene(DialogScene):
             return True
         return super().handle(event)
 
+    def rows(self, width: int, room: int) -> tuple:
+        """(key font, text font, line step, [(keys, [lines of what they do]), ...]): every key
+        with its whole text wrapped beside it, in the largest type that lets all of them fit
+        in ``room`` px (body, then small, then tiny)."""
+        for size in ("body", "small", "tiny"):
+            key_font, text_font = self.font(size, True), self.font(size)
+            key_w = max(W.text_width(_(k), key_font) for k, _t in KEYS) + self.px(28)
+            lh = max(key_font.get_linesize(), text_font.get_linesize())
+            rows = [(_(k), W.wrap_text(_(t), text_font, max(40, width - key_w))) for k, t in KEYS]
+            gap = self.px(8)
+            if sum(lh * len(lines) + gap for _k, lines in rows) <= room or size == "tiny":
+                return key_font, text_font, key_w, lh, gap, rows
+        raise AssertionError("unreachable")
+
     def draw_body(self, surface: pygame.Surface, y: int) -> None:
         p = self.panel
         pad = self.px(48)
-        key_font, text_font = self.font("body", True), self.font("body")
-        key_w = max(W.text_width(_(k), key_font) for k, _t in KEYS) + self.px(28)
-        line = max(key_font.get_linesize(), text_font.get_linesize()) + self.px(8)
         y += self.px(24)
-        room = self.ok.rect.y - self.px(20)
-        for keys, text in KEYS:
-            keys, text = _(keys), _(text)
-            if y + line > room:
+        bottom = self.ok.rect.y - self.px(20)
+        key_font, text_font, key_w, lh, gap, rows = self.rows(p.w - 2 * pad, bottom - y)
+        for keys, lines in rows:
+            if y + lh > bottom:
                 break
             W.draw_text(surface, keys, key_font, theme.GOLD_LIGHT, (p.x + pad, y))
-            W.draw_text(surface, W.ellipsize(text, text_font, p.w - 2 * pad - key_w), text_font,
-                        theme.CREAM, (p.x + pad + key_w, y))
-            y += line
+            for line in lines:
+                if y + lh > bottom:
+                    break
+                W.draw_text(surface, line, text_font, theme.CREAM, (p.x + pad + key_w, y))
+                y += lh
+            y += gap

@@ -175,9 +175,7 @@ def ledger_cells(row, names: tuple) -> dict:
         winner = _("No game")
     else:
         winner = names[row.winner]
-    yaku = _(", ").join(yaku_label(n, "romaji") for n, _p, _i in row.yaku) or "—"
-    if row.reason in ("lucky_hand", "field_four") and row.yaku:
-        yaku = yaku_label(row.yaku[0][0], "romaji")
+    yaku = _(", ").join(_yaku_names(row)) or "—"
     mult = " ".join(f"×{f}" for _l, f in row.multipliers) or "—"
     calls = [_("{name} ({n}×)").format(name=names[s], n=c) if c > 1 else names[s]
              for s, c in enumerate(row.calls) if c]
@@ -193,6 +191,13 @@ def ledger_cells(row, names: tuple) -> dict:
         "s1": str(row.scores[1]),
         "calls": _calls_line(calls),
     }
+
+
+def _yaku_names(row) -> list:
+    """The yaku of a row by name (a lucky hand's one name)."""
+    if row.reason in ("lucky_hand", "field_four") and row.yaku:
+        return [yaku_label(row.yaku[0][0], "romaji")]
+    return [yaku_label(n, "romaji") for n, _p, _i in row.yaku]
 
 
 def _calls_line(calls: list) -> str:
@@ -230,7 +235,8 @@ def ledger_row_cells(row, names: tuple) -> dict:
     return {
         **cells,
         "winner": W.Cell(cells["winner"], theme.SEAT_COLORS[row.winner] if row.winner is not None else dim),
-        "yaku": W.Cell(cells["yaku"], sub=cells["calls"], sub_color=CALLS_COLOR),
+        "yaku": W.Cell(cells["yaku"], sub=cells["calls"], sub_color=CALLS_COLOR,
+                       items=tuple(_yaku_names(row)), sep=_(", ")),     # cut short: "+2 more"
         "mult": W.Cell(cells["mult"], theme.LACQUER_LIGHT if row.multipliers else dim),
         "award": W.Cell(cells["award"], theme.GOLD_LIGHT if row.award else dim),
         "s0": W.Cell(cells["s0"], theme.GOLD_LIGHT if row.winner == 0 else theme.CREAM),
@@ -240,12 +246,19 @@ def ledger_row_cells(row, names: tuple) -> dict:
 
 def rules_line(st) -> str:
     """ "Casual (6 months, stacking yaku)  ·  6 rounds": the preset's label, which names its
-    length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one)."""
+    length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one),
+    then how many house rules the match changed ("  ·  2 house rules changed")."""
+    from .rules_panel import house_rules_changed
     preset = RULESETS.get(st.rules.name)
     label = (preset_label(st.rules.name) if preset is not None and st.months == preset.months
              else rules_name(st.rules.name))
     n = len(st.ledger)
-    return ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
+    line = ngettext("{rules}  ·  {n} round", "{rules}  ·  {n} rounds", n).format(rules=label, n=n)
+    changed = house_rules_changed(st.rules)
+    if changed:
+        line = _("{line}  ·  {changes}").format(line=line, changes=ngettext(
+            "{n} house rule changed", "{n} house rules changed", changed).format(n=changed))
+    return line
 
 
 class MatchResultsScene(TableScreen, MenuScene):
@@ -427,7 +440,8 @@ class MatchResultsScene(TableScreen, MenuScene):
 
     def open_row(self, i: int) -> None:
         row = self.state.ledger[i]
-        overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop)
+        overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop,
+                                    look_back=True)
         overlay.revealed = float(overlay._lines())  # a look back: no reveal
         self.app.push(overlay)
 

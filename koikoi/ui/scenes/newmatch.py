@@ -136,6 +136,7 @@ class NewMatchScene(MenuScene):
         self.error: Optional[str] = None
         self.available = {lvl: level_available(lvl) for lvl, _, _ in OPPONENTS if lvl != "friend"}
         self.name_fields: list = []
+        self.scroller = W.Scroller(keys=False, line=30)    # the scoring notes, when they overflow
         super().__init__(app)
 
     # ---------------------------------------------------------- layout
@@ -287,6 +288,8 @@ class NewMatchScene(MenuScene):
                 if f.handle(event):
                     self._focus_editing()
                     return True
+        if self.scroller.handle(event):       # the wheel over the scoring notes
+            return True
         consumed = super().handle(event)
         self._focus_editing()
         return consumed
@@ -394,28 +397,40 @@ class NewMatchScene(MenuScene):
         return first + rest
 
     def _draw_notes(self, surface: pygame.Surface) -> None:
-        """How the chosen rules score, as many lines as the panel has room for."""
+        """How the chosen rules score, in a box that scrolls (its bar shows) when the notes
+        are more than the panel has room for."""
         x = self.opp_row.rect.x
-        width = self.opp_row.rect.w
+        width = self.opp_row.rect.w - self.px(24)       # room for the scroll bar
         y = self.notes_top
         bottom = self.panel.bottom - self.px(24)
         font = self.font("small")
         lh = font.get_linesize()
+        self.notes_shown = []
         if y + self.px(40) + lh > bottom:
+            self.scroller.viewport, self.scroller.content_height = pygame.Rect(x, y, width, 0), 0
             return
-        W.draw_divider(surface, x, x + width, y - self.px(18), theme.GOLD_DARK)
+        W.draw_divider(surface, x, x + self.opp_row.rect.w, y - self.px(18), theme.GOLD_DARK)
         W.draw_text(surface, _("SCORING IN THESE RULES"), self.font("small", True), theme.GOLD, (x, y))
         y += self.px(40)
-        self.notes_shown = []
-        for note, house in self.scoring_notes():
-            lines = W.wrap_text(note, font, width - self.px(30))
-            if y + lh * len(lines) > bottom:
-                break
-            self.notes_shown.append(note)
-            pygame.draw.circle(surface, theme.GOLD_LIGHT if house else theme.GOLD,
-                               (x + self.px(8), y + lh // 2), max(2, self.px(4)))
-            for line in lines:
-                W.draw_text(surface, line, font, theme.GOLD_LIGHT if house else theme.CREAM,
-                            (x + self.px(30), y), shadow=False)
-                y += lh
-            y += self.px(4)
+        notes = [(note, house, W.wrap_text(note, font, width - self.px(30))) for note, house in self.scoring_notes()]
+        gap = self.px(4)
+        view = pygame.Rect(x, y, width, bottom - y)
+        sc = self.scroller
+        sc.viewport = view
+        sc.content_height = sum(lh * len(lines) + gap for _n, _h, lines in notes) - gap
+        sc.scroll_to(sc.target, instant=not sc.animating)
+        clip = surface.get_clip()
+        surface.set_clip(view.clip(clip) if clip else view)
+        y -= int(sc.offset)
+        for note, house, lines in notes:
+            if view.top <= y and y + lh * len(lines) <= view.bottom:
+                self.notes_shown.append(note)      # wholly in view
+            if y + lh * len(lines) > view.top and y < view.bottom:
+                pygame.draw.circle(surface, theme.GOLD_LIGHT if house else theme.GOLD,
+                                   (x + self.px(8), y + lh // 2), max(2, self.px(4)))
+                for k, line in enumerate(lines):
+                    W.draw_text(surface, line, font, theme.GOLD_LIGHT if house else theme.CREAM,
+                                (x + self.px(30), y + k * lh), shadow=False)
+            y += lh * len(lines) + gap
+        surface.set_clip(clip)
+        sc.draw_bar(surface)

@@ -95,6 +95,10 @@ def _halo(size, spread: int):
     return pygame.transform.smoothscale(small, (w, h)), spread
 
 
+
+# award rows that are no yaku made from the pile: a bonus for one's own Koi-Koi calls
+BONUS_ROWS = frozenset({"koikoi_bonus"})
+
 class KoiKoiPromptScene(Scene):
     opaque = False
     pauses_below = True
@@ -232,7 +236,9 @@ class KoiKoiPromptScene(Scene):
         except AttributeError:
             pass
 
-        rows = list(self.award.yaku)
+        # the bonus for one's own calls is no yaku made: said on a line of its own, no NEW
+        bonus = sum(p for n, p, _i in self.award.yaku if n in BONUS_ROWS)
+        rows = [r for r in self.award.yaku if r[0] not in BONUS_ROWS]
         shown_rows = self._shown_rows(rows, 4)
         hidden = [r for r in rows if r not in shown_rows]
         inner_w = pw - 2 * pad
@@ -253,7 +259,7 @@ class KoiKoiPromptScene(Scene):
         min_row = name_f.get_height() + sub_f.get_height() + theme.px(8, s)
         row_h = max(card_h, name_f.get_height() + sub_f.get_height()) + theme.px(14, s)
         rest = (pad + title_f.get_height() + theme.px(10, s)
-                + (sub_f.get_height() if hidden else 0)
+                + (sub_f.get_height() if hidden else 0) + (sub_f.get_height() if bonus else 0)
                 + theme.px(16, s) + body_f.get_height() + theme.px(4, s) + sub_f.get_height() * len(detail_lines)
                 + theme.px(12, s) + theme.px(12, s) + tag_room + bh + pad
                 + (self._coach_h(s) if self.practice else 0))
@@ -331,6 +337,11 @@ class KoiKoiPromptScene(Scene):
                     _("{yaku} {points}").format(yaku=yaku_label(n, self.style, short=True), points=p)
                     for n, p, _r in hidden))
             W.draw_text(img, W.ellipsize(more, sub_f, inner_w), sub_f, theme.CREAM_DIM, (pad, y))
+            y += sub_f.get_height()
+        if bonus:
+            line = ngettext("+ {points} point of Koi-Koi bonus for your own calls",
+                            "+ {points} points of Koi-Koi bonus for your own calls", bonus).format(points=bonus)
+            W.draw_text(img, W.ellipsize(line, sub_f, inner_w), sub_f, theme.GOLD, (pad, y))
             y += sub_f.get_height()
         y += theme.px(8, s)
         W.draw_divider(img, pad, pw - pad, y, theme.GOLD_DARK)

@@ -118,7 +118,9 @@ class RoundResultsScene(MenuScene):
     pauses_below = True
     intro_time = 0.3
 
-    def __init__(self, app, session, ended_event: RoundEnded, on_close: Optional[Callable[[], None]] = None):
+    def __init__(self, app, session, ended_event: RoundEnded, on_close: Optional[Callable[[], None]] = None,
+                 *, look_back: bool = False):
+        self.look_back = look_back    # a past round opened from the ledger: Close, nothing to continue
         self.session = session
         self.event = ended_event
         self.row = ended_event.row
@@ -184,7 +186,8 @@ class RoundResultsScene(MenuScene):
         self.panel = pygame.Rect(0, 0, pw, min(ph_max, header_h + body_h + footer_h))
         self.panel.center = (w // 2, h // 2)
         bw, bh = self.px(320), self.px(76)
-        self.ok = self.button((0, 0, bw, bh), pgettext("round results", "Continue"), self.close, style="primary",
+        label = _("Close") if self.look_back else pgettext("round results", "Continue")
+        self.ok = self.button((0, 0, bw, bh), label, self.close, style="primary",
                               hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE))
         self.ok.rect.midbottom = (w // 2, self.panel.bottom - self.px(30))
         self.widgets = [self.ok]

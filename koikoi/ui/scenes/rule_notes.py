@@ -63,8 +63,8 @@ def rule_note_items(rules: Rules) -> list[tuple[tuple[str, ...], str, bool]]:
         note("viewing", _("Flower and Moon Viewing (Hanami-zake, Tsukimi-zake) score like any yaku."), False)
     if rules.viewing != "off":
         if rules.weather:
-            note("weather", _("Weather ruling: a Willow card in the field cancels Flower Viewing, a Paulownia "
-                              "card cancels Moon Viewing, until it is cleared."))
+            note("weather", _("Weather ruling: a Willow card in the field cancels Hanami-zake, a Paulownia "
+                              "card cancels Tsukimi-zake, until it is cleared."))    # as House rules names them
         else:
             note("weather", _("No weather ruling: Willow and Paulownia cards in the field cancel no yaku."), False)
     # knobs some rule sets have: read with getattr, so the notes work for every version of Rules

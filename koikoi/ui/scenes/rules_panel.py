@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional
 
 import pygame
 
-from ...engine import PRESET_DESCRIPTIONS, PRESET_LABELS, RULESETS, Rules
+from ...engine import PRESET_DESCRIPTIONS, RULESETS, Rules
 from ...engine.rules import (CANNOT_PLAY, HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
                              TARGET_POINTS_MAX, UNKNOWN_KNOBS, Knob, RulesError, dependency_text,
                              house_knobs, knob_info, matters)
@@ -207,6 +207,27 @@ def rules_problem(exc: BaseException) -> str:
     if isinstance(exc, RulesError):
         return exc.sentence(_, format_number)
     return _(CANNOT_PLAY)
+
+
+def match_rules_title(rules: Rules, months: Optional[int]) -> str:
+    """The rules a match was played with, named right for its length: the preset's label
+    ("Casual (6 months, stacking yaku)") only when the match kept the preset's length, else
+    its name and the length played ("Casual (3 months)"; no length for a match to a target)."""
+    from ...narration import preset_label, rules_name
+    name = rules.name
+    preset = RULESETS.get(name)
+    if preset is not None and (months == preset.months or (months is None and preset.months is None)):
+        return preset_label(name)
+    if not months:
+        return rules_name(name) if preset is not None else str(name).title()
+    return ngettext("{preset} ({n} month)", "{preset} ({n} months)", months).format(
+        preset=rules_name(name) if preset is not None else str(name).title(), n=months)
+
+
+def house_rules_changed(rules: Rules) -> int:
+    """How many house-rule rows of ``rules`` differ from its preset (the length not counted:
+    the match's own length is said beside it)."""
+    return len({ROW_OF.get(k, k) for k in differing_knobs(rules) if k != "months"})
 
 
 def changed_text(n: int) -> str:
@@ -475,8 +496,7 @@ class RulesPanelScene(_Overlay):
         cx = self.panel.centerx
         y = self.panel.y + self.px(24)
         r = W.draw_text(surface, _("Rules of this match"), self.font("h2", True), theme.GOLD_LIGHT, (cx, y), "midtop")
-        name = self.rules.name
-        preset = _(PRESET_LABELS[name]) if name in PRESET_LABELS else name.title()
+        preset = match_rules_title(self.rules, self.months if self.months is not None else self.rules.months)
         n = len(self.differing)
         if not n:
             sub = _("{preset}  ·  played as the preset").format(preset=preset)
@@ -500,8 +520,11 @@ class RulesPanelScene(_Overlay):
         else:
             tip = _("Point at a rule to read what it means.")
             described = PRESET_DESCRIPTIONS.get(self.rules.name)
-            # whole sentences one after another: a space between them in English, none in Japanese
-            if described and not self.differing:
+            # whole sentences one after another: a space between them in English, none in Japanese;
+            # the preset's description names its length ("Six months, ..."): only at that length
+            preset = RULESETS.get(self.rules.name)
+            kept = preset is not None and (self.months is None or self.months == preset.months)
+            if described and not self.differing and kept:
                 tip = _("{first} {then}").format(first=_(described), then=tip)
             if self.idle:
                 tip = _("{first} {then}").format(first=tip, then=_("Greyed rules change nothing under these rules."))

@@ -356,21 +356,20 @@ class SettingsScene(MenuScene):
         return pygame.Rect(left, row.y + pad, max(1, row.right - left), max(1, row.h - 2 * pad))
 
     def preview_rect(self) -> pygame.Rect:
-        """The tilted preview card's bounds (at the chosen card size, inside ``preview_area``)."""
-        import math
-        from ...storage import CARD_SCALES
+        """What shows of the preview card: its top, with the month number, at the size the
+        table draws cards at in this window with the chosen card size (a whole card would
+        have to be too small to read in the row), inside ``preview_area``."""
+        from .. import board
         area = self.preview_area()
-        scale = float(self.app.settings.get("card_scale", 1.0))
-        a = math.radians(6)
-        ratio = 216 / 348                       # a card's width over its height
-        tilt = math.cos(a) + ratio * math.sin(a)  # the tilted card's bounds over its height
-        ch = max(8, int((area.h - 4) / tilt * scale / max(CARD_SCALES)))   # 4 px: the rotation's edge
-        cw = max(1, round(ch * ratio))
-        bw, bh = int(cw * math.cos(a) + ch * math.sin(a)) + 2, int(ch * tilt) + 2
-        r = pygame.Rect(0, 0, bw, bh)
-        r.midright = (area.right - self.px(10), area.centery)
-        self._preview_h = ch
-        return r
+        try:
+            scale = float(self.app.settings.get("card_scale", 1.0))
+        except (TypeError, ValueError):
+            scale = 1.0
+        ch = board.scaled_card_h(self.size, scale)
+        card = pygame.Rect(0, 0, board.card_size(ch)[0], ch)
+        card.topright = (area.right - self.px(10), area.y + max(2, self.px(4)))
+        self._preview_h, self._preview_card = ch, card
+        return card.clip(area)
 
     def draw_content(self, surface: pygame.Surface) -> None:
         self.draw_title(surface, _("Settings"), self.title_y())
@@ -411,8 +410,8 @@ class SettingsScene(MenuScene):
         img = self.app.assets.card("08-B", self._preview_h,
                                    month_number=bool(self.app.settings.get("month_numbers", True)))
         prev = surface.get_clip()
-        surface.set_clip(self.preview_area().clip(prev))
-        W.draw_card(surface, img, r.center, anchor="center", angle=-6)
+        surface.set_clip(r.clip(prev))
+        surface.blit(img, self._preview_card.topleft)
         surface.set_clip(prev)
 
 

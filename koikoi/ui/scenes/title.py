@@ -28,6 +28,19 @@ SCATTER = (
 )
 
 
+def _same_size(buttons: list, assets) -> None:
+    """One label size for a row of buttons: the least any of them needs to fit ("Match
+    history" is not set smaller than "Quit" beside it)."""
+    if not buttons:
+        return
+    r = buttons[0].rect
+    size = max(10, int(r.h * (0.36 if buttons[0].sublabel else 0.42)))
+    pad = max(4, r.h // 4)
+    common = min(W.fit_size(assets, b.label, b.rect.w - 2 * pad, size, bold=True) for b in buttons)
+    for b in buttons:
+        b.font_size = common
+
+
 def _ease(k: float) -> float:
     k = max(0.0, min(1.0, k))
     return 1 - (1 - k) ** 3
@@ -120,8 +133,34 @@ class TitleScene(MenuScene):
                             hotkeys=(key,) if key else ())
             self.widgets.append(b)
             x += sw + sgap
+        for buttons in (row, self.widgets[len(row):]):
+            _same_size(buttons, self.app.assets)
         self.focus.set(self.widgets)
         self._button_top = row1
+        self.scatter = self._place_scatter()
+
+    def _place_scatter(self) -> list:
+        """(card, centre x, centre y, angle) of the cards at the lower corners, each moved
+        down and outwards off any button (four buttons in a row reach the corners)."""
+        w, h = self.size
+        sc_h = int(self.card_h * 0.78)
+        sc_w = sc_h * 216 / 348
+        keep_off = [b.rect.inflate(self.px(24), self.px(24)) for b in self.widgets]
+        out = []
+        for cid, fx, fy, ang in SCATTER:
+            rad = math.radians(ang)
+            bw = sc_w * abs(math.cos(rad)) + sc_h * abs(math.sin(rad))
+            bh = sc_w * abs(math.sin(rad)) + sc_h * abs(math.cos(rad))
+            x, y = fx * w, fy * h
+            side = -1 if fx < 0.5 else 1
+            for _ in range(60):
+                box = pygame.Rect(int(x - bw * 0.4), int(y - bh * 0.4), int(bw * 0.8), int(bh * 0.8))
+                if box.collidelist(keep_off) < 0:
+                    break
+                x += side * self.px(6)
+                y += self.px(9)
+            out.append((cid, x, y, ang, sc_h))
+        return out
 
     # ---------------------------------------------------------- actions
     def new_match(self) -> None:
@@ -205,11 +244,10 @@ class TitleScene(MenuScene):
         w, h = self.size
         k = self.intro
         # scattered cards at the lower corners, sliding in from outside
-        sc_h = int(self.card_h * 0.78)
-        for i, (cid, fx, fy, ang) in enumerate(SCATTER):
+        for i, (cid, x0, y0, ang, sc_h) in enumerate(self.scatter):
             kk = _ease((self.t - 0.05 * i) / 0.8) if self.app.anim_speed > 0 else 1.0
-            x = fx * w + (1 - kk) * (-1 if fx < 0.5 else 1) * w * 0.25
-            y = fy * h + (1 - kk) * h * 0.2
+            x = x0 + (1 - kk) * (-1 if x0 < w / 2 else 1) * w * 0.25
+            y = y0 + (1 - kk) * h * 0.2
             W.draw_card(surface, a.card(cid, sc_h, month_number=False), (x, y), anchor="center",
                         angle=ang)
         # the fan of Brights opening

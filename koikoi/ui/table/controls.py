@@ -119,6 +119,9 @@ class Controls:
                     scene.open_inspector(seat)
                     return True
         phase = self._phase()
+        if g.kind in ("drop", "click"):
+            scene.tip.hold(self.pointer.pos)          # no tooltip nor raised card over the
+            scene.stage.peek_held = self.pointer.pos  # field until the pointer moves again
         if g.kind == "cancel":
             if phase == Phase.CHOOSE:
                 return True   # the stock choice cannot be cancelled

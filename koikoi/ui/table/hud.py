@@ -15,12 +15,11 @@ import pygame
 
 from ...engine import Phase, SeatKind
 from ...engine import card as card_of
-from ...engine import yaku as Y
 from ...engine.cards import ID_TO_INDEX
 from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
-from . import N_, _
+from . import N_, _, ngettext
 from ...narration import turn_summary
 from .controls import field_matches
 
@@ -209,12 +208,19 @@ class Hud:
         line = lay.yaku_line[seat]
         yaku = self.yaku_of(seat)
         if yaku:
+            # the names as the Names setting says (Both: "三光 Sankō 5"), whole, then "+2 more"
             total = sum(p for _n, p in yaku)
-            parts = "  ·  ".join(f"{Y.info(n).kanji} {p}" for n, p in yaku)
-            text = (_("{yaku}   = {points} pt") if total == 1 else
-                    _("{yaku}   = {points} pts")).format(yaku=parts, points=total)
-            text = W.ellipsize(text, self.f_body, line.w)
-            W.draw_text(surface, text, self.f_body, theme.GOLD_LIGHT, (line.right, line.centery), "midright")
+            style = self.scene.name_style()
+            name = hints.yaku_heading if style == "both" else (lambda n, st: yaku_label(n, st, short=True))
+            items = [f"{name(n, style)} {p}" for n, p in yaku]
+            form = _("{yaku}   = {points} pt") if total == 1 else _("{yaku}   = {points} pts")
+            room = line.w - W.text_width(form.format(yaku="", points=total), self.f_body)
+            parts, _hidden = W.fit_items(items, self.f_body, room, none_fit=ngettext(
+                "{n} yaku", "{n} yaku", len(items)).format(n=len(items)))
+            text = form.format(yaku=parts, points=total)
+            r = W.draw_text(surface, text, self.f_body, theme.GOLD_LIGHT, (line.right, line.centery), "midright")
+            if _hidden:
+                W.note_cut(r, form.format(yaku="  ·  ".join(items), points=total))
             return
         n = len(self.scene.stage.pose.table.captured[seat])
         label = _("{n} captured").format(n=n) if n else _("No captures yet")
@@ -336,12 +342,16 @@ class Hud:
             return
         # With yaku, they take the whole line (the title is the box itself: it opens the
         # inspector), in a smaller size if they need it; only what still cannot fit is cut.
-        rest = "  ·  ".join(f"{yaku_label(n, style, short=True)} {p}" for n, p in yaku)
+        items = [f"{yaku_label(n, style, short=True)} {p}" for n, p in yaku]
+        whole = "  ·  ".join(items)
         width = arrow.left - pad // 2 - left
         size = self.small_size
-        font = W.fit_font(self.scene.assets, rest, width, size, minimum=max(9, int(size * 0.72)))
-        W.draw_text(surface, W.ellipsize(rest, font, width), font, theme.CREAM, (left, box.centery),
-                    "midleft")
+        font = W.fit_font(self.scene.assets, whole, width, size, minimum=max(9, int(size * 0.72)))
+        count = ngettext("{n} yaku", "{n} yaku", len(items)).format(n=len(items))
+        text, hidden = W.fit_items(items, font, width, none_fit=count)   # whole yaku, then "+2 more"
+        r = W.draw_text(surface, text, font, theme.CREAM, (left, box.centery), "midleft")
+        if text != whole:
+            W.note_cut(r, whole)
 
     def _combo_box(self, surface, seat: int, box: pygame.Rect, pad: int) -> None:
         """The combo preview: a title, one yaku a line, then (Easy) the yaku one card away."""
@@ -360,20 +370,26 @@ class Hud:
             iy += lh
         rows = max(1, (box.bottom - pad // 4 - iy) // lh)
         if len(yaku) > rows:
-            # more yaku than lines: side by side, wrapped at "·" (only a last line that still
-            # cannot hold the rest is shortened)
-            lines = W.wrap_text("\u00a0·  ".join(f"{yaku_label(n, style, short=True)}\u00a0{p}" for n, p in yaku),
-                                self.f_small, box.w - pad)
-            for i, text in enumerate(lines[:rows]):
-                font = self.f_small
-                if i == rows - 1 and len(lines) > rows:
-                    # the last line holds the rest: smaller if need be, cut only if still too long
-                    text = " ".join(lines[i:])
-                    size = self.small_size
-                    font = W.fit_font(self.scene.assets, text, box.w - pad, size,
-                                      minimum=max(9, int(size * 0.72)))
-                    text = W.ellipsize(text, font, box.w - pad)
-                W.draw_text(surface, text.replace("\u00a0", " "), font, theme.CREAM, (ix, iy))
+            # more yaku than lines: side by side, whole yaku to a line; the last line ends
+            # with "+2 more" when some still do not fit, and the pointer on it shows them all
+            items = [f"{yaku_label(n, style, short=True)} {p}" for n, p in yaku]
+            width, font, k = box.w - pad, self.f_small, 0
+            for row in range(rows):
+                if k >= len(items):
+                    break
+                if row == rows - 1:
+                    text, hidden = W.fit_items(items[k:], font, width, none_fit=W.more_text(len(items) - k) if k else ngettext(
+                        "{n} yaku", "{n} yaku", len(items)).format(n=len(items)))
+                    k = len(items)
+                else:
+                    n = k + 1
+                    while n < len(items) and W.text_width("  ·  ".join(items[k:n + 1]), font) <= width:
+                        n += 1
+                    text, hidden = W.fit_items(items[k:n], font, width)
+                    k = n
+                r = W.draw_text(surface, text, font, theme.CREAM, (ix, iy))
+                if hidden or text.endswith("…"):
+                    W.note_cut(r, "\n".join(items))
                 iy += lh
             yaku = ()
         for n, p in yaku:
@@ -478,8 +494,10 @@ class Hud:
         h = title_img.get_height() + sub_img.get_height() + pad * 2 + (thumbs[0].get_height() + pad if thumbs else 0)
         w = min(w, scene.size[0] - 8)
         surf = pygame.Surface((w, h), pygame.SRCALPHA)
-        surf.blit(W.rounded_surface((w, h), max(4, pad), (40, 10, 14, 236), bottom=(18, 6, 8, 236),
-                                    border=theme.GOLD, border_width=max(1, int(ch / 60))), (0, 0))
+        # opaque: no field card shows through it (only its fade in and out is translucent)
+        surf.blit(W.opaque_inside(W.rounded_surface((w, h), max(4, pad), (40, 10, 14), bottom=(18, 6, 8),
+                                                    border=theme.GOLD, border_width=max(1, int(ch / 60))).copy()),
+                  (0, 0))
         y = pad
         surf.blit(title_img, title_img.get_rect(midtop=(w // 2, y)))
         y += title_img.get_height()

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Optional
 
 import pygame
 
-from ...engine import Phase
+from ...engine import KIND_JAPANESE, Phase
+from ...engine.cards import Kind
 from ...engine import card as card_of
 from .. import board
 from .. import widgets as W
@@ -32,6 +33,7 @@ class Renderer:
         self.squash: dict = {}
         self.shadows: dict = {}
         self.bg = self.bg_sig = None
+        self.bg_cuts: list = []          # the cut texts drawn on it (W.cuts_since)
         self.layer = self.layer_sig = None
         self.origins: dict = {}          # (table, where, size, scale) -> a mark's arrow start
 
@@ -134,9 +136,13 @@ class Renderer:
             if bg is None:
                 bg = _surface(scene.size)
             bg.blit(scene.assets.table(scene.size), (0, 0))
+            mark = W.cut_mark()
             scene.hud.draw_field_bed(bg, lay)
             scene.hud.draw(bg, lay)
             self.bg, self.bg_sig = bg, sig
+            self.bg_cuts = W.cuts_since(mark)
+        else:
+            W.renote(self.bg_cuts)       # the texts it cuts show whole on hover every frame
         return self.bg
 
     def draw_stock(self, surface, lay) -> None:
@@ -156,8 +162,16 @@ class Renderer:
 
     def draw(self, surface: pygame.Surface, lay) -> None:
         scene = self.scene
-        sprites = scene.stage.draw_order()
+        stage = scene.stage
+        pos = scene.controls.pointer.pos
+        if stage.peek_held is not None and tuple(pos) != tuple(stage.peek_held):
+            stage.peek_held = None
+        calm = (not scene.tl.busy and scene.drag is None and scene.overlay is None
+                and stage.peek_held is None)
+        stage.peek = lay.field_peek(pos, stage.peek) if calm else None
+        sprites = stage.draw_order()
         glow, outline, strong = self.marks()
+        rings = self.rings()
         static, dynamic, over = [], [], []
         for sp in sprites:
             h = sp.pos[2]
@@ -165,14 +179,15 @@ class Renderer:
             r = pygame.Rect(int(sp.pos[0] - h * 0.31 - pad), int(sp.pos[1] - h / 2 - pad),
                             int(h * 0.62 + 2 * pad), int(h + 2 * pad))
             if (sp.still < BAKE_AFTER or sp.busy or sp.lift or sp.sx != 1.0 or sp.key in glow
-                    or sp.key in outline or sp.layer == L_DRAG or r.collidelist(over) >= 0):
+                    or sp.key in outline or sp.key in rings or sp.layer == L_DRAG
+                    or r.collidelist(over) >= 0):
                 dynamic.append(sp)
                 over.append(r)
             else:
                 static.append(sp)
         bg = self.background(lay)
-        sig = (id(bg), self.bg_sig, scene.stage.pose.table.stock_count + scene.director.stock_extra,
-               tuple((sp.key, sp.pos, sp.face, sp.cid) for sp in static))
+        sig = (id(bg), self.bg_sig, stage.pose.table.stock_count + scene.director.stock_extra,
+               lay.covered, stage.peek, tuple((sp.key, sp.pos, sp.face, sp.cid) for sp in static))
         if self.layer_sig != sig or self.layer is None or self.layer.get_size() != scene.size:
             if self.layer is None or self.layer.get_size() != scene.size:
                 self.layer = _surface(scene.size)
@@ -184,23 +199,35 @@ class Renderer:
         surface.blit(self.layer, (0, 0))
         for sp in dynamic:
             self.blit(surface, lay, sp, glow, outline, strong)
-        self.draw_marks(surface, lay)
-        self.draw_highlights(surface, lay)
+            if sp.key in rings:
+                self.draw_rings(surface, sp, rings[sp.key])
+        self.draw_arrows(surface, lay)
 
-    def draw_highlights(self, surface, lay) -> None:
-        """The cards ``scene.highlighted()`` names (a lesson's "look here" and "click this"):
-        a pulsing gold ring over each face-up one, once nothing moves. The round table
-        highlights none, so a normal match draws nothing here."""
+    def rings(self) -> dict:
+        """key -> (soft ring?, pulsing ring?) of the cards ringed this frame: the other side's
+        last turn (soft) and a lesson's "look here" (pulsing). Each ring is drawn right after
+        its card, so a card lying over a ringed one covers its ring too."""
         scene = self.scene
-        ids = scene.highlighted()
-        if not ids or scene.tl.busy:
+        if scene.tl.busy:
+            return {}
+        out: dict = {}
+        for key in scene.director.marks or ():
+            out[key] = (True, False)
+        for cid in scene.highlighted() or ():
+            out[cid] = (out.get(cid, (False, False))[0], True)
+        return out
+
+    def draw_rings(self, surface, sp: CardSprite, which: tuple) -> None:
+        if not sp.visible or sp.move is not None:
             return
-        k = 0.5 + 0.5 * math.sin(scene.pulse_t * 5.0)
-        for cid in ids:
-            sp = scene.stage.sprites.get(cid)
-            if sp is None or not sp.visible or not sp.face or sp.move is not None:
-                continue
-            hq = self.quant_h(sp.pos[2])
+        scene = self.scene
+        hq = self.quant_h(sp.pos[2])
+        centre = (int(sp.pos[0]), int(sp.pos[1] - sp.lift))
+        if which[0]:
+            ring = self.soft_ring(hq)
+            surface.blit(ring, ring.get_rect(center=centre))
+        if which[1] and sp.face:
+            k = 0.5 + 0.5 * math.sin(scene.pulse_t * 5.0)
             key = ("highlight", hq)
             ring = self.shadows.get(key)
             if ring is None:
@@ -210,7 +237,6 @@ class Renderer:
             grow = int(hq * 0.04 * k)
             img = ring if not grow else pygame.transform.smoothscale(
                 ring, (ring.get_width() + 2 * grow, ring.get_height() + 2 * grow))
-            centre = (int(sp.pos[0]), int(sp.pos[1] - sp.lift))
             surface.blit(img, img.get_rect(center=centre))
 
     def soft_ring(self, h: int) -> pygame.Surface:
@@ -223,24 +249,37 @@ class Renderer:
             self.shadows[key] = got
         return got
 
-    def draw_marks(self, surface, lay) -> None:
-        """The other side's last turn: a soft ring on each card it moved, and an arrow from
-        where the played (or turned-up) card was to where it went."""
+    def draw_arrows(self, surface, lay) -> None:
+        """The other side's last turn: an arrow from where the played (or turned-up) card was
+        to where it went (its cards' soft rings are drawn with them)."""
         marks = self.scene.director.marks
         if not marks or self.scene.tl.busy:
             return
         sprites = self.scene.stage.sprites
         for key, how in marks.items():
             sp = sprites.get(key)
-            if sp is None or not sp.visible or sp.move is not None:
+            if sp is None or not sp.visible or sp.move is not None or how is None:
                 continue
-            hq = self.quant_h(sp.pos[2])
-            ring = self.soft_ring(hq)
-            surface.blit(ring, ring.get_rect(center=(int(sp.pos[0]), int(sp.pos[1] - sp.lift))))
-            if how is not None:
-                start = self.origin(*how)
-                if start is not None:
-                    _arrow(surface, start, (sp.pos[0], sp.pos[1]), max(2, lay.card_h // 32), hq * 0.55)
+            start = self.origin(*how)
+            if start is not None:
+                _arrow(surface, start, (sp.pos[0], sp.pos[1]), max(2, lay.card_h // 32),
+                       self.quant_h(sp.pos[2]) * 0.55)
+
+    def kind_badge(self, kind, side: int) -> pygame.Surface:
+        """The small seal a covered field card shows its kind with (光 種 短, as on the piles)."""
+        key = ("badge", kind, side)
+        got = self.shadows.get(key)
+        if got is None:
+            assets = self.scene.assets
+            got = W.rounded_surface((side, side), side // 2, theme.LACQUER if kind == Kind.RIBBON else
+                                    theme.BLACK_LACQUER, border=theme.GOLD_LIGHT,
+                                    border_width=max(1, side // 14)).copy()
+            glyph = KIND_JAPANESE[kind][1][0]          # 光, 種, 短 (of 短冊)
+            font = assets.font(max(8, int(side * 0.6)), True)
+            color = theme.GOLD_LIGHT if kind == Kind.BRIGHT else theme.CREAM
+            W.draw_text(got, glyph, font, color, (side // 2, side // 2), "center", shadow=False)
+            self.shadows[key] = got
+        return got
 
     def origin(self, before, where: str) -> Optional[tuple]:
         """Where a card of the other side's last turn came from, on the table ``before`` its
@@ -279,6 +318,12 @@ class Renderer:
         sh, off = self.shadow((w, hq), lifted)
         surface.blit(sh, (int(x) + off[0], int(y) + off[1]))
         surface.blit(img, (int(x), int(y)))
+        badge = lay.kind_badge(sp.key) if sp.face and not sp.busy and sp.key != scene.stage.peek else None
+        spot = lay.field.get(sp.key)
+        if badge is not None and abs(sp.pos[0] - spot.centerx) < 1.5 and abs(sp.pos[1] - spot.centery) < 1.5:
+            # resting at its place in a month's fan, under another card: its kind, readable
+            img = self.kind_badge(card_of(sp.key).kind, badge.w)
+            surface.blit(img, (int(x) + badge.x - spot.x, int(y) + badge.y - spot.y))
         if sp.key in outline and sp.face:
             sel = scene.assets.select(hq)
             surface.blit(sel, sel.get_rect(center=centre))

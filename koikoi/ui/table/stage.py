@@ -103,6 +103,8 @@ class Stage:
         self.lay: Optional[board.Layout] = None
         self.pose: Optional[Pose] = None
         self.drag: Optional[str] = None      # the sprite under the pointer, left alone
+        self.peek: Optional[str] = None      # a covered field card the pointer raises whole
+        self.peek_held = None                # a pointer position (a card just played) raising none
 
     def layout(self, size, pose: Pose, spread_month: Optional[int], card_scale: float) -> board.Layout:
         self.pose = pose
@@ -205,6 +207,11 @@ class Stage:
             self.fx.tween(sp, 0.0, 1.0, 0.36, anim.shake, attr="shake")
 
     def draw_order(self) -> list:
-        """The visible sprites, bottom first (a card in flight above everything at rest)."""
-        return sorted((sp for sp in self.sprites.values() if sp.visible),
-                      key=lambda sp: (L_FLY if sp.flying and sp.layer != L_DRAG else sp.layer, sp.z))
+        """The visible sprites, bottom first (a card in flight above everything at rest; the
+        peeked field card above its month's others, under a card resting on one)."""
+        peek = self.peek
+
+        def order(sp):
+            z = 99 if sp.key == peek and sp.layer == L_FIELD and sp.z < 99 and not sp.busy else sp.z
+            return (L_FLY if sp.flying and sp.layer != L_DRAG else sp.layer, z)
+        return sorted((sp for sp in self.sprites.values() if sp.visible), key=order)

@@ -48,14 +48,15 @@ from .controls import _BUTTON_STYLES, Button, Slider, Toggle
 from .core import (_ACTIVATE_KEYS, FocusGroup, Widget, _assets, _Cache, _is_click_down, _is_click_up,
                    _pixels, _play, _rect)
 from .draw import (_SHAPES, MASK_CACHE_PIXELS, SCRIM_ROWS, Panel, _rounded_alpha, _supersampled_mask,
-                   draw_card, draw_divider, draw_panel, draw_scrim, rounded_surface, soft_shadow)
+                   opaque_inside, draw_card, draw_divider, draw_panel, draw_scrim, rounded_surface, soft_shadow)
 from .scroll import Scroller, layout_columns
 from .table import Cell, Column, Table
 from .textfield import TextField  # noqa: F401
 from .text import (_FITS, _FITS_LONG, _GLYPHS, _LONG_KEY, _SPACES, _STAND_INS, _TEXT, _TEXT_LONG,
                    MAX_TEXT_PX, MAX_WRAP_LINES, _clip_line, _drawable, _ellipsis_cut, _fit_chars,
                    _guess_chars, _has_glyph, _last_fit, _wrap_para, caps, displayable, draw_text, ellipsize,
-                   cuts_shown, fit_font, note_cut, render_text, text_width, whole_of, wrap_text)
+                   cut_mark, cuts_shown, cuts_since, fit_font, fit_items, fit_size, more_text, note_cut, render_text, renote,
+                   text_width, whole_of, wrap_text)
 
 _PARTS = (core, text, draw, controls, choice, scroll, table)
 _MISSING = object()

@@ -10,7 +10,7 @@ import pygame
 from .. import theme
 from .core import Widget, _is_click_down, _is_click_up, _play
 from .draw import rounded_surface, soft_shadow
-from .text import draw_text, fit_font
+from .text import draw_text, fit_size
 
 # ------------------------------------------------------------------ choice row
 
@@ -120,6 +120,12 @@ class ChoiceRow(Widget):
         rects = self.rects()
         h0 = rects[0].h
         size = self.font_size or max(10, int(h0 * 0.34))
+        # one size for every label (and one for every sublabel): the least any needs to fit,
+        # so a long one ("Battle Hanafuda") is not set smaller than its neighbours
+        pad = max(4, h0 // 5)
+        label_px = min(fit_size(a, o.label, r.w - 2 * pad, size, bold=True) for o, r in zip(self.options, rects))
+        sub_px = min((fit_size(a, o.sublabel, r.w - 2 * pad, max(9, int(size * 0.72)))
+                      for o, r in zip(self.options, rects) if o.sublabel), default=9)
         for i, (o, r) in enumerate(zip(self.options, rects)):
             sel = o.value == self.selected
             hov = self._hover_i == i and self.hovered and o.enabled
@@ -139,10 +145,9 @@ class ChoiceRow(Widget):
                              (r.x - spread, r.y - spread + 2))
             surface.blit(rounded_surface(r.size, radius, top, bottom=bot, border=border, border_width=bw,
                                          highlight=40 if sel else None), r.topleft)
-            pad = max(4, r.h // 5)
-            font = fit_font(a, o.label, r.w - 2 * pad, size, bold=sel)
+            font = a.font(label_px, sel)
             if o.sublabel:
-                small = fit_font(a, o.sublabel, r.w - 2 * pad, max(9, int(size * 0.72)))
+                small = a.font(sub_px)
                 total = font.get_height() + small.get_height()
                 y0 = r.centery - total / 2
                 draw_text(surface, o.label, font, text, (r.centerx, y0), "midtop")

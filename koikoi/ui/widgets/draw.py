@@ -59,6 +59,15 @@ def _rounded_alpha(size: tuple[int, int], radius: int, ss: int = 2) -> pygame.Su
     return _SHAPES.get_or(key, make)
 
 
+def opaque_inside(surface: pygame.Surface, threshold: int = 200) -> pygame.Surface:
+    """``surface`` (per-pixel alpha) made fully opaque wherever it is nearly so, its soft
+    edges kept: a rounded panel that nothing may show through. Returns ``surface``."""
+    shape = pygame.mask.from_surface(surface, threshold)
+    surface.blit(shape.to_surface(setcolor=(0, 0, 0, 255), unsetcolor=(0, 0, 0, 0)), (0, 0),
+                 special_flags=pygame.BLEND_RGBA_MAX)
+    return surface
+
+
 def rounded_surface(size, radius: int, fill, *, bottom=None, border=None, border_width: int = 0,
                     highlight: Optional[int] = None) -> pygame.Surface:
     """A cached rounded rectangle: ``fill`` (or a vertical gradient from ``fill``

@@ -31,7 +31,7 @@ from .. import theme
 from .core import Widget, _is_click_up
 from .draw import draw_divider, rounded_surface
 from .scroll import Scroller
-from .text import caps, draw_text, ellipsize
+from .text import caps, draw_text, ellipsize, fit_items, note_cut
 from ...i18n import N_, _
 
 _ALIGNS = ("left", "right", "center")
@@ -74,13 +74,17 @@ class Column:
 @dataclass(frozen=True)
 class Cell:
     """The text of one cell, with its own colour or weight (None: the column's)
-    and an optional second, smaller line ``sub`` under it."""
+    and an optional second, smaller line ``sub`` under it. A cell that lists ``items``
+    (``text`` being them joined by ``sep``) shows as many whole ones as fit, then "+N more";
+    the pointer on it shows them all."""
 
     text: str
     color: Any = None
     bold: Optional[bool] = None
     sub: str = ""
     sub_color: Any = theme.CREAM_DIM
+    items: tuple = ()
+    sep: str = ", "
 
 
 ColumnSpec = Union[Column, tuple]
@@ -342,7 +346,13 @@ class Table(Widget):
             else:
                 ax, anchor, sub_anchor = x, "midleft", "topleft"
             room = cw - room_pad
-            draw_text(surface, ellipsize(cell.text, font, room), font, color, (ax, cy), anchor, shadow=False)
+            if cell.items:
+                text, _hidden = fit_items(cell.items, font, room, cell.sep)
+                r = draw_text(surface, text, font, color, (ax, cy), anchor, shadow=False)
+                if text != cell.text:
+                    note_cut(r, cell.text)
+            else:
+                draw_text(surface, ellipsize(cell.text, font, room), font, color, (ax, cy), anchor, shadow=False)
             if cell.sub:
                 draw_text(surface, ellipsize(cell.sub, small, room), small, cell.sub_color,
                           (ax, cy + font.get_linesize() // 2), sub_anchor, shadow=False)

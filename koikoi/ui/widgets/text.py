@@ -11,7 +11,7 @@ from typing import Callable
 
 import pygame
 
-from ...i18n import SOURCE_LANGUAGE, language
+from ...i18n import SOURCE_LANGUAGE, language, ngettext
 from .core import _Cache, _assets
 from .phrases import MAX_PARSED, is_japanese, wrap_pieces
 
@@ -337,13 +337,18 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
 def fit_font(assets, text: str, width: int, size: int, *, bold: bool = False,
              minimum: int = 10) -> pygame.font.Font:
     """The largest font of at most ``size`` px in which ``text`` fits ``width``."""
+    return _assets(assets).font(fit_size(assets, text, width, size, bold=bold, minimum=minimum), bold)
+
+
+def fit_size(assets, text: str, width: int, size: int, *, bold: bool = False, minimum: int = 10) -> int:
+    """The px size of ``fit_font``: a row of labels set alike takes the least of theirs."""
     a = _assets(assets)
     text = text[:_fit_chars(width) + 1]     # a longer text fits at no size
     fits = _FITS if len(text) <= _LONG_KEY else _FITS_LONG
     key = (id(a), text, int(width), int(size), bool(bold), minimum)
     found = fits.get(key)
     if found is not None and found[0]() is a:
-        return a.font(found[1], bold)
+        return found[1]
     size = max(minimum, int(size))
     text = displayable(text, a.font(size, bold))
     font = a.font(size, bold)
@@ -353,7 +358,7 @@ def fit_font(assets, text: str, width: int, size: int, *, bold: bool = False,
     if len(fits) > (4000 if fits is _FITS else 64):
         fits.clear()
     fits[key] = (weakref.ref(a), size)
-    return font
+    return size
 
 
 # (id(assets), text, width, size, bold, minimum) -> (weak ref to the Assets, fitted size).
@@ -393,6 +398,49 @@ def note_cut(rect, whole: str) -> None:
     a list cut short): hovering it shows ``whole``."""
     if len(_SHOWN) < 512:
         _SHOWN.append((pygame.Rect(rect), whole))
+
+
+def cut_mark() -> int:
+    """A mark in this frame's cut texts, for ``cuts_since``."""
+    return len(_SHOWN)
+
+
+def cuts_since(mark: int) -> list:
+    """The cut texts noted since ``mark``: what a cached layer must note again each frame
+    it is shown without being drawn again (``renote``)."""
+    return list(_SHOWN[mark:])
+
+
+def renote(cuts) -> None:
+    """Note again the ``cuts_since`` of a cached layer shown this frame."""
+    for rect, whole in cuts:
+        note_cut(rect, whole)
+
+
+def more_text(n: int) -> str:
+    """"+3 more": the mark of a list cut short."""
+    return ngettext("+{n} more", "+{n} more", n).format(n=n)
+
+
+def fit_items(items, font: pygame.font.Font, width: int, sep: str = "  ·  ",
+              none_fit: str = "") -> tuple[str, int]:
+    """As many whole ``items`` joined by ``sep`` as fit ``width`` with, when some are left
+    out, "+N more" after them; (the line, how many were left out). When not even the first
+    fits beside the mark: ``none_fit`` if given (a count, say: nothing cut in two), else
+    the first cut with "…"."""
+    items = list(items)
+    whole = sep.join(items)
+    if not items or text_width(whole, font) <= width:
+        return whole, 0
+    for k in range(len(items) - 1, 0, -1):
+        line = sep.join(items[:k]) + sep + more_text(len(items) - k)
+        if text_width(line, font) <= width:
+            return line, len(items) - k
+    if none_fit:
+        return none_fit, len(items)
+    more = sep + more_text(len(items) - 1) if len(items) > 1 else ""
+    room = width - text_width(more, font)
+    return ellipsize(items[0], font, max(1, room)) + more, len(items) - 1
 
 
 def cuts_shown() -> list:
