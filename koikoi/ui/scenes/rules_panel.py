@@ -16,15 +16,14 @@ under the other knobs' values (``matters``) is greyed, with the reason
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Optional
 
 import pygame
 
 from ...engine import PRESET_DESCRIPTIONS, RULESETS, Rules
 from ...engine.rules import (CANNOT_PLAY, HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
-                             TARGET_POINTS_MAX, UNKNOWN_KNOBS, Knob, RulesError, dependency_text,
-                             house_knobs, knob_info, matters)
+                             TARGET_POINTS_MAX, Knob, RulesError, dependency_text,
+                             house_knobs, knob_info, matters, match_rules)
 from ...i18n import format_number
 from .. import theme
 from .. import widgets as W
@@ -193,12 +192,10 @@ def house_changes(preset: Rules, values: dict) -> dict:
 
 
 def build_rules(preset_name: str, changes: dict) -> Rules:
-    """``dataclasses.replace(preset, **changes)``; raises ValueError (a ``RulesError``, whose
-    ``rules_problem`` a player reads) for a combination the Rules refuse."""
-    try:
-        return replace(RULESETS[preset_name], **changes)
-    except TypeError as exc:                 # a knob these Rules do not have
-        raise RulesError(str(exc), UNKNOWN_KNOBS) from None
+    """The Rules of ``preset_name`` with the house-rule ``changes``: ``engine.rules.match_rules``,
+    the one builder the server and the saved settings use; raises ValueError (a ``RulesError``,
+    whose ``rules_problem`` a player reads) for a change or combination it refuses."""
+    return match_rules(preset_name, changes).rules
 
 
 def rules_problem(exc: BaseException) -> str:
