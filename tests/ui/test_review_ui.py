@@ -4,6 +4,7 @@ and the Review buttons of the round results and the ledger."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pygame
@@ -213,6 +214,33 @@ def test_the_review_box_says_verdict_best_reason_and_summary(app, monkeypatch):
         sc.go(cpu)
         words = " ".join(t for t, r in drawn_texts(monkeypatch, app) if box.contains(r))
         assert "CPU (Easy)'s choices are not reviewed." in words and "1 mistake" in words
+
+
+def test_a_reason_too_long_for_the_box_shows_whole_on_hover(app, monkeypatch):
+    """A reason longer than the review box holds ends in "…", and the pointer on it shows
+    every word of it (issue 30's one text rule), at both sizes."""
+    s = session()
+    review = hand_review(s, {1: [MISTAKE]})
+    long = ("Better: play a Chrysanthemum plain, which takes the Sake cup: one card from "
+            "Hanami-zake and Tsukimi-zake, and it keeps the Moon safe from the CPU, who needs "
+            "one card for Tsukimi-zake and two for Sankō (about 3.5 points more). ") * 3
+    r1 = review.rounds[0]
+    r1 = dataclasses.replace(r1, decisions=(dataclasses.replace(r1.decisions[0], reason=long),)
+                             + r1.decisions[1:])
+    review = dataclasses.replace(review, rounds=(r1,) + review.rounds[1:])
+    cached(monkeypatch, review)
+    sc = ReplayScene(app, s, 1, review=True)
+    app.push(sc)
+    app.step(1 / 60)
+    mine, steps = my_steps(s, 1)
+    for size in ((1280, 720), (1920, 1080)):
+        resize(app, size)
+        sc.go(mine[0][0])
+        texts = drawn_texts(monkeypatch, app)
+        inside = [(t, r) for t, r in texts if sc.review_rect.contains(r)]
+        assert any(t.endswith("…") for t, _r in inside)
+        cut = [(r, whole) for r, whole in W.cuts_shown() if whole == long]
+        assert cut and sc.review_rect.contains(cut[0][0])
 
 
 # ---------------------------------------------------------------- jumping to the mistakes

@@ -162,11 +162,15 @@ class ReplayReview:
         def para(text, font, color, y, most: int = 3):
             rows = W.wrap_text(text, font, width) or [""]
             fit = max(0, min(most, (bottom - y) // font.get_linesize()))
-            if len(rows) > fit and fit:
+            cut = len(rows) > fit and fit
+            if cut:
                 rest = " ".join(rows[fit - 1:])
                 rows = rows[:fit - 1] + [W.ellipsize(rest, font, width)]
+            top = y
             for row in rows[:fit]:
                 y = line(row, font, color, y)
+            if cut:                  # the pointer on the cut paragraph shows all of it
+                W.note_cut(pygame.Rect(x, top, width, y - top), text)
             return y
 
         if r.running:
