@@ -27,13 +27,6 @@ from typing import Optional, Sequence
 from . import __version__
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a bad flag is one line on stderr and exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"koikoi: {message} (see --help)\n")
-
-
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(n) for n in text.lower().replace("×", "x").split("x"))
@@ -54,32 +47,6 @@ def _nonneg(text: str) -> int:
     if n >= 2 ** 63:      # a match log keeps its seed; the log reader accepts seeds of this size
         raise argparse.ArgumentTypeError(f"expected a number below 2**63, not {text[:30]}")
     return n
-
-
-def _join(text: str) -> tuple[str, int, str]:
-    from .net.netsession import AddressError, parse_join
-    try:
-        return parse_join(text)
-    except AddressError as exc:
-        raise argparse.ArgumentTypeError(f"{exc}, not {text[:80]!r}") from None
-
-
-def _server(text: str) -> str:
-    """--server: a match server's address (host:port, ws://host:port or wss://host:port)."""
-    from .net.netsession import AddressError, parse_address
-    try:
-        return parse_address(text).text
-    except AddressError as exc:
-        raise argparse.ArgumentTypeError(
-            f"{exc} (or ws://HOST:PORT, wss://HOST:PORT), not {text[:80]!r}") from None
-
-
-def _name(text: str) -> str:
-    from .session import clean_name
-    try:
-        return clean_name(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _lang(text: str) -> str:
@@ -120,7 +87,8 @@ def apply_language(code: Optional[str]) -> str:
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
-    p = _Parser(prog="koikoi", description="Koi-Koi, the hanafuda card game.",
+    from .net.options import Parser, add_online, check_online
+    p = Parser(prog="koikoi", description="Koi-Koi, the hanafuda card game.",
                 epilog="koikoi serve [--host H] [--port P] [--data DIR] runs a match server for "
                        "online play instead (see koikoi serve --help).")
     p.add_argument("--size", type=_size, metavar="WxH", help="window size, e.g. 1280x720")
@@ -135,21 +103,13 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                     help="add Koi-Koi to the applications menu and the desktop, then exit")
     sc.add_argument("--uninstall-shortcut", action="store_true",
                     help="remove the shortcuts --install-shortcut made, then exit")
-    online = p.add_mutually_exclusive_group()
-    online.add_argument("--host", action="store_true", help="open the Host a match screen (play online)")
-    online.add_argument("--join", type=_join, metavar="HOST:PORT/CODE",
-                        help="join an online match at once, e.g. 192.168.1.20:8765/KOI-4821")
-    p.add_argument("--server", type=_server, metavar="HOST:PORT",
-                   help="with --host: create the room on this match server (koikoi serve) instead of "
-                        "in the game; wss://HOST:PORT connects over TLS")
-    p.add_argument("--name", type=_name, metavar="NAME", help="your name in an online match")
+    add_online(p)           # --host / --join, --server, --name: koikoi.net.options, as koikoi serve's
     p.add_argument("--lang", type=_lang, metavar="ja|en",
                    help="the language of the game this time, over the Language setting "
                         "(English while a translation is incomplete)")
     p.add_argument("--version", action="version", version=f"koikoi {__version__}")
     args = p.parse_args(argv)
-    if args.server is not None and not args.host:
-        p.error("--server goes with --host (koikoi --host --server HOST:PORT)")
+    check_online(p, args)
     return args
 
 

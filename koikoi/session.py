@@ -153,6 +153,18 @@ class MatchStore(Protocol):
     def clear_autosave(self, match_id: str) -> None: ...
 
 
+class MoveStore(Protocol):
+    """Where a session's moves are written before they are taken (the match server's
+    rooms: ``koikoi.net.store.AwaitedStore`` over its SQLite writer thread). The server
+    runs ``move = session.prepare(...)``, ``await store.append(...)``, then
+    ``session.commit(move)``: an acknowledged action is on disk before anyone hears of it,
+    and a write that fails leaves the session as it was. (A local session writes through
+    its ``MatchStore`` in ``commit`` instead: the autosave after each action.)"""
+
+    async def append(self, key: Any, start: int, events: tuple, status: str,
+                     result: Optional[dict]) -> float: ...
+
+
 class MatchSession:
     def __init__(self, rules: Rules, *, seed: int, months: Optional[int] = None,
                  seats: tuple[SeatConfig, SeatConfig] = (SeatConfig(SeatKind.HUMAN, "You"),
@@ -422,6 +434,6 @@ def legacy_id(log_data: Any) -> str:
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()[:16]
 
 
-__all__ = ["MatchSession", "SeatConfig", "MatchStore", "IllegalAction", "Refused", "Move",
+__all__ = ["MatchSession", "SeatConfig", "MatchStore", "MoveStore", "IllegalAction", "Refused", "Move",
            "safe_explanation", "new_match_id", "valid_match_id",
            "clean_name", "legacy_id", "load_match", "MAX_NAME_LEN", "FORMAT"]

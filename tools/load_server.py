@@ -62,14 +62,21 @@ def rss_bytes(pid: int) -> Optional[int]:
         return None
 
 
-def cpu_seconds(pid: int) -> Optional[float]:
-    """User + system CPU seconds process ``pid`` has used (Linux /proc; None elsewhere)."""
+def cpu_split(pid: int) -> Optional[tuple[float, float]]:
+    """(user, system) CPU seconds process ``pid`` has used (Linux /proc; None elsewhere)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except (OSError, ValueError, IndexError):
         return None
+
+
+def cpu_seconds(pid: int) -> Optional[float]:
+    """User + system CPU seconds process ``pid`` has used (Linux /proc; None elsewhere)."""
+    split = cpu_split(pid)
+    return None if split is None else split[0] + split[1]
 
 
 def percentile(values: list, q: float) -> Optional[float]:
@@ -314,7 +321,7 @@ class Run:
 
     async def main(self, server_pid: int) -> dict:
         t0 = time.monotonic()
-        cpu0, mine0 = cpu_seconds(server_pid), time.process_time()
+        cpu0, split0, mine0 = cpu_seconds(server_pid), cpu_split(server_pid), time.process_time()
         before = rss_bytes(server_pid)
         peak = self.peak = {"rss": before, "rooms": 0}
         self.server_pid = server_pid
@@ -338,9 +345,10 @@ class Run:
         for r in results:
             if isinstance(r, BaseException):
                 self.stats.problems.append(f"a pair failed: {type(r).__name__}: {str(r)[:120]}")
-        cpu1 = cpu_seconds(server_pid)
+        cpu1, split1 = cpu_seconds(server_pid), cpu_split(server_pid)
         return {"elapsed": time.monotonic() - t0, "rss_before": before, "peak": peak,
                 "server_cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
+                "server_sys": None if split0 is None or split1 is None else split1[1] - split0[1],
                 "client_cpu": time.process_time() - mine0}
 
 
@@ -513,6 +521,7 @@ def main(argv=None) -> int:
         "server_rss_peak_mb": round((peak["rss"] or 0) / 2 ** 20, 1),
         "rss_per_room_kb": round(per_room / 1024, 1) if per_room is not None else None,
         "server_cpu_s": None if info["server_cpu"] is None else round(info["server_cpu"], 2),
+        "server_sys_s": None if info["server_sys"] is None else round(info["server_sys"], 2),
         "clients_cpu_s": round(info["client_cpu"], 2),
         "server_cpu_ms_per_action": (None if info["server_cpu"] is None or not st.times
                                      else round(info["server_cpu"] * 1000 / len(st.times), 3)),
@@ -529,7 +538,8 @@ def main(argv=None) -> int:
                                                  f"{'met' if target_ok else 'NOT met'})"))
     print(f"server memory: {out['server_rss_before_mb']} MB before, {out['server_rss_peak_mb']} MB with "
           f"{peak['rooms']} rooms live: {out['rss_per_room_kb']} KB a room (with its two connections)")
-    print(f"CPU: the server {out['server_cpu_s']} s ({out['server_cpu_ms_per_action']} ms an action), "
+    print(f"CPU: the server {out['server_cpu_s']} s, {out['server_sys_s']} of it in the kernel "
+          f"({out['server_cpu_ms_per_action']} ms an action), "
           f"the simulated clients {out['clients_cpu_s']} s (of {out['elapsed_s']} s)")
     if args.faults:
         print(f"faults: {st.drops} connections dropped, {st.reconnects} reconnections, refused: {st.refused}, "

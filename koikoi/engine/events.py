@@ -14,6 +14,7 @@ read unchanged and ordinary logs are written as before.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, Callable, NamedTuple, Optional
 
 from .cards import IDS
@@ -169,9 +170,25 @@ _OPTIONAL: dict = {cls: tuple((f, v) for f, v in cls._field_defaults.items() if 
 _OMITTED = {cls: fields for cls, fields in _OPTIONAL.items() if fields}
 
 
+@lru_cache(maxsize=64)
+def _rules_dict(rules: Rules) -> dict:
+    return rules.to_dict()
+
+
+_SCALARS = frozenset((int, str, bool, type(None), float))
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
+    if type(value) is tuple:      # the common case: cards, scores (a LedgerRow is a tuple too)
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, Rules):
-        return value.to_dict()
+        # a copy of the rules' dict made once (asdict deep-copies every knob: the server
+        # wrote three of them for each match it started)
+        d = dict(_rules_dict(value))
+        d["months_offered"] = list(d["months_offered"])
+        return d
     if isinstance(value, LedgerRow):
         return {k: _plain(v) for k, v in value._asdict().items()}
     if isinstance(value, tuple):
@@ -181,7 +198,7 @@ def _plain(value: Any) -> Any:
 
 def event_to_dict(event: NamedTuple) -> dict:
     """The event as a dict of JSON values; an optional field holding its default is left out."""
-    out = {k: _plain(v) for k, v in event._asdict().items()}
+    out = {k: (v if type(v) in _SCALARS else _plain(v)) for k, v in zip(event._fields, event)}
     omitted = _OMITTED.get(type(event))
     if omitted:
         for f, default in omitted:

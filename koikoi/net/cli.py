@@ -16,7 +16,9 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Optional
 
+from . import options
 from .rooms import StoreError
 from .server import DEFAULT_PORT, MatchServer, ServerConfig, raise_open_files
 
@@ -39,10 +41,6 @@ def _seconds(text: str) -> float:
     return _bounded(text, float, 0, 10 ** 7, "seconds", "expected 0 to 10000000 seconds, not {text}")
 
 
-def _port(text: str) -> int:
-    return _bounded(text, int, 0, 65535, "a port number", "a port is 0 to 65535 (0: any free one), not {v}")
-
-
 def _rate(text: str) -> float:
     return _bounded(text, float, 0.001, 10 ** 6, "a number", "expected a number from 0.001 to 1000000, not {text}")
 
@@ -55,21 +53,33 @@ def _positive(text: str) -> int:
     return _bounded(text, int, 1, float("inf"), "a whole number", "expected a number >= 1, not {v}")
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"koikoi serve: {message} (see --help)\n")
+def _ws_url(text: str) -> str:
+    if not (text.startswith(("ws://", "wss://")) and len(text) > 6 and len(text) <= 300
+            and text.isprintable() and " " not in text):
+        raise argparse.ArgumentTypeError(f"expected ws://HOST:PORT or wss://HOST:PORT, not {text[:80]!r}")
+    return text
+
+
+def _open_ladder(args: argparse.Namespace, server: MatchServer):
+    """The quick-match ladder (an optional feature: koikoi.ladder.service is imported only
+    here, when a server starts), or None if this build has none and no --db asked for one.
+    ImportError if --db was given and it cannot be loaded."""
+    try:
+        from ..ladder.service import open_service
+    except ImportError as exc:
+        if args.db is not None:
+            raise
+        log.warning("quick match is off: the ladder cannot be loaded (%s)", exc)
+        return None
+    return open_service(args.db, server.data_dir, public_url=args.public_url or server.url)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = _Parser(prog="koikoi serve",
+    p = options.Parser(prog="koikoi serve",
                 description="Run a Koi-Koi match server: rooms for two players over the network "
                             "(WebSocket). The engine runs here; each player's program is sent only "
                             "what that seat may see.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1, this machine only; "
-                        "0.0.0.0 for every interface)")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                   help=f"port (default {DEFAULT_PORT}; 0 picks a free one and prints it)")
+    options.add_listen(p, DEFAULT_PORT)       # --host, --port: checked as koikoi --join's are
     p.add_argument("--data", metavar="DIR", type=Path, default=None,
                    help="folder for the rooms database (default: server/ in the game's data folder; "
                         "KOIKOI_HOME moves it)")
@@ -108,12 +118,22 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--code-digits", type=_digits, default=ServerConfig.code_digits, metavar="N",
                    help="digits of a room code, 4 to 8 (default "
                         f"{ServerConfig.code_digits}; more make codes harder to guess)")
+    p.add_argument("--db", metavar="URL", default=None,
+                   help="the quick-match ladder's database: players, ratings and the queue "
+                        "(default: SQLite in the data folder; postgresql://... shares them "
+                        "between several server processes)")
+    p.add_argument("--public-url", metavar="URL", type=_ws_url, default=None,
+                   help="this server's address as players elsewhere reach it, for quick-match "
+                        "pairs made on another process (default: ws://HOST:PORT it listens on)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
                    help="what to log on stderr (default INFO: rooms, refusals)")
     return p.parse_args(argv)
 
 
-async def _serve(args: argparse.Namespace) -> int:
+async def _serve(args: argparse.Namespace, *, stop: Optional[asyncio.Event] = None,
+                 started: Optional[asyncio.Future] = None) -> int:
+    """Run until SIGINT / SIGTERM (or ``stop`` is set); ``started`` gets the server once it
+    listens (tests)."""
     raised = raise_open_files()
     if raised is not None:
         log.info("open-files limit raised from %d to %d", *raised)
@@ -129,8 +149,19 @@ async def _serve(args: argparse.Namespace) -> int:
     except (OSError, StoreError) as exc:
         print(f"koikoi serve: cannot start: {exc}", file=sys.stderr)
         return 1
+    try:
+        ladder = _open_ladder(args, server)
+    except Exception as exc:        # ImportError, the ladder's store refusing the URL, ...
+        # (not the --db URL itself: it may hold a password)
+        print(f"koikoi serve: cannot open the quick-match ladder: {exc}", file=sys.stderr)
+        await server.stop()
+        return 1
+    if ladder is not None:
+        server.attach_ladder(ladder)
     print(f"koikoi server listening on {server.url} (rooms in {server.store.path})", flush=True)
-    stop = asyncio.Event()
+    if started is not None:
+        started.set_result(server)
+    stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -141,6 +172,11 @@ async def _serve(args: argparse.Namespace) -> int:
         await stop.wait()
     finally:
         await server.stop()
+        if ladder is not None:
+            try:
+                ladder.close()
+            except Exception:
+                log.exception("closing the quick-match ladder failed")
         print("koikoi server stopped", flush=True)
     return 0
 

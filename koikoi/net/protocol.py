@@ -27,6 +27,10 @@ Client -> server (``parse_client``, strict: unknown fields or types are refused)
                                    ended match)
     ping       {}
 
+    The quick-match ladder's messages (identify, queue, unqueue, board, profile and
+    their answers: docs/ladder.md, koikoi.ladder.service) are read by the ladder itself
+    when the server runs one (``koikoi serve``); without one they are ``bad_type``.
+
     action: {"kind": "play", "card": id, "target": id|null}
           | {"kind": "choose", "target": id} | {"kind": "pick", "index": 0..3}
           | {"kind": "koikoi"} | {"kind": "stop"}
@@ -77,6 +81,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from functools import lru_cache
 from typing import Any, NamedTuple, Optional
 
 from ..engine import (ChooseMatch, KoiKoi, PickOyagime, Play, Stop)
@@ -207,6 +212,37 @@ def _hide_seed(event: NamedTuple) -> NamedTuple:
     return event
 
 
+# The events every viewer sees whole (a card played, a yaku, a score): their JSON text is
+# the same for each seat, a spectator and the server's own log.
+_PRIVATE = (RoundDealt, OyagimeSpread, MatchStarted)
+_TEXTS: dict = {}                # id(event) -> (event, its text): the last events encoded
+_TEXTS_MAX = 256
+
+
+def is_public(event: NamedTuple) -> bool:
+    """True if every viewer sees ``event`` whole: its ``event_text`` is what each is sent."""
+    return not isinstance(event, _PRIVATE)
+
+
+def event_text(event: NamedTuple) -> str:
+    """The whole event as compact JSON (``encode(event_to_dict(event))``), encoded once for
+    all who need it: the room store writing it, and for a public event each viewer."""
+    hit = _TEXTS.get(id(event))
+    if hit is not None and hit[0] is event:
+        return hit[1]
+    text = encode(event_to_dict(event))
+    if len(_TEXTS) >= _TEXTS_MAX:
+        _TEXTS.clear()
+    _TEXTS[id(event)] = (event, text)
+    return text
+
+
+@lru_cache(maxsize=64)
+def rules_dict(rules) -> dict:
+    """``rules.to_dict()`` made once per set of rules (a shared dict: read it, never change it)."""
+    return rules.to_dict()
+
+
 def wire_event(event: NamedTuple, seat: int) -> dict:
     """``event`` as ``seat`` may see it, as a JSON object: ``public_event`` (the other
     hand, the stock and the face-down oya-gime cards become null) and no seed."""
@@ -290,7 +326,9 @@ def encode(message: dict) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _frame_object(raw: Any, max_bytes: int, max_depth: int) -> dict:
+def frame_object(raw: Any, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH) -> dict:
+    """A client frame read as far as a JSON object (ProtocolError if it is not one): the
+    server looks at its ``type`` (a quick-match ladder's own?) before ``check_client``."""
     if isinstance(raw, (bytes, bytearray, memoryview)):
         raise ProtocolError("binary", "binary frames are not accepted: send JSON text")
     if type(raw) is not str:
@@ -394,7 +432,7 @@ def request_id(data: Any) -> Any:
 def peek_id(raw: Any, *, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH) -> Any:
     """The valid ``id`` of a frame not otherwise read (one refused for the rate), or None."""
     try:
-        return request_id(_frame_object(raw, max_bytes, max_depth))
+        return request_id(frame_object(raw, max_bytes, max_depth))
     except ProtocolError:
         return None
 
@@ -404,7 +442,11 @@ def parse_client(raw: Any, *, max_bytes: int = MAX_FRAME, max_depth: int = MAX_D
     ``act`` carries the engine action under "action". Raises ProtocolError, and only that,
     for anything at all (the message names the first problem; it never echoes much); its
     ``re`` is the frame's id when that was valid."""
-    data = _frame_object(raw, max_bytes, max_depth)
+    return check_client(frame_object(raw, max_bytes, max_depth))
+
+
+def check_client(data: dict) -> dict:
+    """``parse_client`` of a frame already read as a JSON object (``frame_object``)."""
     rid = request_id(data)
     try:
         return _checked(data, rid)
@@ -442,7 +484,7 @@ def _checked(data: dict, rid: Any) -> dict:
 
 def parse_server(raw: Any) -> dict:
     """A server frame as a dict with a text ``type`` (ProtocolError if it is not one)."""
-    data = _frame_object(raw, SERVER_MAX_FRAME, SERVER_MAX_DEPTH)
+    data = frame_object(raw, SERVER_MAX_FRAME, SERVER_MAX_DEPTH)
     if type(data.get("type")) is not str:
         raise ProtocolError("bad_message", "a server message without a type")
     return data

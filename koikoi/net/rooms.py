@@ -3,19 +3,23 @@
     store = RoomStore(folder)            # <folder>/rooms.sqlite3, WAL mode
     rules, months, house = room_rules("casual", {"weather": True}, 3)   # or ValueError
     room = Room(code, "casual", {...}, rules, months, False, room_session(state), now)
-    store.create(room)                    # the room, seat 0, its opening events
-    store.add_seat(room, 1)               # seat 1 taken
-    store.append(room, start, events)     # new events (written before anyone hears of them)
-    store.append_later(room, start, events, status, result)   # the same on the writer thread:
-                                          # a Future, done once committed (group commits);
-                                          # create_later, add_seat_later likewise
-    rooms = store.load_live()             # after a restart: every room, replayed
+    store.create(room)                    # the room, its taken seats, its opening events
+    store.add_seat(room, 1, "playing")    # seat 1 taken
+    store.append(room, start, events, status, result)   # new events (written before anyone
+                                          # hears of them)
+    store.set_status(room, "over", result)
+    store.later("append", room, start, events, status, result)   # the same on the writer
+                                          # thread: a Future, done once committed (group
+                                          # commits); koikoi.net.store awaits them
+    rooms = store.load()                  # after a restart: every room, replayed
 
 Tables (``SCHEMA_VERSION`` in ``PRAGMA user_version``):
 
 * ``rooms``: id, code, created, updated, preset, house (JSON), rules (JSON, every
   knob), months, spectators, status (open, playing, over, closed, expired),
-  result (JSON: {"reason": "played"|"forfeit", "winner", "conceded", "at"} or NULL).
+  result (JSON: {"reason": "played"|"forfeit", "winner", "conceded", "at"} or NULL),
+  rated (1: a quick-match room of the ladder), ladder (JSON: the two players' key
+  hashes, or NULL).
   A code is unique among the rooms that are still open or playing.
 * ``seats``: room id, seat, name, the SHA-256 of its token (the token itself is
   never stored), joined.
@@ -40,15 +44,17 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..engine import RULESETS, Rules, State, replay
-from ..engine.events import event_from_dict, event_to_dict
+from ..engine.events import event_from_dict
 from ..engine.phase import SeatKind
 from ..files import move_database_aside
 from ..session import MatchSession, SeatConfig
+from .protocol import event_text, rules_dict
+from .writer import StoreError, Writer
 
 log = logging.getLogger("koikoi.net.rooms")
 
 DB_NAME = "rooms.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2                  # 2: rooms.rated, rooms.ladder (1 is upgraded)
 LIVE = ("open", "playing")
 STATUSES = ("open", "playing", "over", "closed", "expired")
 
@@ -64,7 +70,9 @@ CREATE TABLE IF NOT EXISTS rooms (
     months INTEGER,
     spectators INTEGER NOT NULL,
     status TEXT NOT NULL,
-    result TEXT
+    result TEXT,
+    rated INTEGER NOT NULL DEFAULT 0,
+    ladder TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS rooms_live_code ON rooms(code) WHERE status IN ('open', 'playing');
 CREATE INDEX IF NOT EXISTS rooms_status ON rooms(status, updated);
@@ -138,7 +146,6 @@ class Seat:
     client: Any = None              # the server's connection holding the seat
     presence: str = "empty"         # empty, connected, dropped, left
     since: float = 0.0              # when presence last changed (time.time())
-    timer: Any = None               # the claim timer while dropped
 
     def token_ok(self, token: str) -> bool:
         return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
@@ -160,11 +167,12 @@ class Room:
     watchers: set = field(default_factory=set)
     id: Optional[int] = None        # the row id in the store
     updated: float = 0.0
-    record: Optional[tuple] = None  # (events, the record message) once over (server.py builds it)
-    writing: bool = False           # an action of this room is being written (server.py)
-    deferred: list = field(default_factory=list)   # what came for the room meanwhile, in order
+    record: Optional[tuple] = None  # (events, the record's text) once over (frames.record)
+    writing: bool = False           # a write of this room is on its way to the store (service.py)
+    lock: Any = None                # the transport's asyncio.Lock: one message of the room at a time
     owner: Optional[str] = None     # the address (IPv6: its /64) that created it, this run only
-    wire: dict = field(default_factory=dict)   # viewer -> its events encoded, one text each (server.py)
+    rated: bool = False             # a quick-match room: its result goes to the ladder
+    ladder_hashes: Optional[tuple] = None   # the two players' key hashes (the ladder's)
 
     @property
     def state(self) -> State:
@@ -184,133 +192,6 @@ class Room:
 
     def connections(self) -> int:
         return sum(s.client is not None for s in self.seats) + len(self.watchers)
-
-
-class StoreError(RuntimeError):
-    """The store could not write: the change was not made."""
-
-
-class Writer:
-    """A thread of its own that writes the actions of every room: ``submit(work)``
-    queues ``work(db)`` and returns a ``concurrent.futures.Future``, done once the
-    work is committed (or failed: StoreError, and nothing of it was written). The
-    work queued while a commit runs goes into the next transaction together (group
-    commit): under load one commit (one fsync) carries the actions of many rooms,
-    and the server's event loop never waits for the disk. Each work has a savepoint of
-    its own, so one bad work fails alone."""
-
-    BATCH = 256
-
-    def __init__(self, connect):
-        import queue
-        import threading
-        self._connect = connect
-        self._queue: "queue.SimpleQueue" = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="koikoi-room-writer", daemon=True)
-        self._db: Optional[sqlite3.Connection] = None
-        self._ready = threading.Event()
-        self._error: Optional[BaseException] = None
-        self.commits = 0              # transactions committed (tools read them)
-        self.works = 0                # works written
-        self._thread.start()
-        self._ready.wait(30)
-        if self._error is not None:
-            raise StoreError(f"the room writer cannot open the store: {self._error}")
-
-    def submit(self, work):
-        import concurrent.futures
-        fut: concurrent.futures.Future = concurrent.futures.Future()
-        if not self._thread.is_alive():
-            fut.set_exception(StoreError("the room writer has stopped"))
-            return fut
-        self._queue.put((work, fut))
-        return fut
-
-    def close(self, timeout: float = 30.0) -> None:
-        """Write what is queued, then stop."""
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join(timeout)
-
-    def _run(self) -> None:
-        import queue
-        try:
-            self._db = self._connect()
-        except BaseException as exc:      # reported by __init__
-            self._error = exc
-            self._ready.set()
-            return
-        self._ready.set()
-        stop = False
-        try:
-            while not stop:
-                item = self._queue.get()
-                if item is None:
-                    break
-                batch = [item]
-                while len(batch) < self.BATCH:
-                    try:
-                        nxt = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if nxt is None:
-                        stop = True
-                        break
-                    batch.append(nxt)
-                self._write(batch)
-        finally:
-            while True:                   # never leave a caller waiting
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is not None and not item[1].done():
-                    item[1].set_exception(StoreError("the room store was closed"))
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
-
-    def _write(self, batch) -> None:
-        """One transaction for the batch; each work in a savepoint of its own, so a work
-        that fails is undone alone and fails alone. If the commit fails, every work does
-        (nothing of the batch is written)."""
-        db = self._db
-        done: list = []             # (future, result) of the works that went in
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for work, fut in batch:
-                    db.execute("SAVEPOINT work")
-                    try:
-                        out = work(db)
-                    except Exception as exc:
-                        db.execute("ROLLBACK TO work")
-                        db.execute("RELEASE work")
-                        log.error("room store: %s", exc)
-                        fut.set_exception(StoreError(str(exc)))
-                        continue
-                    db.execute("RELEASE work")
-                    done.append((fut, out))
-                db.execute("COMMIT")
-            except BaseException:
-                try:
-                    db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-                raise
-        except Exception as exc:
-            log.error("room store: the commit failed: %s", exc)
-            for fut, _out in done:
-                fut.set_exception(StoreError(str(exc)))
-            for _work, fut in batch:
-                if not fut.done():
-                    fut.set_exception(StoreError(str(exc)))
-            return
-        self.commits += 1
-        self.works += len(done)
-        for fut, out in done:
-            fut.set_result(out)
 
 
 class RoomStore:
@@ -343,8 +224,11 @@ class RoomStore:
                 self._private_files()
                 self.db = self._connect(durable)
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
+            if version not in (0, 1, SCHEMA_VERSION):
                 raise StoreError(f"{self.path} has schema {version}; this server reads {SCHEMA_VERSION}")
+            if version == 1:         # before quick match: the rated rooms' two columns
+                self.db.executescript("ALTER TABLE rooms ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
+                                      "ALTER TABLE rooms ADD COLUMN ladder TEXT;")
             self.db.executescript(_SCHEMA)
         finally:
             os.umask(old_mask)
@@ -414,29 +298,38 @@ class RoomStore:
 
     # -------------------------------------------------------------- writes
 
-    def create(self, room: Room) -> None:
+    def create(self, room: Room) -> int:
+        """The room's row (its id, also set on ``room``)."""
         now = time.time()
         room.id = self._tx(self._create_work(room, now))
         room.updated = now
+        return room.id
 
-    def create_later(self, room: Room):
-        """``create`` on the writer thread: a Future of the room's row id, done once
-        committed (StoreError if not)."""
-        return self.writer.submit(self._create_work(room, time.time()))
+    def later(self, op: str, *args):
+        """The write ``op`` (create, add_seat, append, set_status) with ``args`` on the
+        writer thread: a ``concurrent.futures.Future`` of what the call would return, done
+        once committed (StoreError if not: then nothing of it was written). Whatever is
+        read of the room (its events, encoded) is read here, before this returns."""
+        return self.writer.submit(getattr(self, "_" + op + "_work")(*args))
 
-    def _create_work(self, room: Room, now: float):
-        rows = [(i, json.dumps(event_to_dict(e))) for i, e in enumerate(room.events)]
-        s = room.seats[0]
+    def later_on(self, loop, op: str, *args):
+        """``later`` answered as an asyncio future of ``loop`` (the transport awaits it)."""
+        return self.writer.submit_to(loop, getattr(self, "_" + op + "_work")(*args))
+
+    def _create_work(self, room: Room, now: Optional[float] = None):
+        now = time.time() if now is None else now
+        rows = [(i, event_text(e)) for i, e in enumerate(room.events)]
         head = (room.code, room.created, now, room.preset, json.dumps(room.house),
-                json.dumps(room.rules.to_dict()), room.months, int(room.spectators), room.status)
-        seat0 = (s.name, s.token_hash, s.joined)
+                json.dumps(rules_dict(room.rules)), room.months, int(room.spectators), room.status,
+                int(room.rated), json.dumps(list(room.ladder_hashes)) if room.ladder_hashes else None)
+        seats = [(i, s.name, s.token_hash, s.joined) for i, s in enumerate(room.seats) if s.name is not None]
 
         def work(db):
             cur = db.execute(
                 "INSERT INTO rooms (code, created, updated, preset, house, rules, months, spectators,"
-                " status, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", head)
+                " status, result, rated, ladder) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)", head)
             rid = cur.lastrowid
-            db.execute("INSERT INTO seats VALUES (?, 0, ?, ?, ?)", (rid,) + seat0)
+            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", [(rid,) + s for s in seats])
             db.executemany("INSERT INTO events VALUES (?, ?, ?)", [(rid, i, text) for i, text in rows])
             return rid
         return work
@@ -448,17 +341,13 @@ class RoomStore:
         except sqlite3.Error:
             return True
 
-    def add_seat(self, room: Room, seat: int, status: str) -> None:
-        now = time.time()
-        self._tx(self._seat_work(room, seat, status, now))
-        room.updated = now
-
-    def add_seat_later(self, room: Room, seat: int, status: str):
-        """``add_seat`` on the writer thread: a Future, done once committed."""
-        return self.writer.submit(self._seat_work(room, seat, status, time.time()))
+    def add_seat(self, room: Room, seat: int, status: str) -> float:
+        room.updated = self._tx(self._add_seat_work(room, seat, status))
+        return room.updated
 
     @staticmethod
-    def _seat_work(room: Room, seat: int, status: str, now: float):
+    def _add_seat_work(room: Room, seat: int, status: str, now: Optional[float] = None):
+        now = time.time() if now is None else now
         s = room.seats[seat]
         row = (room.id, seat, s.name, s.token_hash, s.joined)
         rid = room.id
@@ -469,19 +358,14 @@ class RoomStore:
             return now
         return work
 
-    def append(self, room: Room, start: int, events, status: str, result: Optional[dict]) -> None:
+    def append(self, room: Room, start: int, events, status: str, result: Optional[dict]) -> float:
         """Events ``start``.. of the room's log (and its status/result after them)."""
         room.updated = self._tx(self._append_work(room, start, events, status, result))
-
-    def append_later(self, room: Room, start: int, events, status: str, result: Optional[dict]):
-        """``append`` on the writer thread: a ``concurrent.futures.Future``, done once the
-        events are committed (StoreError if not: then nothing of them was written). The
-        events are encoded here, before this returns."""
-        return self.writer.submit(self._append_work(room, start, events, status, result))
+        return room.updated
 
     @staticmethod
     def _append_work(room: Room, start: int, events, status: str, result: Optional[dict]):
-        rows = [(room.id, start + i, json.dumps(event_to_dict(e))) for i, e in enumerate(events)]
+        rows = [(room.id, start + i, event_text(e)) for i, e in enumerate(events)]
         result_json = json.dumps(result) if result is not None else None
         rid = room.id
 
@@ -493,14 +377,20 @@ class RoomStore:
             return now
         return work
 
-    def set_status(self, room: Room, status: str, result: Optional[dict] = None) -> None:
-        now = time.time()
+    def set_status(self, room: Room, status: str, result: Optional[dict] = None) -> float:
+        room.updated = self._tx(self._set_status_work(room, status, result))
+        return room.updated
+
+    @staticmethod
+    def _set_status_work(room: Room, status: str, result: Optional[dict] = None):
+        row = (status, json.dumps(result) if result is not None else None, room.id)
 
         def work(db):
+            now = time.time()
             db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
-                       (status, json.dumps(result) if result is not None else None, now, room.id))
-        self._tx(work)
-        room.updated = now
+                       (status, row[1], now, row[2]))
+            return now
+        return work
 
     # -------------------------------------------------------------- reading back
 
@@ -510,7 +400,8 @@ class RoomStore:
         replayed from its log; one that does not replay is logged and left out."""
         now = time.time() if now is None else now
         rows = self.db.execute(
-            "SELECT id, code, created, updated, preset, house, rules, months, spectators, status, result"
+            "SELECT id, code, created, updated, preset, house, rules, months, spectators, status, result,"
+            " rated, ladder"
             " FROM rooms WHERE status IN ('open', 'playing') OR (status = 'over' AND updated >= ?)"
             " ORDER BY id DESC", (now - keep_finished,)).fetchall()
         out = []
@@ -528,7 +419,8 @@ class RoomStore:
         return out[::-1]
 
     def _room(self, row) -> Room:
-        rid, code, created, updated, preset, house, rules_json, months, spectators, status, result = row
+        rid, code, created, updated, preset, house, rules_json, months, spectators, status, result, rated, \
+            hashes = row
         if status not in STATUSES:
             raise ValueError(f"status {status!r}")
         rules = Rules.from_dict(json.loads(rules_json))
@@ -540,7 +432,8 @@ class RoomStore:
         if state.rules != rules or state.months != months:
             raise ValueError("the room's rules differ from its log's")
         room = Room(code, preset, json.loads(house), rules, months, bool(spectators), room_session(state), created,
-                    status, json.loads(result) if result else None, id=rid, updated=updated)
+                    status, json.loads(result) if result else None, id=rid, updated=updated,
+                    rated=bool(rated), ladder_hashes=tuple(json.loads(hashes)) if hashes else None)
         for seat, name, th, joined in self.db.execute(
                 "SELECT seat, name, token_sha256, joined FROM seats WHERE room = ?", (rid,)):
             room.seats[seat] = Seat(name, th, joined)

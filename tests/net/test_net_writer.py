@@ -60,7 +60,7 @@ def test_many_rooms_share_a_commit_and_all_finish(data_dir):
             for a, b, code in pairs:
                 await settle([a, b])
                 room = server.rooms[code]
-                assert room.status == "over" and not room.writing and not room.deferred
+                assert room.status == "over" and not room.writing and not room.lock.locked()
                 assert _count(server.store.path, room.id) == len(room.events)
             w = server.store.writer
             await close_all(*(c for a, b, _ in pairs for c in (a, b)))
@@ -160,14 +160,14 @@ def test_creating_and_joining_are_written_before_they_are_answered(data_dir):
             # ... and the host asks to leave meanwhile: that waits for the join
             await a.send_raw(encode({"type": "leave", "id": 99}))
             await asyncio.sleep(0.1)
-            assert room.status == "open" and room.deferred
+            assert room.status == "open" and room.lock.locked()     # waiting for the room's write
             gate.set()
             await a.wait_until(lambda s: s.status == "playing", 10)
             for _ in range(100):
                 if room.seats[0].presence == "left":
                     break
                 await asyncio.sleep(0.02)
-            assert room.status == "playing" and not room.writing and not room.deferred
+            assert room.status == "playing" and not room.writing and not room.lock.locked()
             assert room.seats[1].presence == "dropped" and room.seats[0].presence == "left"
             # the database says the same: playing, two seats
             db = sqlite3.connect(f"file:{server.store.path}?mode=ro", uri=True)
@@ -178,3 +178,22 @@ def test_creating_and_joining_are_written_before_they_are_answered(data_dir):
                 db.close()
             await close_all(a)
     run(scenario())
+
+
+def test_a_bad_write_alone_in_its_commit_leaves_nothing_and_the_next_goes_in(tmp_path):
+    """A work with a transaction to itself (no savepoint) that fails half-way is undone
+    whole; the writer goes on with the next."""
+    store = RoomStore(tmp_path, durable=False)
+    try:
+        store.db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
+        w = store.writer
+
+        def half(db):                      # one row in, then a duplicate key
+            db.execute("INSERT INTO t VALUES (100)")
+            db.execute("INSERT INTO t VALUES (100)")
+        with pytest.raises(StoreError):
+            w.submit(half).result(10)
+        assert w.submit(lambda db: db.execute("INSERT INTO t VALUES (1)") and 1).result(10) == 1
+        assert store.db.execute("SELECT k FROM t").fetchall() == [(1,)]
+    finally:
+        store.close()

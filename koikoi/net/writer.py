@@ -1,0 +1,229 @@
+"""The room store's writer thread: the writes of every room, in group commits, so the
+server's event loop never waits for the disk (koikoi.net.rooms.RoomStore starts it).
+
+    writer = Writer(connect)                 # connect() -> its own sqlite3 connection
+    fut = writer.submit(work)                # work(db) in a transaction: a concurrent Future
+    fut = writer.submit_to(loop, work)       # ... an asyncio future of ``loop``
+    writer.close()                           # write what is queued, then stop
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Optional
+
+log = logging.getLogger("koikoi.net.rooms")
+
+
+class StoreError(RuntimeError):
+    """The store could not write: the change was not made."""
+
+
+class _Answer:
+    """What a work's asyncio future is told, kept until the writer posts a whole batch's
+    answers to the event loop in one call (one wake-up of the loop, not one a work)."""
+
+    __slots__ = ("fut", "posts", "settled")
+
+    def __init__(self, fut, posts: list):
+        self.fut, self.posts, self.settled = fut, posts, False
+
+    def done(self) -> bool:
+        return self.settled
+
+    def set_result(self, out) -> None:
+        self.settled = True
+        self.posts.append((self.fut, None, out))
+
+    def set_exception(self, exc: BaseException) -> None:
+        self.settled = True
+        self.posts.append((self.fut, exc, None))
+
+
+def _settle(posts: list) -> None:
+    """On the event loop: the answers of a batch (a future cancelled meanwhile is left)."""
+    for fut, exc, out in posts:
+        if not fut.done():
+            if exc is not None:
+                fut.set_exception(exc)
+            else:
+                fut.set_result(out)
+
+
+class Writer:
+    """A thread of its own that writes the actions of every room: ``submit(work)``
+    queues ``work(db)`` and returns a ``concurrent.futures.Future`` (``submit_to(loop,
+    work)``: an asyncio future of ``loop``), done once the
+    work is committed (or failed: StoreError, and nothing of it was written). The
+    work queued while a commit runs goes into the next transaction together (group
+    commit): under load one commit (one fsync) carries the actions of many rooms,
+    and the server's event loop never waits for the disk. Each work has a savepoint of
+    its own, so one bad work fails alone."""
+
+    BATCH = 256
+
+    def __init__(self, connect):
+        import queue
+        import threading
+        self._connect = connect
+        self._queue: "queue.SimpleQueue" = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="koikoi-room-writer", daemon=True)
+        self._db: Optional[sqlite3.Connection] = None
+        self._ready = threading.Event()
+        self._error: Optional[BaseException] = None
+        self._posts: list = []        # answers for the event loop (``_Answer``), not posted yet
+        self._handing: Optional[list] = None    # submit_to's works of this turn of the loop
+        self._loop = None
+        self.commits = 0              # transactions committed (tools read them)
+        self.works = 0                # works written
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise StoreError(f"the room writer cannot open the store: {self._error}")
+
+    def submit(self, work):
+        import concurrent.futures
+        fut: concurrent.futures.Future = concurrent.futures.Future()
+        if not self._thread.is_alive():
+            fut.set_exception(StoreError("the room writer has stopped"))
+            return fut
+        self._queue.put((work, fut))
+        return fut
+
+    def submit_to(self, loop, work):
+        """``submit`` answered on ``loop`` (an asyncio future; call it on that loop)."""
+        fut = loop.create_future()
+        if not self._thread.is_alive():
+            fut.set_exception(StoreError("the room writer has stopped"))
+            return fut
+        self._loop = loop
+        # handed to the thread once per turn of the loop: one wake-up for the writes of every
+        # room that came in the same turn, not one each
+        if self._handing is None:
+            self._handing = []
+            loop.call_soon(self._hand_over)
+        self._handing.append((work, _Answer(fut, self._posts)))
+        return fut
+
+    def _hand_over(self) -> None:
+        items, self._handing = self._handing, None
+        if items:
+            self._queue.put(items)
+            if not self._thread.is_alive():     # stopped meanwhile: never leave a caller waiting
+                for _work, answer in items:
+                    answer.set_exception(StoreError("the room writer has stopped"))
+                self._post()
+
+    def _post(self) -> None:
+        posts, loop = self._posts, self._loop
+        if posts and loop is not None:
+            batch = posts[:]
+            posts.clear()
+            try:
+                loop.call_soon_threadsafe(_settle, batch)
+            except RuntimeError:        # the loop is closed: nobody waits any more
+                pass
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Write what is queued, then stop."""
+        self._hand_over()
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        import queue
+        try:
+            self._db = self._connect()
+        except BaseException as exc:      # reported by __init__
+            self._error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        stop = False
+        try:
+            while not stop:
+                item = self._queue.get()
+                if item is None:
+                    break
+                batch = item if type(item) is list else [item]
+                while len(batch) < self.BATCH:
+                    try:
+                        nxt = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is None:
+                        stop = True
+                        break
+                    if type(nxt) is list:
+                        batch.extend(nxt)
+                    else:
+                        batch.append(nxt)
+                self._write(batch)
+                self._post()
+        finally:
+            while True:                   # never leave a caller waiting
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                for work in (item if type(item) is list else [item] if item is not None else []):
+                    if not work[1].done():
+                        work[1].set_exception(StoreError("the room store was closed"))
+            self._post()
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+
+    def _write(self, batch) -> None:
+        """One transaction for the batch; each work in a savepoint of its own, so a work
+        that fails is undone alone and fails alone. If the commit fails, every work does
+        (nothing of the batch is written)."""
+        db = self._db
+        done: list = []             # (future, result) of the works that went in
+        alone = len(batch) == 1     # the transaction is the work's own: no savepoint needed
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for work, fut in batch:
+                    if not alone:
+                        db.execute("SAVEPOINT work")
+                    try:
+                        out = work(db)
+                    except Exception as exc:
+                        if not alone:
+                            db.execute("ROLLBACK TO work")
+                            db.execute("RELEASE work")
+                        log.error("room store: %s", exc)
+                        fut.set_exception(StoreError(str(exc)))
+                        if alone:
+                            db.execute("ROLLBACK")
+                            return
+                        continue
+                    if not alone:
+                        db.execute("RELEASE work")
+                    done.append((fut, out))
+                db.execute("COMMIT")
+            except BaseException:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise
+        except Exception as exc:
+            log.error("room store: the commit failed: %s", exc)
+            for fut, _out in done:
+                fut.set_exception(StoreError(str(exc)))
+            for _work, fut in batch:
+                if not fut.done():
+                    fut.set_exception(StoreError(str(exc)))
+            return
+        self.commits += 1
+        self.works += len(done)
+        for fut, out in done:
+            fut.set_result(out)
+
+
+__all__ = ["StoreError", "Writer"]
