@@ -432,12 +432,18 @@ class LadderService:
                 log.exception("a player waiting elsewhere could not be queued again")
 
     def finished(self, room_code: str, match_id: Optional[str], winner_seat: Optional[int],
-                 claimed: bool, hashes) -> None:
+                 claimed: bool, hashes, *, preset: Optional[str] = None,
+                 months: Optional[int] = None) -> None:
         """A rated room ended: rate it once (a claimed match is a loss for the one who
-        left: ``winner_seat`` is the claimer). A repeat changes nothing."""
+        left: ``winner_seat`` is the claimer). A repeat changes nothing. ``preset`` and
+        ``months``: the room's rules as the server stored them with the room; without
+        them (an older server) they are what this service noted at ``placed``, else the
+        room directory's (written a tick later: a process killed within that second
+        has none)."""
         try:
-            preset, months = self._rooms.pop(room_code, None) or self.store.room_rules(room_code) \
-                or (None, None)
+            noted = self._rooms.pop(room_code, None)
+            if preset is None:
+                preset, months = noted or self.store.room_rules(room_code) or (None, None)
             first, second = hashes
             if winner_seat in (0, 1):
                 winner, loser = hashes[winner_seat], hashes[1 - winner_seat]

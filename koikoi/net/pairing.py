@@ -5,9 +5,10 @@ The ladder object (``koikoi.ladder.service.LadderService``, or a test's fake) of
 ``TYPES`` (the frame types it reads), ``parse(obj) -> msg`` (ProtocolError if malformed),
 ``handle(conn, msg, rid, now)``, ``tick(now) -> [Pair]``, ``placed(pair, code,
 tokens)``, ``unpaired(pair, code)``, ``finished(code, match_id, winner, claimed,
-hashes)`` and ``gone(conn)``. A ``Pair`` has ``conns`` (two; None: a player queued on
-another process), ``names``, ``preset``, ``months`` and ``hashes`` (the players' key
-hashes, kept with the room: a restart keeps a room rated).
+hashes, preset=, months=)`` (the room's rules, as stored with it) and ``gone(conn)``.
+A ``Pair`` has ``conns`` (two; None: a player queued on another process), ``names``,
+``preset``, ``months`` and ``hashes`` (the players' key hashes, kept with the room: a
+restart keeps a room rated).
 """
 
 from __future__ import annotations
@@ -116,7 +117,8 @@ class LadderRooms:
         r = room.result or {}
         try:
             self.ladder.finished(room.code, record_id(record_log(room.events)), r.get("winner"),
-                                 r.get("reason") == "forfeit", tuple(room.ladder_hashes or ()))
+                                 r.get("reason") == "forfeit", tuple(room.ladder_hashes or ()),
+                                 preset=room.preset, months=room.months)   # kept across a restart
         except Exception:
             log.exception("room %s: the ladder failed to take the result", room.code)
 

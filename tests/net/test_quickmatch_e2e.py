@@ -266,3 +266,70 @@ def test_two_serve_processes_on_one_postgres_pair_and_rate_once(postgres_url, tm
         errs = [p.stop() for p in procs]
     for err in errs:
         assert "Traceback" not in err, err[-3000:]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def test_kill_9_mid_match_loses_no_action_and_rates_once(tmp_path):
+    """The process holding a quick match dies (SIGKILL) mid-match and starts again on the
+    same data folder and ladder database (SQLite, the embedded default): both players
+    reconnect by themselves, every action acknowledged before the kill is still there,
+    the match is played out and both ratings move once."""
+    from koikoi.ladder import store as ladder_store
+    from koikoi.net.client import ThreadedClient
+    port, data = _free_port(), tmp_path / "server"
+    db = str(tmp_path / "ladder.sqlite3")
+    proc = ServeProcess(data, db, port)
+    clients, errs = [], []
+    try:
+        keys, names = [identity.new_key(), identity.new_key()], ["Aki", "Haru"]
+        for i in range(2):
+            c = ThreadedClient(proc.url, auto_reconnect=True, reconnect_for=60)
+            clients.append(c)
+            c.connect().result(15)
+            assert c.quick_match(names[i], PRESET, MONTHS, key=keys[i]).result(15)["type"] == "queued"
+        _wait(lambda: all(c.state.status == "playing" for c in clients), 30, "the pair's room")
+        seats = {c.state.seat: c for c in clients}
+        rng = random.Random(5)
+        acked = 0
+        for _ in range(12):                                   # some actions, each acknowledged
+            st = _wait(lambda: (len({c.state.total for c in clients}) == 1
+                                and seats[clients[0].state.to_move].state.legal and clients[0].state),
+                       15, "the mover's turn")
+            mover = seats[st.to_move]
+            mover.act(rng.choice(mover.state.legal)).result(15)
+            acked += 1
+        _wait(lambda: len({c.state.total for c in clients}) == 1, 15, "both players level")
+        seen = [c.state.events for c in clients]           # each seat's own view
+        errs.append(proc.stop(kill=True))                     # kill -9: no goodbye, no flush
+        proc = ServeProcess(data, db, port)
+        _wait(lambda: all(c.connected and c.state.status == "playing"
+                          and c.state.total >= len(seen[0]) for c in clients), 60,
+              "both players back in the room after the restart")
+        for c, mine in zip(clients, seen):
+            assert c.state.events[:len(mine)] == mine, "an acknowledged action was lost"
+        play_threaded(seats, rng)
+        _wait(lambda: all(c.state.over is not None and c.state.record is not None for c in clients),
+              15, "both players told the match is over")
+        winner = clients[0].state.over["winner"]
+        assert winner in (0, 1), clients[0].state.over
+        errs.append(proc.stop())
+        with ladder_store.open_store(db) as st:
+            profs = [st.profile(identity.key_hash(k)) for k in keys]
+            assert [p.matches for p in profs] == [1, 1]
+            assert [p.wins for p in profs] == [int(seats[winner] is c) for c in clients]
+            (n,) = st._one("SELECT COUNT(*) FROM rated_matches")
+            assert n == 1
+            (preset, length) = st._one("SELECT preset, length FROM rated_matches")
+            assert (preset, length) == (PRESET, MONTHS)
+        assert acked == 12
+    finally:
+        for c in clients:
+            c.close()
+        errs.append(proc.stop())
+    for err in errs:
+        assert "Traceback" not in err, err[-3000:]
