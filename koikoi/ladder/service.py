@@ -298,7 +298,7 @@ class LadderService:
         conn.send(dict(view, type="profile", re=rid, you=you))
 
     def _queue(self, conn, me: PlayerConn, msg, rid, now) -> None:
-        if getattr(conn, "room", None) is not None:     # the server's own: seated or watching
+        if not self._free(conn):        # the server's own: seated, watching, or going in
             conn.error(rid, "in_room", "leave the room first, then wait for a quick match")
             return
         other = self._waiting.get(me.key_hash)
@@ -419,17 +419,33 @@ class LadderService:
 
     def unpaired(self, pair: Pair, code: str) -> None:
         """No room could be made for ``pair`` (``code``: why): the players here are told,
-        the ones waiting elsewhere wait on with their place kept."""
+        the ones waiting elsewhere wait on with their place kept. When the server refused
+        because one of the two had gone into a room meanwhile ("in_room": it queued, then
+        created or joined a room by hand), only that one is told; the other waits on,
+        its place kept."""
         for i, conn in enumerate(pair.conns):
-            if conn is not None:
+            if conn is not None and not (code == "in_room" and self._free(conn)):
                 conn.send({"type": "unqueued", "re": None, "reason": str(code)})
                 continue
             try:
-                since = self.clock() - pair.waited[i]
-                self.store.enqueue(pair.hashes[i], pair.preset, pair.months, pair.processes[i],
-                                   now=self.clock(), since=since)
+                at = self.clock()
+                since = at - pair.waited[i]
+                process = pair.processes[i] if conn is None else self.process
+                self.store.enqueue(pair.hashes[i], pair.preset, pair.months, process, now=at, since=since)
             except Exception:
-                log.exception("a player waiting elsewhere could not be queued again")
+                log.exception("a player could not be queued again")
+                if conn is not None:
+                    conn.send({"type": "unqueued", "re": None, "reason": str(code)})
+                continue
+            if conn is not None:
+                conn.ladder.queued = (pair.preset, pair.months, since)
+                self._waiting[pair.hashes[i]] = conn
+
+    @staticmethod
+    def _free(conn) -> bool:
+        """``conn`` is open and in no room (nor going into one): it may wait for a match."""
+        return (getattr(conn, "room", None) is None and not getattr(conn, "entering", False)
+                and not getattr(conn, "closing", False))
 
     def finished(self, room_code: str, match_id: Optional[str], winner_seat: Optional[int],
                  claimed: bool, hashes, *, preset: Optional[str] = None,

@@ -154,6 +154,40 @@ def test_a_claimed_quick_match_is_a_loss_for_the_one_who_left(data_dir):
     run(go())
 
 
+
+def test_a_player_who_went_into_a_room_meanwhile_does_not_cost_the_other_its_wait(data_dir):
+    """Aki queues, then creates a room by hand; Haru queues: the pairing finds Aki in a
+    room. Aki is told the wait ended (in_room); Haru waits on, its place kept, and is
+    paired with the next player."""
+    async def go():
+        async with ladder_server(data_dir) as server:
+            a = await player(server.url, "Aki", identity.new_key())
+            b = await player(server.url, "Haru", identity.new_key())
+            await a.queue_match(PRESET, MONTHS)
+            await a.create_room(PRESET, months=MONTHS, name="Aki")
+            q = await b.queue_match(PRESET, MONTHS)
+            for _ in range(100):                              # the pairing pass: about a second
+                msgs = a.drain()
+                if any(m.get("type") == "unqueued" and m.get("reason") == "in_room" for m in msgs):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("Aki was not told the wait ended")
+            assert b.state.queued is not None and b.state.room is None
+            assert not any(m.get("type") == "unqueued" for m in b.drain())
+            assert server.ladder.waiting() == 1
+            c = await player(server.url, "Natsu", identity.new_key())
+            await c.queue_match(PRESET, MONTHS)
+            for x in (b, c):
+                await x.wait_until(lambda s: s.status == "playing", 15)
+            assert b.state.room == c.state.room != a.state.room
+            assert server.ladder.store._one("SELECT since FROM queue") is None
+            assert q["type"] == "queued"
+            for x in (a, b, c):
+                await x.close()
+    run(go())
+
+
 # ------------------------------------------------------------------ two processes
 
 class ServeProcess:
