@@ -113,6 +113,16 @@ class LadderRooms:
         except Exception:
             log.exception("the ladder failed on an unpaired pair")
 
+    def refile_ended(self) -> int:
+        """The result of every loaded rated room that has ended, given to the ladder again:
+        one whose ``finished`` never ran (the process killed just after the result was
+        written, the ladder's database away then) is rated now; the others are repeats,
+        which change nothing. The number of rooms given."""
+        ended = [room for room in self.rooms.values() if room.rated and room.status == "over"]
+        for room in ended:
+            self._rated_end(room)
+        return len(ended)
+
     def _rated_end(self, room: Room) -> None:
         r = room.result or {}
         try:
