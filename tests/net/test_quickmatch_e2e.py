@@ -316,15 +316,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_kill_9_mid_match_loses_no_action_and_rates_once(tmp_path):
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_kill_9_mid_match_loses_no_action_and_rates_once(database, request, tmp_path):
     """The process holding a quick match dies (SIGKILL) mid-match and starts again on the
-    same data folder and ladder database (SQLite, the embedded default): both players
-    reconnect by themselves, every action acknowledged before the kill is still there,
-    the match is played out and both ratings move once."""
+    same data folder and ladder database (an SQLite file; a PostgreSQL database): both
+    players reconnect by themselves, every action acknowledged before the kill is still
+    there, the match is played out and both ratings move once, with its rules."""
     from koikoi.ladder import store as ladder_store
     from koikoi.net.client import ThreadedClient
     port, data = _free_port(), tmp_path / "server"
-    db = str(tmp_path / "ladder.sqlite3")
+    db = str(tmp_path / "ladder.sqlite3") if database == "sqlite" else request.getfixturevalue("postgres_url")
     proc = ServeProcess(data, db, port)
     clients, errs = [], []
     try:
@@ -333,13 +334,14 @@ def test_kill_9_mid_match_loses_no_action_and_rates_once(tmp_path):
             c = ThreadedClient(proc.url, auto_reconnect=True, reconnect_for=60)
             clients.append(c)
             c.connect().result(15)
-            assert c.quick_match(names[i], PRESET, MONTHS, key=keys[i]).result(15)["type"] == "queued"
+            assert c.quick_match(names[i], PRESET, 3, key=keys[i]).result(15)["type"] == "queued"
         _wait(lambda: all(c.state.status == "playing" for c in clients), 30, "the pair's room")
         seats = {c.state.seat: c for c in clients}
         rng = random.Random(5)
         acked = 0
         for _ in range(12):                                   # some actions, each acknowledged
             st = _wait(lambda: (len({c.state.total for c in clients}) == 1
+                                and clients[0].state.to_move in seats
                                 and seats[clients[0].state.to_move].state.legal and clients[0].state),
                        15, "the mover's turn")
             mover = seats[st.to_move]
@@ -366,7 +368,7 @@ def test_kill_9_mid_match_loses_no_action_and_rates_once(tmp_path):
             (n,) = st._one("SELECT COUNT(*) FROM rated_matches")
             assert n == 1
             (preset, length) = st._one("SELECT preset, length FROM rated_matches")
-            assert (preset, length) == (PRESET, MONTHS)
+            assert (preset, length) == (PRESET, 3)
         assert acked == 12
     finally:
         for c in clients:
