@@ -72,6 +72,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
+from urllib.parse import urlsplit
 
 from ..engine.rules import RULESETS
 from ..net.protocol import ProtocolError, request_id
@@ -503,6 +504,17 @@ class LadderService:
 
 def open_service(url: Optional[str], folder: Path, *, public_url: Optional[str] = None,
                  process: Optional[str] = None, clock: Callable[[], float] = time.time) -> LadderService:
-    """The ladder on ``url`` (None: SQLite in ``folder``; postgresql://...: shared)."""
+    """The ladder on ``url`` (None: SQLite in ``folder``; postgresql://...: shared).
+    A shared database needs ``public_url`` to be an address players elsewhere can reach
+    (``matched`` sends them there, and it names this process in the database): a
+    wildcard one (``koikoi serve --host 0.0.0.0`` without ``--public-url``) is refused
+    (LadderError) before anything is opened."""
+    if url and url.startswith(("postgresql://", "postgres://")):
+        host = urlsplit(public_url or "").hostname
+        if host in (None, "", "0.0.0.0", "::"):
+            raise ladder_store.LadderError(
+                f"a shared ladder database needs this server's public address "
+                f"(koikoi serve --public-url ws://HOST:PORT): {public_url or 'none'} is not one "
+                f"that players of other server processes can reach")
     return LadderService(ladder_store.open_store(url, folder), public_url=public_url, process=process,
                          clock=clock)
