@@ -285,6 +285,9 @@ def test_two_serve_processes_on_one_postgres_pair_and_rate_once(postgres_url, tm
                           and c.state.presence[1 - c.state.seat].get("state") == "connected"
                           for c in clients), 30, "both players seated in one room")
         assert clients[0].state.room == clients[1].state.room
+        for c in clients:                                     # the remote one's name too
+            assert c.state.names[c.state.seat] == names[clients.index(c)]
+            assert sorted(c.state.names) == sorted(names)
         moved = [i for i, c in enumerate(clients) if c.url != procs[i].url]
         assert len(moved) == 1, "exactly one player follows matched to the other process"
         assert clients[moved[0]].url == procs[1 - moved[0]].url
