@@ -72,6 +72,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
+from urllib.parse import urlsplit
 
 from ..engine.rules import RULESETS
 from ..net.protocol import ProtocolError, request_id
@@ -298,7 +299,7 @@ class LadderService:
         conn.send(dict(view, type="profile", re=rid, you=you))
 
     def _queue(self, conn, me: PlayerConn, msg, rid, now) -> None:
-        if getattr(conn, "room", None) is not None:     # the server's own: seated or watching
+        if not self._free(conn):        # the server's own: seated, watching, or going in
             conn.error(rid, "in_room", "leave the room first, then wait for a quick match")
             return
         other = self._waiting.get(me.key_hash)
@@ -419,25 +420,47 @@ class LadderService:
 
     def unpaired(self, pair: Pair, code: str) -> None:
         """No room could be made for ``pair`` (``code``: why): the players here are told,
-        the ones waiting elsewhere wait on with their place kept."""
+        the ones waiting elsewhere wait on with their place kept. When the server refused
+        because one of the two had gone into a room meanwhile ("in_room": it queued, then
+        created or joined a room by hand), only that one is told; the other waits on,
+        its place kept."""
         for i, conn in enumerate(pair.conns):
-            if conn is not None:
+            if conn is not None and not (code == "in_room" and self._free(conn)):
                 conn.send({"type": "unqueued", "re": None, "reason": str(code)})
                 continue
             try:
-                since = self.clock() - pair.waited[i]
-                self.store.enqueue(pair.hashes[i], pair.preset, pair.months, pair.processes[i],
-                                   now=self.clock(), since=since)
+                at = self.clock()
+                since = at - pair.waited[i]
+                process = pair.processes[i] if conn is None else self.process
+                self.store.enqueue(pair.hashes[i], pair.preset, pair.months, process, now=at, since=since)
             except Exception:
-                log.exception("a player waiting elsewhere could not be queued again")
+                log.exception("a player could not be queued again")
+                if conn is not None:
+                    conn.send({"type": "unqueued", "re": None, "reason": str(code)})
+                continue
+            if conn is not None:
+                conn.ladder.queued = (pair.preset, pair.months, since)
+                self._waiting[pair.hashes[i]] = conn
+
+    @staticmethod
+    def _free(conn) -> bool:
+        """``conn`` is open and in no room (nor going into one): it may wait for a match."""
+        return (getattr(conn, "room", None) is None and not getattr(conn, "entering", False)
+                and not getattr(conn, "closing", False))
 
     def finished(self, room_code: str, match_id: Optional[str], winner_seat: Optional[int],
-                 claimed: bool, hashes) -> None:
+                 claimed: bool, hashes, *, preset: Optional[str] = None,
+                 months: Optional[int] = None) -> None:
         """A rated room ended: rate it once (a claimed match is a loss for the one who
-        left: ``winner_seat`` is the claimer). A repeat changes nothing."""
+        left: ``winner_seat`` is the claimer). A repeat changes nothing. ``preset`` and
+        ``months``: the room's rules as the server stored them with the room; without
+        them (an older server) they are what this service noted at ``placed``, else the
+        room directory's (written a tick later: a process killed within that second
+        has none)."""
         try:
-            preset, months = self._rooms.pop(room_code, None) or self.store.room_rules(room_code) \
-                or (None, None)
+            noted = self._rooms.pop(room_code, None)
+            if preset is None:
+                preset, months = noted or self.store.room_rules(room_code) or (None, None)
             first, second = hashes
             if winner_seat in (0, 1):
                 winner, loser = hashes[winner_seat], hashes[1 - winner_seat]
@@ -481,6 +504,17 @@ class LadderService:
 
 def open_service(url: Optional[str], folder: Path, *, public_url: Optional[str] = None,
                  process: Optional[str] = None, clock: Callable[[], float] = time.time) -> LadderService:
-    """The ladder on ``url`` (None: SQLite in ``folder``; postgresql://...: shared)."""
+    """The ladder on ``url`` (None: SQLite in ``folder``; postgresql://...: shared).
+    A shared database needs ``public_url`` to be an address players elsewhere can reach
+    (``matched`` sends them there, and it names this process in the database): a
+    wildcard one (``koikoi serve --host 0.0.0.0`` without ``--public-url``) is refused
+    (LadderError) before anything is opened."""
+    if url and url.startswith(("postgresql://", "postgres://")):
+        host = urlsplit(public_url or "").hostname
+        if host in (None, "", "0.0.0.0", "::"):
+            raise ladder_store.LadderError(
+                f"a shared ladder database needs this server's public address "
+                f"(koikoi serve --public-url ws://HOST:PORT): {public_url or 'none'} is not one "
+                f"that players of other server processes can reach")
     return LadderService(ladder_store.open_store(url, folder), public_url=public_url, process=process,
                          clock=clock)

@@ -5,9 +5,10 @@ The ladder object (``koikoi.ladder.service.LadderService``, or a test's fake) of
 ``TYPES`` (the frame types it reads), ``parse(obj) -> msg`` (ProtocolError if malformed),
 ``handle(conn, msg, rid, now)``, ``tick(now) -> [Pair]``, ``placed(pair, code,
 tokens)``, ``unpaired(pair, code)``, ``finished(code, match_id, winner, claimed,
-hashes)`` and ``gone(conn)``. A ``Pair`` has ``conns`` (two; None: a player queued on
-another process), ``names``, ``preset``, ``months`` and ``hashes`` (the players' key
-hashes, kept with the room: a restart keeps a room rated).
+hashes, preset=, months=)`` (the room's rules, as stored with it) and ``gone(conn)``.
+A ``Pair`` has ``conns`` (two; None: a player queued on another process), ``names``,
+``preset``, ``months`` and ``hashes`` (the players' key hashes, kept with the room: a
+restart keeps a room rated).
 """
 
 from __future__ import annotations
@@ -112,11 +113,22 @@ class LadderRooms:
         except Exception:
             log.exception("the ladder failed on an unpaired pair")
 
+    def refile_ended(self) -> int:
+        """The result of every loaded rated room that has ended, given to the ladder again:
+        one whose ``finished`` never ran (the process killed just after the result was
+        written, the ladder's database away then) is rated now; the others are repeats,
+        which change nothing. The number of rooms given."""
+        ended = [room for room in self.rooms.values() if room.rated and room.status == "over"]
+        for room in ended:
+            self._rated_end(room)
+        return len(ended)
+
     def _rated_end(self, room: Room) -> None:
         r = room.result or {}
         try:
             self.ladder.finished(room.code, record_id(record_log(room.events)), r.get("winner"),
-                                 r.get("reason") == "forfeit", tuple(room.ladder_hashes or ()))
+                                 r.get("reason") == "forfeit", tuple(room.ladder_hashes or ()),
+                                 preset=room.preset, months=room.months)   # kept across a restart
         except Exception:
             log.exception("room %s: the ladder failed to take the result", room.code)
 

@@ -135,6 +135,7 @@ class MatchServer(Accounting):
         self.ladder = ladder
         if self.service is not None:
             self.service.ladder = ladder
+            self.service.refile_ended()     # the rated rooms that ended before it came
 
     @property
     def url(self) -> str:

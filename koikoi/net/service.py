@@ -102,6 +102,8 @@ class RoomService(LadderRooms):
         if self.rooms:
             log.info("resumed %d room(s) from %s", len(self.rooms), self.store.path)
             self.sweep(now)
+            if self.ladder is not None:
+                self.refile_ended()
         return len(self.rooms)
 
     def run(self, c, msg: dict, now: float) -> None:

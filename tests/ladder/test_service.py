@@ -410,3 +410,14 @@ def test_rooms_made_here_reach_the_directory_by_the_next_tick_or_at_close(db_url
         assert tuple(row) == ("casual", 6)
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("public_url", [None, "ws://0.0.0.0:8765", "ws://[::]:8765"])
+def test_a_shared_database_needs_a_reachable_public_address(public_url, tmp_path):
+    """koikoi serve --host 0.0.0.0 --db postgresql://... without --public-url would send
+    players of other processes to ws://0.0.0.0:8765 (and name every such process alike):
+    refused, with the option to give, before the database is opened."""
+    with pytest.raises(ladder_store.LadderError, match="--public-url"):
+        ladder_service.open_service("postgresql://nobody@127.0.0.1:1/none", tmp_path, public_url=public_url)
+    svc = ladder_service.open_service(None, tmp_path, public_url=public_url)     # one process: fine
+    svc.close()

@@ -72,7 +72,7 @@ class Ladder:
     def unpaired(self, pair, code):
         self.unpaired_.append((pair, code))
 
-    def finished(self, code, match_id, winner, claimed, hashes):
+    def finished(self, code, match_id, winner, claimed, hashes, **rules):
         self.finished_.append((code, match_id, winner, claimed, hashes))
 
     def gone(self, conn):
