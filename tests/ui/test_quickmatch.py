@@ -34,6 +34,7 @@ HELLO = {"type": "hello", "server": "koikoi", "protocol": 1, "limits": {"max_fra
 @pytest.fixture(autouse=True)
 def fresh_prefs():
     O.PREFS.update(OT.PREF_DEFAULTS)
+    O.PREFS.pop("_quick", None)
     yield
 
 
@@ -173,6 +174,19 @@ def test_cancel_while_waiting_and_the_wait_clock(app, monkeypatch):
         assert m.join_closed(10)
     finally:
         ladder.close()
+
+
+def test_the_quick_match_choice_is_kept_for_the_next_visit(app):
+    """Back on Quick match after a match (or Back), the rules and length chosen last are
+    chosen again, not the New match dialog's."""
+    qm = app.open("quickmatch")
+    click(app, pill(qm.rules_row, "nintendo"))
+    click(app, pill(qm.months_row, 3))
+    assert (qm.rules_name, qm.months) == ("nintendo", 3)
+    app.open("title", mode="reset")
+    again = app.open("quickmatch")
+    assert (again.rules_name, again.months) == ("nintendo", 3)
+    assert again.months_row.selected == 3 and again.rules_row.selected == "nintendo"
 
 
 def test_no_address_no_connection(app):

@@ -89,7 +89,8 @@ class QuickMatchScene(_NameMixin, MenuScene):
     def __init__(self, app):
         load_prefs(app)
         self.server_text = PREFS.get("server") or ""
-        last = dict(app.settings.get("last_new_match") or {})
+        # this run's last quick-match choice first, else the New match dialog's last one
+        last = dict(PREFS.get("_quick") or app.settings.get("last_new_match") or {})
         self.rules_name = last.get("rules", "casual") if last.get("rules") in RULESETS else "casual"
         self.months = last.get("months", RULESETS[self.rules_name].months)
         if self.months not in RULESETS[self.rules_name].months_offered:
@@ -177,9 +178,11 @@ class QuickMatchScene(_NameMixin, MenuScene):
             self.months = RULESETS[name].months
         self._build_months()
         self._collect()
+        PREFS["_quick"] = {"rules": self.rules_name, "months": self.months}
 
     def set_months(self, m) -> None:
         self.months = m
+        PREFS["_quick"] = {"rules": self.rules_name, "months": self.months}
 
     def _set_server(self, text: str) -> None:
         self.server_text = PREFS["server"] = text
