@@ -289,3 +289,16 @@ def test_copy_my_key_warns_then_copies_or_shows_it(app, monkeypatch):
     click(app, button(scene, "Copy to the clipboard"))
     assert scene.shown_key == key_now and "cannot be reached" in scene.status
     app.draw()
+
+
+def test_new_match_after_a_quick_match_goes_back_to_quick_match(app):
+    """The results' New match after a quick match opens Quick match again (over Play online,
+    so Back still leads there); after a friend's room it opens Play online."""
+    from koikoi.ui.scenes.quickmatch import QuickOnlineMatch
+    for match_class, top in ((QuickOnlineMatch, QuickMatchScene), (OT.OnlineMatch, O.OnlineScene)):
+        results = OT.OnlineResultsScene.__new__(OT.OnlineResultsScene)
+        results.app, results.match = app, match_class.__new__(match_class)
+        results.new_match()
+        assert isinstance(app.top, top)
+        if top is QuickMatchScene:
+            assert isinstance(app.scenes[-2], O.OnlineScene)

@@ -342,6 +342,8 @@ class OnlineMatch:
     waits for a player), playing (the table is shown), failed (``error`` says why),
     closed."""
 
+    AGAIN = ()         # the scenes "New match" on the results opens after Play online
+
     def __init__(self, app, url: str, *, hosted: Optional[HostedServer] = None, address: str = ""):
         from ...net.client import ThreadedClient
         self.app = app
@@ -710,6 +712,8 @@ class OnlineResultsScene(MatchResultsScene):
     def new_match(self) -> None:
         self.app.open("title", mode="reset")
         self.app.open("online")
+        for name in self.match.AGAIN:          # a quick match: straight back to Quick match
+            self.app.open(name)
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         W.draw_panel(surface, self.panel, s=self.s)

@@ -38,6 +38,8 @@ class QuickOnlineMatch(OnlineMatch):
     """An ``OnlineMatch`` whose room comes from the ladder: identify, queue, then the
     server's own ``joined`` (here or, after ``matched``, on another server process)."""
 
+    AGAIN = ("quickmatch",)
+
     def quick(self, preset: str, months: Optional[int], name: str, folder=None) -> "QuickOnlineMatch":
         self.rules_label = preset
         self.on_server = True
