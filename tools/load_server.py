@@ -338,6 +338,16 @@ class Run:
             await asyncio.gather(a.play(create), b.play(join))
             self.played.append((a.code, a.record, b.record, list(a.events), list(b.events)))
 
+    async def all_of(self, coros, who: str) -> None:
+        """Run them all, within --timeout; each failure is a problem of the run."""
+        try:
+            results = await asyncio.wait_for(asyncio.gather(*coros, return_exceptions=True), self.args.timeout)
+        except asyncio.TimeoutError:
+            results = [TimeoutError("the run took longer than --timeout")]
+        for r in results:
+            if isinstance(r, BaseException):
+                self.stats.problems.append(f"{who} failed: {type(r).__name__}: {str(r)[:160]}")
+
     def sample(self) -> None:
         """The server's memory when the most rooms are live."""
         rooms = sum(1 for s in self.seats if s.seat == 1 and s.code and s.record is None)
@@ -366,17 +376,10 @@ class Run:
         if self.args.faults:
             tasks.append(asyncio.get_running_loop().create_task(self.faults()))
         try:
-            results = await asyncio.wait_for(
-                asyncio.gather(*(self.pair(i) for i in range(self.args.pairs)), return_exceptions=True),
-                self.args.timeout)
-        except asyncio.TimeoutError:
-            results = [TimeoutError("the run took longer than --timeout")]
+            await self.all_of((self.pair(i) for i in range(self.args.pairs)), "a pair")
         finally:
             for t in tasks:
                 t.cancel()
-        for r in results:
-            if isinstance(r, BaseException):
-                self.stats.problems.append(f"a pair failed: {type(r).__name__}: {str(r)[:120]}")
         cpu1, split1 = cpu_seconds(server_pid), cpu_split(server_pid)
         return {"elapsed": time.monotonic() - t0, "rss_before": before, "peak": peak,
                 "server_cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
@@ -544,15 +547,7 @@ class QuickRun(Run):
     async def main(self, pids: list) -> dict:
         self.pids = pids
         t0 = time.monotonic()
-        try:
-            results = await asyncio.wait_for(
-                asyncio.gather(*(self.player(i) for i in range(self.args.quick)), return_exceptions=True),
-                self.args.timeout)
-        except asyncio.TimeoutError:
-            results = [TimeoutError("the run took longer than --timeout")]
-        for r in results:
-            if isinstance(r, BaseException):
-                self.stats.problems.append(f"a player failed: {type(r).__name__}: {str(r)[:160]}")
+        await self.all_of((self.player(i) for i in range(self.args.quick)), "a player")
         return {"elapsed": time.monotonic() - t0, "cpu_end": self.cpu_now()}
 
 
@@ -580,13 +575,7 @@ def quick_check(run: QuickRun, datas: list) -> tuple[list, dict]:
             if status != "over":
                 problems.append(f"room {code} on process {proc + 1} is {status} on the server")
                 continue
-            for s in seats:
-                if s.record is None or s.record["log"]["events"] != log:
-                    problems.append(f"room {code}: seat {s.seat}'s record is not the server's log")
-                    continue
-                full = events_from_json(json.dumps(s.record["log"]))
-                if [wire_event(e, s.seat) for e in full] != s.events:
-                    problems.append(f"room {code}: seat {s.seat} was sent other events than the log's")
+            problems += [p for s in seats for p in seat_problems(code, s.seat, s.record, s.events, log)]
     return problems, rooms
 
 
@@ -719,13 +708,19 @@ def check(run: Run, data: Path) -> list:
             problems.append(f"room {code} is {status} on the server")
             continue
         for seat, rec, got in ((0, rec0, ev0), (1, rec1, ev1)):
-            if rec is None or rec["log"]["events"] != log:
-                problems.append(f"room {code}: seat {seat}'s record is not the server's log")
-                continue
-            full = events_from_json(json.dumps(rec["log"]))
-            if [wire_event(e, seat) for e in full] != got:
-                problems.append(f"room {code}: seat {seat} was sent other events than the log's")
+            problems += seat_problems(code, seat, rec, got, log)
     return problems
+
+
+def seat_problems(code: str, seat: int, record: Optional[dict], got: list, log: list) -> list:
+    """What is wrong with one seat of a finished room: its record is not the server's
+    ``log``, or the public events it was sent (``got``) are not that log as it may see it."""
+    if record is None or record["log"]["events"] != log:
+        return [f"room {code}: seat {seat}'s record is not the server's log"]
+    full = events_from_json(json.dumps(record["log"]))
+    if [wire_event(e, seat) for e in full] != got:
+        return [f"room {code}: seat {seat} was sent other events than the log's"]
+    return []
 
 
 # ------------------------------------------------------------------ the server
