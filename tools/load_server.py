@@ -23,6 +23,23 @@ log (read from its rooms database once it has stopped), and every public event a
 client received is that log as its seat may see it. Exit 0 if all of that holds (and
 the p99 is within ``--target-p99`` ms when given), 1 if not.
 
+``--quick N``: the quick match instead of rooms made by hand. N players (even), their
+profiles made in the ladder's database beforehand as an operator could (the ladder lets
+one address bring only PROFILES_PER_HOUR new keys an hour, and every player here is
+127.0.0.1), connect and ``identify`` over ``--ramp``; once all have, all ``queue``
+``--preset`` and ``--months`` at once, so N wait together. Measured per player: from
+its ``queued`` to its ``joined`` (on two processes, for a pair made on the other one:
+``matched``, a new connection there and ``reconnect``, all counted); the matches made a
+second (rooms over the time from the first ``queued`` to the last player in a room);
+the servers' CPU in that time over the rooms. ``--play`` then plays every match out
+(from when all have a room) and checks each as above. ``--processes 2`` runs two
+servers on one PostgreSQL (``--db postgresql://...``, else one that the pgserver
+package starts, on a fresh database; none: exit 77, saying why), player i on process
+i % 2. Checked: every player got a room, each room holds seats 0 and 1.
+
+    python tools/load_server.py --quick 500
+    python tools/load_server.py --quick 500 --processes 2 [--db postgresql://...] [--play]
+
 ``--json`` prints the results as one JSON object too (tests read it).
 """
 
@@ -42,6 +59,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Optional
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -50,6 +68,7 @@ from koikoi.engine.events import events_from_json  # noqa: E402
 from koikoi.net.protocol import encode, wire_event  # noqa: E402
 
 HOST = "127.0.0.1"
+SKIPPED = 77                # the exit status of a run that could not be made (no PostgreSQL)
 LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)")
 
 
@@ -101,6 +120,10 @@ class Stats:
         self.times.append(time.monotonic())
 
 
+class Moved(Exception):
+    """The server sent ``matched``: the room is on another process (``Seat.port``)."""
+
+
 class Seat:
     """One simulated player: a raw WebSocket, the public events received, the legal
     actions, the record at the end. Reconnects with its token after a fault."""
@@ -123,6 +146,8 @@ class Seat:
         self.alive = False
         self.entering: Optional[int] = None     # the id of the create / join / reconnect request
         self.refusal: Optional[str] = None      # ... and why the server refused it
+        self.port: Optional[int] = None         # the server process to connect to (None: the run's)
+        self.entry_tries = 3                    # connections tried before a seat is had
 
     def new_match(self) -> None:
         self.code = self.token = None
@@ -132,7 +157,7 @@ class Seat:
     # ---------------------------------------------------------- the connection
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
-        self.ws = await connect(f"ws://{HOST}:{self.run.port}", open_timeout=20, compression=None,
+        self.ws = await connect(f"ws://{HOST}:{self.port or self.run.port}", open_timeout=20, compression=None,
                                 max_size=8 * 1024 * 1024, ping_interval=None, close_timeout=2,
                                 **({"proxy": None} if self.run.proxy_option else {}))
         self.alive = True
@@ -161,6 +186,10 @@ class Seat:
             self.alive = False
             self.pending.clear()
             self.changed.set()
+
+    def done(self) -> bool:
+        """Nothing more to do on the server: the match's record has come."""
+        return self.record is not None
 
     def on_message(self, m: dict) -> None:
         kind = m.get("type")
@@ -195,7 +224,7 @@ class Seat:
 
     async def act_loop(self) -> None:
         think = self.run.args.think
-        while self.alive and self.record is None:
+        while self.alive and not self.done():
             if not self.legal or self.pending:
                 self.changed.clear()
                 try:
@@ -225,14 +254,14 @@ class Seat:
         try:
             await first()
             actor = asyncio.get_running_loop().create_task(self.act_loop())
-            while self.alive and self.record is None:
+            while self.alive and not self.done():
                 self.changed.clear()
                 try:
                     await asyncio.wait_for(self.changed.wait(), 5)
                 except asyncio.TimeoutError:
                     pass
             actor.cancel()
-            if self.record is not None:
+            if self.done():
                 await self.ws.close()
         finally:
             await asyncio.wait([reader], timeout=5)
@@ -242,16 +271,19 @@ class Seat:
         """Until the record has come: a session, and after a drop, a reconnection."""
         deadline = time.monotonic() + self.run.args.timeout
         tries = 0
-        while self.record is None and time.monotonic() < deadline:
+        while not self.done() and time.monotonic() < deadline:
             try:
                 await self.session(first)
+            except Moved:                       # a quick match made on another process: go there
+                first = self.reconnect
+                continue
             except Exception as exc:
                 tries += 1
-                if self.refusal is not None or (self.token is None and tries >= 3):
+                if self.refusal is not None or (self.token is None and tries >= self.entry_tries):
                     raise           # refused, or never got in: the pair cannot go on
                 key = type(exc).__name__        # a connection cut under a request: try again
                 self.run.stats.errors[key] = self.run.stats.errors.get(key, 0) + 1
-            if self.record is None:
+            if not self.done():
                 await asyncio.sleep(self.rng.uniform(0.2, 1.0))
                 self.run.stats.reconnects += 1
                 first = self.reconnect
@@ -306,6 +338,16 @@ class Run:
             await asyncio.gather(a.play(create), b.play(join))
             self.played.append((a.code, a.record, b.record, list(a.events), list(b.events)))
 
+    async def all_of(self, coros, who: str) -> None:
+        """Run them all, within --timeout; each failure is a problem of the run."""
+        try:
+            results = await asyncio.wait_for(asyncio.gather(*coros, return_exceptions=True), self.args.timeout)
+        except asyncio.TimeoutError:
+            results = [TimeoutError("the run took longer than --timeout")]
+        for r in results:
+            if isinstance(r, BaseException):
+                self.stats.problems.append(f"{who} failed: {type(r).__name__}: {str(r)[:160]}")
+
     def sample(self) -> None:
         """The server's memory when the most rooms are live."""
         rooms = sum(1 for s in self.seats if s.seat == 1 and s.code and s.record is None)
@@ -334,22 +376,307 @@ class Run:
         if self.args.faults:
             tasks.append(asyncio.get_running_loop().create_task(self.faults()))
         try:
-            results = await asyncio.wait_for(
-                asyncio.gather(*(self.pair(i) for i in range(self.args.pairs)), return_exceptions=True),
-                self.args.timeout)
-        except asyncio.TimeoutError:
-            results = [TimeoutError("the run took longer than --timeout")]
+            await self.all_of((self.pair(i) for i in range(self.args.pairs)), "a pair")
         finally:
             for t in tasks:
                 t.cancel()
-        for r in results:
-            if isinstance(r, BaseException):
-                self.stats.problems.append(f"a pair failed: {type(r).__name__}: {str(r)[:120]}")
         cpu1, split1 = cpu_seconds(server_pid), cpu_split(server_pid)
         return {"elapsed": time.monotonic() - t0, "rss_before": before, "peak": peak,
                 "server_cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
                 "server_sys": None if split0 is None or split1 is None else split1[1] - split0[1],
                 "client_cpu": time.process_time() - mine0}
+
+
+# ------------------------------------------------------------------ quick match
+
+class QuickSeat(Seat):
+    """One player of ``--quick``: identifies with a key whose profile the run made
+    beforehand, queues when every player has identified, and takes the room the pairing
+    gives it: ``joined`` on its own process, or ``matched`` and then ``reconnect`` on
+    the other one. With ``--play`` it then plays the match out as a pair's seat does,
+    from when every player has a room (so the pairing's CPU is the pairing's)."""
+
+    def __init__(self, run: "QuickRun", i: int, key: str, name: str, port: int):
+        super().__init__(run, i, 0)
+        self.key, self.name, self.port = key, name, port
+        self.entry_tries = 1                # a refused identify or queue is final
+        self.asked: set = set()
+        self.replies: dict = {}
+        self.t_queued: Optional[float] = None
+        self.t_room: Optional[float] = None
+        self.room_port: Optional[int] = None
+        self.ended: Optional[dict] = None   # matched, or unqueued without a request
+        self.moved = False
+
+    def done(self) -> bool:
+        if self.run.args.play:
+            return self.record is not None
+        return self.t_room is not None and self.run.all_in.is_set()
+
+    def on_message(self, m: dict) -> None:
+        kind, re_ = m.get("type"), m.get("re")
+        if re_ is not None and re_ in self.asked:
+            self.replies[re_] = m
+        if kind == "queued" and self.t_queued is None:
+            self.t_queued = time.perf_counter()
+            self.run.queued(self)
+        elif kind == "matched" or (kind == "unqueued" and re_ is None):
+            self.ended = m
+        elif kind == "joined" and self.t_room is None and self.t_queued is not None:
+            self.t_room = time.perf_counter()
+            self.seat = m.get("seat", 0)
+            self.room_port = self.port
+            self.run.seated(self)
+        super().on_message(m)
+
+    async def until(self, ready, timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"player {self.pair}: no {what} within {timeout:g} s")
+            if not self.alive:
+                raise ConnectionError(f"player {self.pair}: the connection closed before {what}")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), min(left, 5))
+            except asyncio.TimeoutError:
+                pass
+
+    async def ask(self, kind: str, what: str, **fields) -> dict:
+        rid = await self.send(kind, **fields)
+        self.asked.add(rid)
+        await self.until(lambda: rid in self.replies, 60, what)
+        return self.replies.pop(rid)
+
+    async def enter(self) -> None:
+        """identify, (everyone identified) queue, then the room or the way to it."""
+        r = await self.ask("identify", "profile", key=self.key, name=self.name)
+        if r.get("type") != "profile":
+            raise RuntimeError(f"player {self.pair}: identify refused: {r.get('code')}: {r.get('message')}")
+        self.run.identified()
+        await asyncio.wait_for(self.run.all_identified.wait(), self.run.args.timeout)
+        r = await self.ask("queue", "queued", preset=self.run.args.preset, months=self.run.args.months)
+        if r.get("type") != "queued":
+            raise RuntimeError(f"player {self.pair}: queue refused: {r.get('code')}: {r.get('message')}")
+        await self.until(lambda: self.t_room is not None or self.ended is not None, self.run.args.timeout,
+                         "room")
+        if self.t_room is not None:
+            return
+        m = self.ended
+        if m.get("type") != "matched":
+            raise RuntimeError(f"player {self.pair}: the wait ended without a room: {m.get('reason')}")
+        url = urlsplit(str(m.get("url")))
+        if url.hostname != HOST or url.port not in self.run.ports:
+            raise RuntimeError(f"player {self.pair}: matched to {m.get('url')}, not one of this run's servers")
+        self.code, self.token, self.port, self.moved = m["room"], m["token"], url.port, True
+        await self.ws.close()
+        raise Moved
+
+    async def reconnect(self) -> None:
+        await super().reconnect()
+        if self.moved and self.t_room is None:
+            raise RuntimeError(f"player {self.pair}: no room after following matched")
+
+    async def act_loop(self) -> None:
+        try:
+            await asyncio.wait_for(self.run.all_in.wait(), self.run.args.timeout)
+        except asyncio.TimeoutError:
+            return
+        await super().act_loop()
+
+
+class QuickRun(Run):
+    """``--quick N``: N players, ``ports`` the server processes (player i on ``i % len``)."""
+
+    def __init__(self, args, ports: list, keys: list):
+        super().__init__(args)
+        self.ports = ports
+        self.port = ports[0]
+        self.keys = keys
+        self.all_identified = asyncio.Event()
+        self.all_in = asyncio.Event()
+        self.n_identified = self.n_settled = self.waiting = self.peak_waiting = 0
+        self.t_first_queued: Optional[float] = None
+        self.t_all_in: Optional[float] = None
+        self.cpu_marks: dict = {}
+
+    def cpu_now(self) -> Optional[float]:
+        values = [cpu_seconds(pid) for pid in self.pids]
+        return None if None in values else sum(values)
+
+    def identified(self) -> None:
+        self.n_identified += 1
+        if self.n_identified == self.args.quick and not self.all_identified.is_set():
+            self.cpu_marks["queue"] = self.cpu_now()
+            self.all_identified.set()
+
+    def queued(self, seat: QuickSeat) -> None:
+        if self.t_first_queued is None:
+            self.t_first_queued = seat.t_queued
+        self.waiting += 1
+        self.peak_waiting = max(self.peak_waiting, self.waiting)
+
+    def seated(self, seat: QuickSeat) -> None:
+        self.waiting -= 1
+        self.settled()
+
+    def settled(self) -> None:
+        """One more player has a room, or has failed: when all have, the pairing is over."""
+        self.n_settled += 1
+        if self.n_settled == self.args.quick and not self.all_in.is_set():
+            self.t_all_in = time.perf_counter()
+            self.cpu_marks["rooms"] = self.cpu_now()
+            self.all_in.set()
+            for s in self.seats:
+                s.changed.set()
+
+    async def player(self, i: int) -> None:
+        await asyncio.sleep(self.args.ramp * i / max(1, self.args.quick))
+        seat = QuickSeat(self, i, self.keys[i], f"Q{i}", self.ports[i % len(self.ports)])
+        self.seats.append(seat)
+        try:
+            await seat.play(seat.enter)
+        except BaseException:
+            if seat.t_room is None:
+                if not self.all_identified.is_set() and seat.t_queued is None:
+                    self.identified()       # do not keep the others waiting for it
+                self.settled()
+            raise
+
+    async def main(self, pids: list) -> dict:
+        self.pids = pids
+        t0 = time.monotonic()
+        await self.all_of((self.player(i) for i in range(self.args.quick)), "a player")
+        return {"elapsed": time.monotonic() - t0, "cpu_end": self.cpu_now()}
+
+
+def quick_check(run: QuickRun, datas: list) -> tuple[list, dict]:
+    """Every player got a room, every room holds two of them in seats 0 and 1; with
+    --play every match finished and each seat's record and events are the server's log.
+    Returns the problems and the rooms ((process, code) -> seats)."""
+    problems = []
+    rooms: dict = {}
+    for s in run.seats:
+        if s.t_room is None:
+            problems.append(f"player {s.pair} got no room")
+        else:
+            rooms.setdefault((run.ports.index(s.room_port), s.code), []).append(s)
+    missing = run.args.quick - len(run.seats)
+    if missing:
+        problems.append(f"{missing} players never started")
+    for (proc, code), seats in rooms.items():
+        if sorted(s.seat for s in seats) != [0, 1]:
+            problems.append(f"room {code} on process {proc + 1} holds seats {sorted(s.seat for s in seats)}")
+    if run.args.play:
+        logs = {(i, code): v for i, d in enumerate(datas) for code, v in server_logs(d).items()}
+        for (proc, code), seats in rooms.items():
+            status, log = logs.get((proc, code), (None, None))
+            if status != "over":
+                problems.append(f"room {code} on process {proc + 1} is {status} on the server")
+                continue
+            problems += [p for s in seats for p in seat_problems(code, s.seat, s.record, s.events, log)]
+    return problems, rooms
+
+
+def make_profiles(db: Optional[str], data: Path, n: int) -> list:
+    """N player keys with their profiles made in the ladder's database beforehand, as an
+    operator could: the ladder lets one address bring only a few new keys an hour
+    (PROFILES_PER_HOUR), and every simulated player comes from 127.0.0.1."""
+    from koikoi.ladder import identity
+    from koikoi.ladder.store import open_store
+    keys = [identity.new_key() for _ in range(n)]
+    store = open_store(db, data)
+    try:
+        now = time.time()
+        for i, key in enumerate(keys):
+            store.ensure_profile(identity.key_hash(key), f"Q{i}", now=now)
+    finally:
+        store.close()
+    return keys
+
+
+def quick_postgres(args, folder: Path):
+    """(url, the server to stop or None, why not): --db, else a PostgreSQL that pgserver
+    starts in ``folder``, on a fresh database."""
+    if args.db:
+        return args.db, None, None
+    sys.path.insert(0, str(ROOT / "tools"))
+    from load_ladder import fresh_database, start_postgres
+    try:
+        url, srv = start_postgres(folder)
+    except Exception as exc:            # noqa: BLE001 - any failure: say it and skip
+        return None, None, f"pgserver did not start: {exc}"
+    if url is None:
+        return None, None, "the pgserver package is not installed and no --db postgresql://... was given"
+    return fresh_database(url), srv, None
+
+
+def quick_main(args, data: Path) -> int:
+    srv = None
+    db = args.db
+    if args.processes > 1 or (db or "").startswith(("postgresql://", "postgres://")):
+        db, srv, why = quick_postgres(args, data)
+        if db is None:
+            print(f"skipped: --processes {args.processes} needs a PostgreSQL: {why}", file=sys.stderr)
+            return SKIPPED
+    procs, ports, datas = [], [], []
+    try:
+        datas = [data / f"p{i + 1}" for i in range(args.processes)]
+        for d in datas:
+            d.mkdir(parents=True, exist_ok=True)
+        keys = make_profiles(db, datas[0], args.quick)
+        for d in datas:
+            proc, port = start_server(args, d, () if db is None else ("--db", db))
+            procs.append(proc)
+            ports.append(port)
+        run = QuickRun(args, ports, keys)
+        info = asyncio.run(run.main([p.pid for p in procs]))
+    finally:
+        for proc in procs:
+            stop_server(proc)
+        if srv is not None:
+            srv.cleanup()
+    problems, rooms = quick_check(run, datas)
+    problems = list(run.stats.problems) + problems
+    waits = [s.t_room - s.t_queued for s in run.seats if s.t_room is not None and s.t_queued is not None]
+    span = (run.t_all_in - run.t_first_queued) if run.t_all_in and run.t_first_queued else None
+    c0, c1 = run.cpu_marks.get("queue"), run.cpu_marks.get("rooms")
+    pairing_cpu = None if c0 is None or c1 is None else c1 - c0
+    ms = lambda v: None if v is None else round(v * 1000, 1)   # noqa: E731
+    out = {
+        "quick": args.quick, "processes": args.processes, "db": "sqlite" if db is None else "postgresql",
+        "rooms": len(rooms), "rooms_wanted": args.quick // 2, "seated": len(waits),
+        "peak_waiting": run.peak_waiting, "moved": sum(1 for s in run.seats if s.moved and s.t_room),
+        "pairing_s": None if span is None else round(span, 3),
+        "matches_per_s": round(len(rooms) / span, 1) if span else None,
+        "q2r_p50_ms": ms(percentile(waits, 0.5)), "q2r_p99_ms": ms(percentile(waits, 0.99)),
+        "q2r_max_ms": ms(max(waits) if waits else None),
+        "server_cpu_pairing_s": None if pairing_cpu is None else round(pairing_cpu, 3),
+        "server_cpu_ms_per_match": (None if pairing_cpu is None or not rooms
+                                    else round(pairing_cpu * 1000 / len(rooms), 2)),
+        "played": args.play, "actions": len(run.stats.times), "elapsed_s": round(info["elapsed"], 2),
+        "refused": run.stats.refused, "errors": run.stats.errors,
+        "problems": problems[:20], "problem_count": len(problems),
+    }
+    out["ok"] = not problems
+    where = "one process" if args.processes == 1 else f"{args.processes} processes"
+    print(f"quick match: {args.quick} players on {where} ({out['db']}), {out['peak_waiting']} waiting at once; "
+          f"{out['rooms']}/{out['rooms_wanted']} rooms made")
+    print(f"matches made: {out['matches_per_s']} a second ({out['rooms']} in {out['pairing_s']} s, "
+          f"from the first queued to the last player in a room)")
+    print(f"queue-to-room: p50 {out['q2r_p50_ms']} ms, p99 {out['q2r_p99_ms']} ms, max {out['q2r_max_ms']} ms"
+          + (f" ({out['moved']} players followed matched to the other process)" if args.processes > 1 else ""))
+    print(f"server CPU while pairing: {out['server_cpu_pairing_s']} s, {out['server_cpu_ms_per_match']} ms a match"
+          + (" (all processes)" if args.processes > 1 else ""))
+    if args.play:
+        print(f"played out: {out['actions']} actions in {out['elapsed_s']} s")
+    ok_text = ("every player got a room" + ("; every match finished, every record and event is the server's log"
+                                            if args.play else ""))
+    print(ok_text if not problems else f"{len(problems)} problem(s): " + "; ".join(problems[:5]))
+    if args.json:
+        print(json.dumps(out))
+    return 0 if out["ok"] else 1
 
 
 # ------------------------------------------------------------------ the checks
@@ -381,13 +708,19 @@ def check(run: Run, data: Path) -> list:
             problems.append(f"room {code} is {status} on the server")
             continue
         for seat, rec, got in ((0, rec0, ev0), (1, rec1, ev1)):
-            if rec is None or rec["log"]["events"] != log:
-                problems.append(f"room {code}: seat {seat}'s record is not the server's log")
-                continue
-            full = events_from_json(json.dumps(rec["log"]))
-            if [wire_event(e, seat) for e in full] != got:
-                problems.append(f"room {code}: seat {seat} was sent other events than the log's")
+            problems += seat_problems(code, seat, rec, got, log)
     return problems
+
+
+def seat_problems(code: str, seat: int, record: Optional[dict], got: list, log: list) -> list:
+    """What is wrong with one seat of a finished room: its record is not the server's
+    ``log``, or the public events it was sent (``got``) are not that log as it may see it."""
+    if record is None or record["log"]["events"] != log:
+        return [f"room {code}: seat {seat}'s record is not the server's log"]
+    full = events_from_json(json.dumps(record["log"]))
+    if [wire_event(e, seat) for e in full] != got:
+        return [f"room {code}: seat {seat} was sent other events than the log's"]
+    return []
 
 
 # ------------------------------------------------------------------ the server
@@ -403,12 +736,12 @@ def pin(server_pid: int) -> None:
     print(f"server pinned to CPU {cpus[0]}, players to CPU {','.join(map(str, cpus[1:]))}", file=sys.stderr)
 
 
-def start_server(args, data: Path):
+def start_server(args, data: Path, extra=()):
     profile = ["-m", "cProfile", "-o", str(args.profile)] if args.profile else []
     cmd = [sys.executable, *profile, "-m", "koikoi.net.cli", "--host", HOST, "--port", "0", "--data", str(data),
            "--max-rooms", str(args.pairs * 2 + 10), "--max-connections", str(args.pairs * 4 + 50),
            "--max-per-ip", str(args.pairs * 4 + 50), "--rooms-per-address", str(args.pairs * 2 + 10),
-           "--log-level", "WARNING"]
+           "--log-level", "WARNING", *extra]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     log = open(data / "server.log", "w")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=str(ROOT))
@@ -473,7 +806,30 @@ def parse_args(argv=None):
     p.add_argument("--timeline", action="store_true", help="print actions and p99 second by second")
     p.add_argument("--pin", action="store_true",
                    help="give the server a CPU of its own and the players the others (Linux; like taskset)")
+    q = p.add_argument_group("quick match (--quick)")
+    q.add_argument("--quick", type=int, default=None, metavar="N",
+                   help="N players (even) identify over --ramp and then all queue --preset and --months at "
+                        "once; measured: matches made a second, queue-to-room time, server CPU a match")
+    q.add_argument("--processes", type=int, default=1, help="server processes the players spread over "
+                                                            "(default 1; 2 needs PostgreSQL)")
+    q.add_argument("--db", default=None, metavar="URL",
+                   help="the ladder's database for the servers' --db (default: SQLite with one process; "
+                        "with two, a PostgreSQL that the pgserver package starts)")
+    q.add_argument("--play", action="store_true", help="play every match out (after all have a room) and check it")
     args = p.parse_args(argv)
+    if args.quick is None:
+        if args.processes != 1 or args.db or args.play:
+            p.error("--processes, --db and --play go with --quick")
+    else:
+        if not 2 <= args.quick <= 5000 or args.quick % 2:
+            p.error("--quick must be an even number from 2 to 5000")
+        if not 1 <= args.processes <= 4:
+            p.error("--processes must be 1 to 4")
+        if args.processes > 1 and (args.pin or args.profile):
+            p.error("--pin and --profile go with one process")
+        if args.faults:
+            p.error("--faults is not a --quick option")
+        args.pairs = args.quick // 2
     if args.pin and not hasattr(os, "sched_setaffinity"):
         p.error("--pin needs os.sched_setaffinity (Linux)")
     for name, lo, hi in (("pairs", 1, 5000), ("matches", 1, 1000), ("months", 1, 12)):
@@ -513,6 +869,12 @@ def main(argv=None) -> int:
     else:
         data = args.data
         data.mkdir(parents=True, exist_ok=True)
+    if args.quick:
+        try:
+            return quick_main(args, data)
+        finally:
+            if tmp is not None:
+                tmp.cleanup()
     proc, port = start_server(args, data)
     run = Run(args)
     run.port = port

@@ -43,3 +43,43 @@ def test_an_unmet_target_fails_and_bad_options_are_refused():
     assert code == 1 and not out["ok"] and out["matches"] == 2     # played, but not fast enough
     p = subprocess.run([sys.executable, str(TOOL), "--pairs", "0"], capture_output=True, text=True, timeout=30)
     assert p.returncode == 2 and "--pairs must be" in p.stderr
+
+
+def test_quick_match_mode_seats_every_player_and_plays_the_matches_out(tmp_path):
+    code, out, text = run_tool("--quick", "10", "--ramp", "0.2", "--play", "--think", "0.01",
+                               "--data", str(tmp_path / "srv"))
+    assert code == 0, text
+    assert out["ok"] and not out["problems"] and out["db"] == "sqlite" and out["processes"] == 1
+    assert out["rooms"] == out["rooms_wanted"] == 5 and out["seated"] == 10 and out["peak_waiting"] == 10
+    assert out["matches_per_s"] > 0 and out["server_cpu_ms_per_match"] is not None
+    assert 0 < out["q2r_p50_ms"] <= out["q2r_p99_ms"] <= out["q2r_max_ms"] < 30_000
+    assert out["actions"] >= 5 * 8 and not out["refused"]
+    assert "matches made:" in text and "queue-to-room: p50" in text and "every match finished" in text
+    # the profiles were made beforehand (one address may bring only a few new keys an hour)
+    import sqlite3
+    db = sqlite3.connect(tmp_path / "srv" / "p1" / "ladder.sqlite3")
+    try:
+        assert db.execute("SELECT COUNT(*) FROM profiles WHERE matches = 1").fetchone()[0] == 10
+    finally:
+        db.close()
+
+
+def test_quick_match_on_two_processes_follows_matched():
+    p = subprocess.run([sys.executable, str(TOOL), "--json", "--timeout", "60", "--quick", "8", "--ramp", "0.2",
+                        "--processes", "2"], capture_output=True, text=True, timeout=150, cwd=str(ROOT))
+    if p.returncode == 77:
+        import pytest
+        pytest.skip("no PostgreSQL for two processes: " + p.stderr.strip()[-300:])
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    assert p.returncode == 0 and lines, (p.returncode, p.stdout[-2000:], p.stderr[-2000:])
+    out = json.loads(lines[-1])
+    assert out["ok"] and out["db"] == "postgresql" and out["rooms"] == 4 and out["seated"] == 8
+    assert out["moved"] >= 1                    # some pairs were made across the two processes
+
+
+def test_quick_match_options_are_checked():
+    for args, why in ((["--quick", "7"], "even number"), (["--processes", "2"], "go with --quick"),
+                      (["--quick", "4", "--processes", "2", "--pin"], "one process"),
+                      (["--quick", "4", "--faults"], "not a --quick option")):
+        p = subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2 and why in p.stderr, (args, p.stderr)
