@@ -32,7 +32,7 @@ from typing import Optional
 import pygame
 
 from ...engine import RULESETS
-from ...net.discovery import NOT_INSTALLED, Announcer, Browser, FoundGame, RoomAd
+from ...net.discovery import Announcer, Browser, FoundGame, RoomAd
 from ...net.netsession import AddressError, HostedServer, address_text, parse_address, parse_code
 from ...session import MAX_NAME_LEN, clean_name
 from .. import theme
@@ -42,31 +42,12 @@ from . import MenuScene
 
 from .online_table import (  # noqa: F401  (the table's scenes, re-exported)
     DEFAULT_PORT, clock, default_name, seat_store, OnlineMatch, table_scene, OnlineRoundScene, OnlineOyagimeScene, OnlineResultsScene, OnlinePauseScene, LinkScene, PREFS, load_prefs, save_prefs)
-from .online_table import os_error_kind
+from .online_table import os_error_kind, unavailable_text
 
 log = logging.getLogger("koikoi.online")
 
 
 # ------------------------------------------------------------------ the screens before the table
-
-def unavailable_text(worker) -> str:
-    """Why the local network cannot be searched or announced on, as the screens say it
-    (``worker.problem``, a code of ``net.discovery.PROBLEMS``; its raw ``reason`` is logged)."""
-    problem = getattr(worker, "problem", None)
-    if problem is None and worker.reason == NOT_INSTALLED:
-        problem = "not_installed"
-    if problem == "not_installed":
-        return _("Local network search unavailable: zeroconf is not installed.")
-    if problem == "denied":
-        return _("Local network search unavailable: this computer does not let the game use the local "
-                 "network.")
-    if problem == "in_use":
-        return _("Local network search unavailable: another program holds the network port it needs.")
-    if problem == "no_network":
-        return _("Local network search unavailable: this computer is not on a network.")
-    return _("Local network search unavailable: it could not start on this computer's network (see the "
-             "log).")
-
 
 def server_start_text(exc: BaseException, port: int = 0) -> str:
     """Why the match server in this game could not start (on ``port``, 0: any free one),
