@@ -1,4 +1,5 @@
-"""Play online: host a match or join one (the table itself: ``online_table.py``).
+"""Play online: the Play online menu and Host a match (Join a match: ``online_join.py``; the
+table itself: ``online_table.py``, ``online_scenes.py``).
 
     Title -> "Play online" (OnlineScene) -> Host a match (HostScene) / Join a match (JoinScene)
                                           -> Quick match (``quickmatch.py``: the server's ladder)
@@ -26,47 +27,37 @@ tests, CI and a headless video driver unless KOIKOI_DISCOVERY turns it on.
 
 from __future__ import annotations
 
+import errno
 import logging
+import tempfile
+from pathlib import Path
 from typing import Optional
 
 import pygame
 
 from ...engine import RULESETS
-from ...net.discovery import NOT_INSTALLED, Announcer, Browser, FoundGame, RoomAd
-from ...net.netsession import AddressError, HostedServer, address_text, parse_address, parse_code
-from ...session import MAX_NAME_LEN, clean_name
+from ...narration import rules_name
+from ...net.discovery import Announcer, RoomAd
+from ...net.netsession import AddressError, HostedServer, parse_address
+from ...storage import valid_house_rules
 from .. import theme
 from .. import widgets as W
-from ..table import _, ngettext
+from ..table import _
 from . import MenuScene
+from .newmatch import months_row, preset_line
+from .rules_panel import changed_text, count_changes
 
-from .online_table import (  # noqa: F401  (the table's scenes, re-exported)
-    DEFAULT_PORT, clock, default_name, seat_store, OnlineMatch, table_scene, OnlineRoundScene, OnlineOyagimeScene, OnlineResultsScene, OnlinePauseScene, LinkScene, PREFS, load_prefs, save_prefs)
-from .online_table import os_error_kind
+from .online_errors import os_error_kind
+from .online_form import _NameMixin
+from .online_join import JoinScene
+from .online_table import (  # noqa: F401  (the table's scenes and the shared fields, re-exported)
+    DEFAULT_PORT, PREFS, LinkScene, OnlineMatch, OnlineOyagimeScene, OnlinePauseScene, OnlineResultsScene,
+    OnlineRoundScene, clock, default_name, load_prefs, save_prefs, seat_store, table_scene, unavailable_text)
 
 log = logging.getLogger("koikoi.online")
 
 
 # ------------------------------------------------------------------ the screens before the table
-
-def unavailable_text(worker) -> str:
-    """Why the local network cannot be searched or announced on, as the screens say it
-    (``worker.problem``, a code of ``net.discovery.PROBLEMS``; its raw ``reason`` is logged)."""
-    problem = getattr(worker, "problem", None)
-    if problem is None and worker.reason == NOT_INSTALLED:
-        problem = "not_installed"
-    if problem == "not_installed":
-        return _("Local network search unavailable: zeroconf is not installed.")
-    if problem == "denied":
-        return _("Local network search unavailable: this computer does not let the game use the local "
-                 "network.")
-    if problem == "in_use":
-        return _("Local network search unavailable: another program holds the network port it needs.")
-    if problem == "no_network":
-        return _("Local network search unavailable: this computer is not on a network.")
-    return _("Local network search unavailable: it could not start on this computer's network (see the "
-             "log).")
-
 
 def server_start_text(exc: BaseException, port: int = 0) -> str:
     """Why the match server in this game could not start (on ``port``, 0: any free one),
@@ -129,106 +120,6 @@ class OnlineScene(MenuScene):
                         subtitle=_("Meet a player of your level, or play a friend: one hosts, the other joins."))
 
 
-class _NameMixin:
-    """What the Host and Join screens share: the name field, the fields' keys, and the
-    match being made (``self.match``, an ``OnlineMatch``)."""
-
-    # ---------------------------------------------------------- the match being made
-    leave_on_failure = True       # a failed attempt still leaves the room it made
-
-    @property
-    def busy(self) -> bool:
-        """A match is being made (connecting, creating or joining, waiting)."""
-        return self.match is not None and self.match.stage != "failed"
-
-    def cancel(self) -> None:
-        if self.match is not None:
-            self.match.close()
-        self.match = None
-        self._collect()
-
-    def back(self) -> None:
-        if self.busy:
-            self.cancel()
-        else:
-            self.app.pop()
-
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        m = self.match
-        if m is not None and m.stage == "failed":
-            self.error = self.stale_text(m) if m.stale else m.error
-            m.close(leave=self.leave_on_failure and m.resuming is None, forget=m.stale)
-            self.match = None
-            self.failed(m)
-            self._collect()
-
-    def stale_text(self, m: OnlineMatch) -> str:
-        return m.error or ""
-
-    def failed(self, m: OnlineMatch) -> None:
-        """After a failed attempt (the screen's own follow-up)."""
-
-    @property
-    def animating(self) -> bool:
-        return super().animating or self.match is not None
-
-    def on_quit(self) -> None:
-        if self.match is not None:
-            self.match.quit_keeping_seat()    # a room made or a seat taken is kept for the next run
-
-    def _bottom_buttons(self, go_label: str, by: int, bw: int, bh: int) -> W.Button:
-        """Back and the screen's own button side by side at ``by``, and Cancel (while a match
-        is being made) centred in their place; the screen's button is returned."""
-        w = self.size[0]
-        go = self.button((0, by, bw, bh), go_label, self.start, style="primary",
-                         hotkeys=(pygame.K_RETURN, pygame.K_KP_ENTER))
-        self.back_b = self.button((0, by, bw, bh), _("Back"), self.back, style="secondary")
-        self.cancel_b = self.button((0, by, bw, bh), _("Cancel"), self.cancel, style="secondary",
-                                    hotkeys=(pygame.K_ESCAPE,))
-        self.cancel_b.rect.centerx = w // 2
-        gap = self.px(24)
-        self.back_b.rect.right = w // 2 - gap // 2
-        go.rect.left = w // 2 + gap // 2
-        return go
-
-    def _name_field(self, rect) -> W.TextField:
-        return W.TextField(rect, default_name(self.app), self._set_name, max_len=MAX_NAME_LEN, clean=clean_name,
-                           placeholder=_("Your name"), assets=self.app.assets,
-                           font_size=theme.font_px("body", self.s))
-
-    def _set_name(self, text: str) -> None:
-        PREFS["name"] = text
-
-    def typed_name(self) -> str:
-        f = self.name_field
-        try:
-            return clean_name(f.buffer if f.editing else f.text)
-        except ValueError:
-            return default_name(self.app)
-
-    def _fields(self) -> list:
-        return [f for f in self.widgets if isinstance(f, W.TextField) and f.visible]
-
-    def handle(self, event) -> bool:
-        # a field being typed in takes the keys first (no hotkey fires while typing)
-        editing = [f for f in self._fields() if f.editing or f.focused]
-        if editing and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT, pygame.MOUSEBUTTONDOWN):
-            for f in editing:
-                if f.handle(event):
-                    self._focus_editing()
-                    return True
-        used = super().handle(event)
-        self._focus_editing()
-        return used
-
-    def _focus_editing(self) -> None:
-        """The keyboard focus follows the field being typed in (a click moves it there)."""
-        for f in self._fields():
-            if f.editing and self.focus.current is not f and f in self.focus.widgets:
-                self.focus.focus(f)
-
-
 class HostScene(_NameMixin, MenuScene):
     """Host a match: the rules (the last New match choice by default), where the match
     runs, then the room code and the addresses to share while waiting for the other player.
@@ -252,7 +143,6 @@ class HostScene(_NameMixin, MenuScene):
         self.months = last.get("months", preset.months)
         if self.months not in preset.months_offered:
             self.months = preset.months
-        from ...storage import valid_house_rules
         self.last_house = (self.rules_name, valid_house_rules(self.rules_name, last.get("house")))
         self.house = dict(self.last_house[1])
         self.lan = bool(PREFS.get("lan"))
@@ -323,7 +213,6 @@ class HostScene(_NameMixin, MenuScene):
         y += self.px(36 + 56 + 26)
         self.labels.append((_("Rules"), y))
         y += self.px(36)
-        from ...narration import rules_name
         self.rules_row = W.ChoiceRow((x, y, inner, self.px(50) * 2 + self.px(10)),
                                      [(n, rules_name(n)) for n in RULESETS], self.rules_name, self.set_rules,
                                      columns=4, gap=self.px(10), assets=a, font_size=fs)
@@ -352,7 +241,6 @@ class HostScene(_NameMixin, MenuScene):
         self._collect()
 
     def _build_months(self) -> None:
-        from .newmatch import months_row
         self.months_row = months_row(self, self.rules_name, self.months_rect, self.months, self.set_months)
         self.months = self.months_row.selected
 
@@ -455,7 +343,6 @@ class HostScene(_NameMixin, MenuScene):
         seat = self.resume_seat
         if self.hosting or seat is None:
             return
-        import errno
         self.error = None
         port = 0 if new_port else seat.port
         try:
@@ -554,8 +441,6 @@ class HostScene(_NameMixin, MenuScene):
         return _("Announcing on the local network…")
 
     def _data_dir(self):
-        import tempfile
-        from pathlib import Path
         if getattr(self.app, "read_only", False):
             return Path(tempfile.mkdtemp(prefix="koikoi-host-"))
         return Path(self.app.storage.data_dir) / "server"
@@ -572,8 +457,6 @@ class HostScene(_NameMixin, MenuScene):
             W.draw_text(surface, text.upper(), head, theme.GOLD, (self.name_field.rect.x, y))
         text, y = self.label_where
         W.draw_text(surface, text.upper(), head, theme.GOLD, (self.where_x, y))
-        from .newmatch import preset_line
-        from .rules_panel import changed_text, count_changes
         font = self.font("small")
         x = self.rules_row.rect.x
         room = self.rules_row.rect.w
@@ -649,269 +532,6 @@ class HostScene(_NameMixin, MenuScene):
         W.draw_text(surface, text, self.font("h3", True), theme.GOLD_LIGHT,
                     (cx, self.panel.bottom - self.px(40)), "midbottom")
 
-
-class JoinScene(_NameMixin, MenuScene):
-    """Join a match: a game found on the local network (a click joins it), or the host's
-    address (host:port) and the room code; and a name.
-
-    The search (``koikoi.net.discovery.Browser``) runs while this screen is on the stack:
-    it starts when the screen is first shown and stops when it leaves."""
-
-    def __init__(self, app, join: Optional[tuple] = None, *, player: Optional[str] = None, auto: bool = False):
-        load_prefs(app)
-        self.address = PREFS.get("address") or f"127.0.0.1:{DEFAULT_PORT}"
-        self.code_text = PREFS.get("code") or ""
-        if join is not None:
-            host, port, code = join            # a parse_join result (wss:// kept as .secure), or a tuple
-            self.address = address_text(host, port, secure=bool(getattr(join, "secure", False)))
-            self.code_text = code
-        if player:
-            try:
-                PREFS["name"] = clean_name(player)
-            except ValueError:
-                pass
-        self.match: Optional[OnlineMatch] = None
-        self.error: Optional[str] = None
-        self.browser: Optional[Browser] = None
-        self.game_buttons: list = []
-        self._rows: dict = {}                   # (game, row) -> its button, kept while it is shown
-        self._games_seen = None                 # (browser version, state) last shown
-        self.more_games = 0
-        super().__init__(app)
-        if auto:
-            self.start()
-
-    # ---------------------------------------------------------- layout
-    def layout(self) -> None:
-        w, h = self.size
-        a = self.app.assets
-        fs = theme.font_px("body", self.s)
-        self.panel = pygame.Rect(0, self.px(175), min(w - self.px(80), self.px(1560)), 0)
-        self.panel.centerx = w // 2
-        bw, bh = self.px(340), self.px(78)
-        by = h - self.px(30) - bh
-        self.panel.h = max(self.px(200), min(by - self.px(24) - self.panel.y, self.px(700)))
-        pad, gap = self.px(48), self.px(56)
-        inner = self.panel.w - 2 * pad
-        left = min(self.px(600), (inner - gap) * 9 // 20)
-        x = self.panel.x + pad
-        y = self.panel.y + self.px(30)
-        self.left_w = left
-        self.labels = []
-        old = {k: getattr(self, k, None) for k in ("address_field", "code_field", "name_field")}
-        self.labels.append((_("Address of the host"), x, y))
-        self.address_field = old["address_field"] or W.TextField(
-            (0, 0, 1, 1), self.address, self._set_address, max_len=80, placeholder="192.168.1.20:8765",
-            assets=a, font_size=fs)
-        self.address_field.rect = pygame.Rect(x, y + self.px(36), left, self.px(56))
-        y += self.px(36 + 56 + 26)
-        self.labels.append((_("Room code"), x, y))
-        self.code_field = old["code_field"] or W.TextField(
-            (0, 0, 1, 1), self.code_text, self._set_code, max_len=16, placeholder="KOI-4821", assets=a,
-            font_size=fs)
-        self.code_field.rect = pygame.Rect(x, y + self.px(36), min(left, self.px(320)), self.px(56))
-        y += self.px(36 + 56 + 26)
-        self.labels.append((_("Your name"), x, y))
-        self.name_field = old["name_field"] or self._name_field((0, 0, 1, 1))
-        self.name_field.rect = pygame.Rect(x, y + self.px(36), left, self.px(56))
-        y += self.px(36 + 56 + 30)
-        self.message_y = y
-        # the games found on the local network, right of the fields
-        rx = x + left + gap
-        self.divider_x = x + left + gap // 2
-        self.lan_rect = pygame.Rect(rx, self.panel.y + self.px(30), self.panel.right - pad - rx,
-                                    self.panel.h - self.px(30 + 26))
-        self.labels.append((_("Games on your local network"), rx, self.lan_rect.y))
-        self.row_h, self.row_gap = self.px(88), self.px(12)
-        self.rows_y = self.lan_rect.y + self.px(40)
-        room = self.lan_rect.bottom - self.px(40) - self.rows_y + self.row_gap
-        self.lan_rows = max(1, room // (self.row_h + self.row_gap))
-        self.join_b = self._bottom_buttons(_("Join"), by, bw, bh)
-        self._rows = {}
-        self._games_seen = None
-        self._sync_games()
-
-    def _collect(self) -> None:
-        if self.joining:
-            self.widgets = [self.cancel_b]
-        else:
-            self.widgets = [*self.game_buttons, self.address_field, self.code_field, self.name_field,
-                            self.back_b, self.join_b]
-        self.focus.set(self.widgets)
-
-    joining = _NameMixin.busy
-    leave_on_failure = False      # nothing to leave: no seat was taken
-
-    # ---------------------------------------------------------- the search
-    def enter(self) -> None:
-        super().enter()
-        if self.browser is None:
-            self.browser = Browser().start()
-            self._games_seen = None
-
-    def exit(self) -> None:
-        self.stop_searching()
-        super().exit()
-
-    def on_quit(self) -> None:
-        b = self.browser
-        self.stop_searching()
-        if b is not None:
-            b.join(3.0)
-        super().on_quit()
-
-    def stop_searching(self) -> None:
-        """Stop the search (at once: the browser's thread closes zeroconf by itself)."""
-        if self.browser is not None:
-            self.browser.stop()
-
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self._sync_games()
-
-    def games(self) -> tuple:
-        return self.browser.games() if self.browser is not None else ()
-
-    def _sync_games(self) -> None:
-        """The list follows the browser's snapshot (rebuilt only when it changed)."""
-        b = self.browser
-        seen = (b.version, b.state) if b is not None else None
-        if seen == self._games_seen and self._games_seen is not None:
-            return
-        self._games_seen = seen
-        games = self.games()
-        shown = games[:self.lan_rows]
-        self.more_games = len(games) - len(shown)
-        rows = {}
-        from ...narration import rules_name
-        for i, g in enumerate(shown):
-            btn = self._rows.get((g, i))
-            if btn is None:
-                r = (self.lan_rect.x, self.rows_y + i * (self.row_h + self.row_gap), self.lan_rect.w, self.row_h)
-                label = _("{name}  ·  {code}").format(name=g.name, code=g.code)
-                sub = (_("{rules}  ·  {address}").format(rules=rules_name(g.rules), address=g.address)
-                       if g.compatible else _("Another version of the game: it cannot join this one"))
-                btn = self.button(r, label, lambda g=g: self.join_found(g), style="secondary", sublabel=sub,
-                                  enabled=g.compatible)
-            rows[(g, i)] = btn
-        self._rows = rows
-        self.game_buttons = list(rows.values())
-        self._collect()
-
-    def search_text(self) -> tuple[str, tuple]:
-        """What the list says of the search: (text, colour)."""
-        b = self.browser
-        state = b.state if b is not None else "off"
-        if state == "unavailable":
-            return (unavailable_text(b) + " "
-                    + _("Type the address and the code instead."), theme.BAD)
-        if state == "stopped":
-            return _("The search has stopped: go back and open Join again to search again."), theme.CREAM_DIM
-        if self.more_games:
-            return ngettext("{n} more game was found than fits here.", "{n} more games were found than fit here.",
-                            self.more_games).format(n=self.more_games), theme.CREAM_DIM
-        if self.game_buttons:
-            return _("Click a game to join it."), theme.CREAM_DIM
-        if state == "off":
-            return _("Local network search is off: type the address and the code."), theme.CREAM_DIM
-        return _("Searching for games on your local network…"), theme.CREAM_DIM
-
-    def join_found(self, game: FoundGame) -> None:
-        """Join a game from the list: its address and its code, then Join."""
-        if self.joining:
-            return
-        if not game.compatible:
-            self.error = _("That game is another version of Koi-Koi: it cannot be joined from this one.")
-            return
-        self.address_field.set_text(game.address)
-        self.code_field.set_text(game.code)
-        self._set_address(game.address)
-        self._set_code(game.code)
-        self.start()
-
-    # ---------------------------------------------------------- fields
-    def _set_address(self, text: str) -> None:
-        self.address = PREFS["address"] = text
-
-    def _set_code(self, text: str) -> None:
-        self.code_text = PREFS["code"] = text
-
-    def _typed(self, f: W.TextField) -> str:
-        return f.buffer if f.editing else f.text
-
-    def start(self) -> None:
-        """Check the address and the code, then connect and take the free seat."""
-        if self.joining:
-            return
-        for f in (self.address_field, self.code_field, self.name_field):
-            f.commit()
-        address, code = self._typed(self.address_field).strip(), self._typed(self.code_field).strip()
-        if "/" in address and not code:          # "host:port/KOI-4821" pasted whole
-            address, _sep, code = address.rpartition("/")
-        try:
-            where = parse_address(address)          # ws:// or wss:// (TLS) kept as .secure
-        except AddressError:
-            self.error = _("That address cannot be right: it looks like 192.168.1.20:8765.")
-            return
-        try:
-            code = parse_code(code)
-        except AddressError:
-            self.error = _("That room code cannot be right: it looks like KOI-4821.")
-            return
-        self.error = None
-        name = self.typed_name()
-        PREFS.update(name=name, address=address, code=code)
-        save_prefs(self.app)
-        self.code_field.set_text(code)
-        self.code_text = code
-        store = seat_store(self.app)
-        kept = store.find(where.text, code) if store is not None else None
-        match = OnlineMatch(self.app, where.url, address=address)
-        # a seat kept from an earlier run in this room: take it back instead of joining anew
-        self.match = match.resume(kept) if kept is not None else match.join(code, name)
-        self._collect()
-
-    def stale_text(self, m: OnlineMatch) -> str:
-        return _("The server no longer keeps your seat in {code} (the match ended, or the server was reset). "
-                 "Press Join to join it as a new player.").format(code=m.resuming.room)
-
-    # ---------------------------------------------------------- drawing
-    def draw_content(self, surface: pygame.Surface) -> None:
-        self.draw_title(surface, _("Join a match"), self.px(34),
-                        subtitle=_("Click a game found on your local network, or type the address and the "
-                                   "room code the host's screen shows."))
-        W.draw_panel(surface, self.panel, s=self.s)
-        cx = self.panel.centerx
-        if self.joining:
-            text = _("Connecting to {address}…").format(address=self.match.address)
-            if self.match.stage in ("entering", "open"):
-                text = _("Joining {code}…").format(code=self.code_text)
-                if self.match.resuming is not None:
-                    text = _("Taking back your seat in {code}…").format(code=self.code_text)
-            W.draw_text(surface, W.ellipsize(text, self.font("h3", True), self.panel.w - self.px(60)),
-                        self.font("h3", True), theme.GOLD_LIGHT, (cx, self.panel.centery), "center")
-            return
-        head = self.font("small", True)
-        for text, x, y in self.labels:
-            W.draw_text(surface, text.upper(), head, theme.GOLD, (x, y))
-        pygame.draw.line(surface, theme.darken(theme.GOLD, 0.55), (self.divider_x, self.panel.y + self.px(30)),
-                         (self.divider_x, self.panel.bottom - self.px(30)), max(1, self.px(2)))
-        font = self.font("small")
-        said, color = self.search_text()
-        if self.game_buttons:
-            y = self.lan_rect.bottom - font.get_linesize()
-            W.draw_text(surface, W.ellipsize(said, font, self.lan_rect.w), font, color, (self.lan_rect.x, y))
-        else:
-            y = self.rows_y + self.px(10)
-            for line in W.wrap_text(said, font, self.lan_rect.w)[:4]:
-                W.draw_text(surface, line, font, color, (self.lan_rect.x, y))
-                y += font.get_linesize()
-        if self.error:
-            font = self.font("small", True)
-            y = self.message_y
-            for line in W.wrap_text(self.error, font, self.left_w)[:3]:
-                W.draw_text(surface, line, font, theme.BAD, (self.address_field.rect.x, y))
-                y += font.get_linesize()
 
 
 __all__ = ["OnlineMatch", "OnlineScene", "HostScene", "JoinScene", "OnlineRoundScene", "OnlineOyagimeScene",

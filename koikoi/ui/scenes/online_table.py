@@ -1,23 +1,16 @@
-"""Online play at the table: the match over the network and what the table does with it.
+"""Online play at the table: the match over the network, and what it says when it fails.
 
 ``OnlineMatch`` is one match over the network: a ``ThreadedClient`` (and, for the
 host, the ``HostedServer`` this game runs on a free port, or none when the room is
 created on a match server elsewhere: ``on_server``) and its ``NetSession``.
 It is an app ticker (``app.tickers``): every frame, whatever screen is on top, it
 polls the session, opens the table when both players are in, and shows the
-connection's trouble over the table (``LinkScene``): "Reconnecting…" when this
-side's connection dropped, "Waiting for Haru (0:42)" when the other side's did (with
+connection's trouble over the table (``online_scenes.LinkScene``): "Reconnecting…" when
+this side's connection dropped, "Waiting for Haru (0:42)" when the other side's did (with
 "Claim the match" once the server allows it, and "Keep waiting"), "The server is
 gone", and a match won or lost by forfeit. When no screen shows the match any more
 (the player went back to the title) it leaves the room and shuts everything down.
-
-The table is the normal ``RoundScene`` (and ``OyagimeScene`` for the draw for
-dealer) with four online differences, in subclasses here: Escape and Menu open
-``OnlinePauseScene`` (there is nothing to save or concede locally: the match is the
-server's), the draw for dealer goes on to the online table, its prompt names the
-other player while they choose, and the end of the match opens
-``OnlineResultsScene``: the usual results, without Replay (the other player's hand
-never reached this machine during play, so a round cannot be shown face up here).
+The scenes of the table, online, are ``online_scenes``' (re-exported here).
 
 The seat's token is kept in the data folder (``koikoi.net.seats``) from the moment
 the seat is granted until the match is over and filed, or the player leaves it: a
@@ -29,28 +22,33 @@ Once the match has ended the server sends the whole log (``record``); it is chec
 (``net.client.check_record``) and filed in the Match history, flagged online, where
 its rounds can be replayed (both players file the same log). A record that does not
 agree with what was played here is not filed, and the player is told.
+
+Also here, for every online screen: what the player typed last (``PREFS``) and the
+sentences for a failed connection or request (by the error's kind, ``online_errors``).
 """
 
 from __future__ import annotations
 
-import errno
 import logging
-import re
-import time
+import ssl
+import threading
 from typing import Optional
 
-import pygame
+try:
+    from websockets import exceptions as wse
+except ImportError:         # pragma: no cover - the client needs websockets
+    wse = None
 
-from ...engine.phase import Phase
-from ...net.netsession import REMOTE, HostedServer, NetSession
+from ...net.client import ConnectionLost, ServerError, ThreadedClient
+from ...net.discovery import NOT_INSTALLED
+from ...net.netsession import HostedServer, NetSession
+from ...net.seats import Seat, SeatStore
 from ...session import clean_name
-from .. import theme
-from .. import widgets as W
 from ..table import _, seat_label
-from . import MenuScene
-from .ledger import MatchResultsScene
-from .oyagime import OyagimeScene
-from .round import RoundScene
+from .online_errors import os_error_kind
+from .online_scenes import (  # noqa: F401  (the table's scenes, re-exported)
+    LinkScene, OnlineOyagimeScene, OnlinePauseScene, OnlineResultsScene, OnlineRoundScene, clock,
+    table_scene)
 
 
 log = logging.getLogger("koikoi.online")
@@ -88,13 +86,6 @@ def save_prefs(app) -> None:
     except Exception:   # remembering is a convenience: never in the way of a match
         log.exception("could not remember the online fields")
 
-
-def clock(seconds: float) -> str:
-    """0:42, 12:05."""
-    s = max(0, int(seconds + 0.999))
-    return f"{s // 60}:{s % 60:02d}"
-
-
 def default_name(app) -> str:
     if PREFS.get("name"):
         return PREFS["name"]
@@ -105,56 +96,10 @@ def default_name(app) -> str:
         return _("Player")
 
 
+
 # ------------------------------------------------------------------ what a failure is called
 # The raw text of an exception (OS errors, OpenSSL, the server's English) goes to the log;
 # the screen says a translated sentence chosen by the exception's type, errno or code.
-
-_ERRNO_KINDS = (      # (kind, errno values; the 100xx are Windows' WSA codes)
-    ("refused", {errno.ECONNREFUSED, 10061}),
-    ("timeout", {errno.ETIMEDOUT, 10060}),
-    ("unreachable", {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN,
-                     getattr(errno, "EHOSTDOWN", -1), 10050, 10051, 10064, 10065}),
-    ("denied", {errno.EACCES, errno.EPERM, 10013}),
-    ("in_use", {errno.EADDRINUSE, 10048}),
-    ("reset", {errno.ECONNRESET, errno.ECONNABORTED, errno.EPIPE, 10053, 10054}),
-    ("no_space", {errno.ENOSPC}),
-)
-_ERRNO_IN_TEXT = re.compile(r"\[(?:Errno|WinError) (-?\d+)\]")
-
-
-def os_error_kind(exc: BaseException) -> Optional[str]:
-    """What an OS or network error is, from its type and errno: "refused", "timeout",
-    "unknown_host", "unreachable", "denied", "in_use", "reset", "no_space"; None for
-    anything else. (A connection tried on several addresses fails with one OSError
-    without an errno, "Multiple exceptions: [Errno 111] ..., [Errno 111] ...": the
-    first errno in it is used.)"""
-    import asyncio
-    import concurrent.futures
-    import socket
-    if isinstance(exc, socket.gaierror):
-        return "unknown_host"
-    if isinstance(exc, (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
-        return "timeout"
-    if not isinstance(exc, OSError):
-        return None
-    if isinstance(exc, ConnectionRefusedError):
-        return "refused"
-    if isinstance(exc, PermissionError):
-        return "denied"
-    if isinstance(exc, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError)):
-        return "reset"
-    codes = [exc.errno, getattr(exc, "winerror", None)]
-    if exc.errno is None:
-        codes += [int(n) for n in _ERRNO_IN_TEXT.findall(str(exc))[:1]]
-    for code in codes:
-        if code is None:
-            continue
-        for kind, values in _ERRNO_KINDS:
-            if code in values:
-                return kind
-    return None
-
-
 _NOT_UNDERSTOOD = frozenset({"bad_field", "bad_message", "bad_type", "bad_id", "bad_frame", "bad_json",
                              "too_deep", "too_big", "binary", "bad_action"})
 
@@ -225,12 +170,6 @@ def _failure_text(exc: BaseException, address: str, *, server: bool = False,
     """What the screen says of a failed connection or request (``server``: the player
     is creating a room on a match server, not joining a host's game; ``room``: the code
     of the room being joined). The raw text of ``exc`` is for the log, never shown."""
-    import ssl
-    from ...net.client import ConnectionLost, ServerError
-    try:
-        from websockets import exceptions as wse
-    except ImportError:         # pragma: no cover - the client needs websockets
-        wse = None
     if isinstance(exc, ServerError):
         said = server_error_text(exc.code, room=room, address=address)
         if said is not None:
@@ -307,7 +246,6 @@ def _failure_text(exc: BaseException, address: str, *, server: bool = False,
 
 def _claim_failure_text(exc: BaseException) -> str:
     """What the toast says when the claim of a match was refused or failed."""
-    from ...net.client import ServerError
     if isinstance(exc, ServerError):
         said = server_error_text(exc.code)
         if exc.code == "cannot_claim":
@@ -320,6 +258,26 @@ def _claim_failure_text(exc: BaseException) -> str:
                  "once it is back.")
     return _("The match could not be claimed (see the log).")
 
+# ------------------------------------------------------------------ the screens before the table
+
+def unavailable_text(worker) -> str:
+    """Why the local network cannot be searched or announced on, as the screens say it
+    (``worker.problem``, a code of ``net.discovery.PROBLEMS``; its raw ``reason`` is logged)."""
+    problem = getattr(worker, "problem", None)
+    if problem is None and worker.reason == NOT_INSTALLED:
+        problem = "not_installed"
+    if problem == "not_installed":
+        return _("Local network search unavailable: zeroconf is not installed.")
+    if problem == "denied":
+        return _("Local network search unavailable: this computer does not let the game use the local "
+                 "network.")
+    if problem == "in_use":
+        return _("Local network search unavailable: another program holds the network port it needs.")
+    if problem == "no_network":
+        return _("Local network search unavailable: this computer is not on a network.")
+    return _("Local network search unavailable: it could not start on this computer's network (see the "
+             "log).")
+
 
 def seat_store(app):
     """The seats file of ``app``'s data folder (None without a storage). A second window
@@ -329,7 +287,6 @@ def seat_store(app):
     folder = getattr(storage, "data_dir", None)
     if folder is None:
         return None
-    from ...net.seats import SeatStore
     return SeatStore(folder)
 
 
@@ -345,7 +302,6 @@ class OnlineMatch:
     AGAIN = ()         # the scenes "New match" on the results opens after Play online
 
     def __init__(self, app, url: str, *, hosted: Optional[HostedServer] = None, address: str = ""):
-        from ...net.client import ThreadedClient
         self.app = app
         self.url = url
         self.hosted = hosted
@@ -408,7 +364,6 @@ class OnlineMatch:
             return
         if self._forgotten or (self.hosted is not None and getattr(self.app, "read_only", False)):
             return      # over or left; or hosted from a read-only window (its server's folder is temporary)
-        from ...net.seats import Seat
         old = self.resuming
         seat = Seat(room=st.room, address=self.seat_address(), seat=st.seat, token=st.token,
                     name=st.names[st.seat] or (old.name if old else "?"), hosted=self.hosted is not None,
@@ -601,7 +556,6 @@ class OnlineMatch:
             client.close(2.0)
             if hosted is not None:
                 hosted.stop(10.0)
-        import threading
         self.closer = threading.Thread(target=work, name="koikoi-online-close", daemon=True)
         self.closer.start()
 
@@ -617,337 +571,3 @@ class OnlineMatch:
             return not self.closer.is_alive()
         return True
 
-
-def table_scene(app, match: OnlineMatch):
-    """The draw for dealer while it goes on, else the round table."""
-    if match.session.state.phase_name == Phase.OYAGIME:
-        return OnlineOyagimeScene(app, match)
-    return OnlineRoundScene(app, match)
-
-
-# ------------------------------------------------------------------ the table, online
-
-class OnlineRoundScene(RoundScene):
-    """The round table on a ``NetSession`` (see the module docstring for what differs)."""
-
-    pausable = False            # Escape opens the online menu, not the local pause menu
-
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        super().__init__(app, match.session)
-
-    def handle(self, event) -> bool:
-        used = super().handle(event)
-        if not used and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.pause()
-            return True
-        return used
-
-    def pause(self) -> None:
-        self.tip.hide()
-        if self.drag is not None:
-            self.controls.cancel()
-        self.controls.reset_pointer()
-        self.app.push_overlay("online_pause", self.match)
-
-    def _to_oyagime(self) -> None:
-        self.closed = True
-        self.app.replace(OnlineOyagimeScene(self.app, self.match))
-
-    def match_over(self) -> None:
-        self.closed = True
-        self.app.replace(OnlineResultsScene(self.app, self.match))
-
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
-
-
-class OnlineOyagimeScene(OyagimeScene):
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        super().__init__(app, match.session)
-
-    def continue_(self) -> None:
-        if self.decided is None or self.decided.dealer is None:
-            return
-        self.app.replace(OnlineRoundScene(self.app, self.match))
-
-    def back(self) -> None:
-        self.app.push_overlay("online_pause", self.match)
-
-    def _prompt(self):
-        seat = self.picking_seat
-        if self.decided is None and seat is not None and self.session.seats[seat].kind == REMOTE:
-            return _("{name} is choosing…").format(name=seat_label(self.session.seats[seat].name)), None
-        return super()._prompt()
-
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
-
-
-class OnlineResultsScene(MatchResultsScene):
-    """The usual match results, without Replay (the other hand never came here)."""
-
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        over = match.session.over or {}
-        conceded = over.get("conceded") if over.get("reason") == "forfeit" else None
-        super().__init__(app, match.session, conceded=conceded)
-
-    def layout(self) -> None:
-        self.columns = [c for c in self.columns if c.key != "replay"]
-        super().layout()
-
-    def replay_row(self, i: int) -> None:
-        if self.match.session.filed is not None:
-            self.app.toast(_("This match is in your Match history, where its rounds can be replayed."),
-                           5.0, "info")
-            return
-        self.app.toast(_("An online round cannot be replayed: the other player's hand never came to this "
-                         "computer."), 5.0, "info")
-
-    def new_match(self) -> None:
-        self.app.open("title", mode="reset")
-        self.app.open("online")
-        for name in self.match.AGAIN:          # a quick match: straight back to Quick match
-            self.app.open(name)
-
-    def _draw_table(self, surface: pygame.Surface) -> None:
-        W.draw_panel(surface, self.panel, s=self.s)
-        self.table.draw(surface)
-        if self.state.ledger:
-            W.draw_text(surface, _("Click a round for its details"), self.font("tiny"), theme.CREAM_DIM,
-                        (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
-
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
-
-
-class OnlinePauseScene(MenuScene):
-    """The menu over an online table: resume, rules, how to play, settings, leave, quit."""
-
-    opaque = False
-    intro_time = 0.2
-
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        super().__init__(app)
-
-    def layout(self) -> None:
-        w, h = self.size
-        bw, bh, gap = self.px(420), self.px(74), self.px(18)
-        labels = [(_("Resume"), self.back, "primary", (pygame.K_ESCAPE,)),
-                  (_("Rules of this match"), self.rules_panel, "secondary", (pygame.K_r,)),
-                  (_("How to play"), self.how_to, "secondary", (pygame.K_F1,)),
-                  (_("Settings"), self.settings, "secondary", ()),
-                  (_("Leave the match"), self.leave, "danger", ()),
-                  (_("Quit the game"), self.quit, "danger", ())]
-        self.layout_button_column(labels, bw, bh, gap)
-
-    def rules_panel(self) -> None:
-        st = self.match.session.state
-        if st.rules is not None:
-            self.app.open("rules_panel", st.rules, st.months)
-
-    def how_to(self) -> None:
-        rules = self.match.session.state.rules
-        if rules is None:
-            self.app.open("howto", None)
-        else:
-            self.app.open("howto", rules.name, rules=rules)
-
-    def settings(self) -> None:
-        self.app.open("settings")
-
-    def leave(self) -> None:
-        name = self.match.session.opponent_name
-        self.app.open("confirm", _("Leave the match?"),
-                      _("You leave the room: {name} may then claim the match as won.").format(name=name),
-                      _("Leave"), self._leave_now)
-
-    def _leave_now(self) -> None:
-        self.match.close()
-        self.app.open("title", mode="reset")
-
-    def quit(self) -> None:
-        self.match.close(leave=False)       # the seat is kept: the game started again takes it back
-        self.app.quit()
-
-    def handle(self, event) -> bool:
-        super().handle(event)
-        return True   # modal
-
-    def draw(self, surface: pygame.Surface) -> None:
-        self.draw_menu_panel(surface, _("Online match {code}").format(code=self.match.code or ""))
-
-
-class LinkScene(MenuScene):
-    """The connection's trouble over the table (``OnlineMatch.trouble``). Modal, except
-    while the player keeps waiting for the other side: then a strip at the top that
-    lets the table be played."""
-
-    opaque = False
-    intro_time = 0.15
-
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        self.mode = "reconnecting"
-        self.since = time.monotonic()
-        super().__init__(app)
-
-    @property
-    def strip(self) -> bool:
-        return self.mode == "waiting" and self.match.keep_waiting
-
-    @property
-    def pauses_below(self) -> bool:        # the table plays on under the strip
-        return not self.strip
-
-    def set_mode(self, mode: str) -> None:
-        key = (mode, self.strip, self._claimable())
-        if key != getattr(self, "_key", None):
-            self.mode = mode
-            self._key = key
-            self.layout()
-
-    def _claimable(self) -> bool:
-        w = self.match.session.waiting_for()
-        return w is not None and w[2] is not None and w[2] <= 0
-
-    # ---------------------------------------------------------- texts
-    def texts(self) -> tuple[str, str]:
-        """(title, sentence) for the mode."""
-        s = self.match.session
-        name = s.opponent_name
-        if self.mode == "reconnecting":
-            return (_("Reconnecting…"),
-                    _("The connection to the match dropped. Your seat is kept: the game takes it back as "
-                      "soon as the server answers."))
-        if self.mode == "lost":
-            return (_("The server is gone"),
-                    _("The match server stopped answering, so this match cannot go on from here."))
-        if self.mode == "forfeit":
-            over = s.over or {}
-            if over.get("winner") == s.seat:
-                return (_("You win: {name} forfeits").format(name=name),
-                        _("{name} was away too long, and the match was claimed for you.").format(name=name))
-            return (_("{name} claimed the match").format(name=name),
-                    _("You were away longer than the server waits, and {name} claimed the match.").format(
-                        name=name))
-        w = s.waiting_for() or (name, 0.0, None)
-        who, gone, claim_in = w
-        who = who or name
-        title = _("Waiting for {name} ({time})").format(name=who, time=clock(gone))
-        left = (s.latest.presence[1 - s.seat] or {}).get("state") == "left"
-        if claim_in is not None and claim_in <= 0:
-            text = (_("{name} left the match. You may claim it as won, or keep waiting for them to come back.")
-                    if left else
-                    _("{name} has been away for {time}. You may claim the match as won, or keep waiting."))
-        elif claim_in is not None:
-            text = _("{name}'s connection dropped. Their seat is kept for them; you may claim the match "
-                     "in {time}.")
-            return title, text.format(name=who, time=clock(claim_in))
-        else:
-            text = _("{name}'s connection dropped. The match goes on when they are back.")
-        return title, text.format(name=who, time=clock(gone))
-
-    # ---------------------------------------------------------- layout
-    def layout(self) -> None:
-        w, h = self.size
-        self.widgets = []
-        if self.strip:
-            bh = self.px(52)
-            self.panel = pygame.Rect(0, self.px(12), min(w - self.px(40), self.px(980)), bh + self.px(24))
-            self.panel.centerx = w // 2
-            if self._claimable():
-                b = self.button((0, 0, self.px(280), bh), _("Claim the match"), self.match.claim,
-                                style="danger", font_size=theme.font_px("small", self.s))
-                b.rect.midright = (self.panel.right - self.px(14), self.panel.centery)
-                self.widgets.append(b)
-            self.focus.set(self.widgets)
-            return
-        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(940)), self.px(400))
-        self.panel.center = (w // 2, h // 2)
-        bw, bh, gap = self.px(320), self.px(72), self.px(24)
-        by = self.panel.bottom - self.px(36) - bh
-        row = []
-        if self.mode == "reconnecting":
-            row.append(self.button((0, by, bw, bh), _("Leave the match"), self.to_title, style="secondary"))
-        elif self.mode == "lost":
-            row.append(self.button((0, by, bw, bh), _("Title screen"), self.to_title, style="primary",
-                                   hotkeys=(pygame.K_RETURN,)))
-        elif self.mode == "forfeit":
-            row.append(self.button((0, by, bw, bh), _("See the results"), self.results, style="primary",
-                                   hotkeys=(pygame.K_RETURN,)))
-        else:
-            row.append(self.button((0, by, bw, bh), _("Keep waiting"), self.keep_waiting, style="secondary",
-                                   hotkeys=(pygame.K_ESCAPE,)))
-            if self._claimable():
-                row.append(self.button((0, by, bw, bh), _("Claim the match"), self.match.claim, style="danger"))
-        self.place_row(row, gap)
-
-    # ---------------------------------------------------------- actions
-    def keep_waiting(self) -> None:
-        self.match.keep_waiting = True
-        self.set_mode(self.mode)
-
-    def to_title(self) -> None:
-        # the server gone: its rooms may come back with it, so the seat is kept for later
-        self.match.close(forget=self.mode != "lost")
-        self.app.open("title", mode="reset")
-
-    def results(self) -> None:
-        match = self.match
-        match.close(leave=False)
-        self.app.reset(OnlineResultsScene(self.app, match))
-
-    def back(self) -> None:
-        if self.mode == "waiting":
-            self.keep_waiting()
-
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.set_mode(self.mode)     # the claim may have opened
-
-    @property
-    def animating(self) -> bool:
-        return True                   # the clock ticks
-
-    def handle(self, event) -> bool:
-        if self.strip:
-            for wdg in reversed(self.widgets):
-                if wdg.handle(event):
-                    return True
-            return False              # the table takes the rest
-        super().handle(event)
-        return True                   # modal
-
-    def draw(self, surface: pygame.Surface) -> None:
-        title, text = self.texts()
-        if self.strip:
-            W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=theme.GOLD, s=self.s)
-            right = self.widgets[0].rect.left - self.px(14) if self.widgets else self.panel.right - self.px(20)
-            font = self.font("body", True)
-            W.draw_text(surface, W.ellipsize(title, font, right - self.panel.x - self.px(24)), font,
-                        theme.GOLD_LIGHT, (self.panel.x + self.px(24), self.panel.centery), "midleft")
-            for wdg in self.widgets:
-                wdg.draw(surface)
-            return
-        W.draw_scrim(surface, (0, 0, 0, int(150 * self.intro)))
-        border = theme.LACQUER_LIGHT if self.mode in ("lost", "reconnecting") else theme.GOLD
-        W.draw_panel(surface, self.panel, fill=theme.PANEL_STRONG, border=border, s=self.s)
-        cx = self.panel.centerx
-        tf = W.fit_font(self.app.assets, title, self.panel.w - self.px(60), theme.font_px("h2", self.s), bold=True)
-        r = W.draw_text(surface, title, tf, theme.GOLD_LIGHT, (cx, self.panel.y + self.px(34)), "midtop")
-        font = self.font("body")
-        y = r.bottom + self.px(22)
-        for line in W.wrap_text(text, font, self.panel.w - self.px(100))[:4]:
-            W.draw_text(surface, line, font, theme.CREAM, (cx, y), "midtop")
-            y += font.get_linesize()
-        for wdg in self.widgets:
-            wdg.draw(surface)
