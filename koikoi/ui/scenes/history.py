@@ -60,6 +60,7 @@ class HistoryFeed:
         self._retry_filing(app.storage)
         self._full_load()
         self._loaded_at = time.monotonic()
+        self.index.frame_start()        # the screen's first frame, before the worker's first step
         self.index.refresh()
 
     def _retry_filing(self, storage) -> None:
@@ -94,7 +95,9 @@ class HistoryFeed:
         return self.index.busy
 
     def poll(self) -> bool:
-        """True when ``entries`` changed."""
+        """True when ``entries`` changed. Called first in the screen's frame, which
+        ``drawn`` ends: meanwhile the index's worker keeps still."""
+        self.index.frame_start()
         problems = self.index.take_problems()
         if problems:
             n = len(problems)
@@ -109,6 +112,10 @@ class HistoryFeed:
         self._load()
         self._loaded_at = time.monotonic()
         return True
+
+    def drawn(self) -> None:
+        """The screen's frame is drawn: the worker may go on (until the next ``poll``)."""
+        self.index.frame_end()
 
     def progress_text(self) -> Optional[str]:
         done, total = self.index.progress
@@ -271,3 +278,4 @@ class HistoryScene(TableScreen, MenuScene):
         if self.matches:
             W.draw_text(surface, _("Click a match to see its ledger"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
+        self.feed.drawn()
