@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import os
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -102,3 +103,40 @@ def test_the_collector_waits_for_the_worker_while_the_index_rebuilds(rebuilding)
     assert len(scene.matches) == 24
     assert during and not any(during), f"the collector was on in {sum(during)} of {len(during)} frames"
     assert gc.isenabled()                           # given back once the worker ends
+
+
+def test_fresh_rows_are_put_in_place_newest_first(koikoi_home):
+    """The feed puts the rows a rebuild writes into the list it has (a row read again moves
+    to its new place), in the index's own order, without sorting everything each time."""
+    from pathlib import Path
+
+    from koikoi.index_rows import _newest_first
+    from koikoi.ui.scenes.history import HistoryFeed
+
+    def row(name, when):
+        return SimpleNamespace(path=Path("/h") / name, finished_at=when)
+
+    class Index:
+        removals = 0
+
+        def __init__(self):
+            self.rows = [row("b", "2024-01-02"), row("a", "2024-01-01"), row("c", "2024-01-01")]
+            self.written = []
+
+        def snapshot(self):
+            return _newest_first(self.rows), 0
+
+        def written_since(self, mark):
+            return self.written[mark:], len(self.written)
+
+    index = Index()
+    feed = HistoryFeed.__new__(HistoryFeed)
+    feed.index = index
+    feed._full_load()
+    batches = [[row("d", "2024-01-03"), row("a", "2024-01-05")],
+               [row("e", "2023-12-31"), row("b", "2024-01-01"), row("a", "2024-01-01")], []]
+    for batch in batches:
+        index.written.extend(batch)
+        feed._load()
+        latest = {m.path.name: m for m in index.rows + index.written}
+        assert feed.entries == _newest_first(latest.values())

@@ -8,6 +8,7 @@ shows at once, and files that are new or changed are read in the background
 
 from __future__ import annotations
 
+import bisect
 import logging
 import time
 from datetime import datetime
@@ -78,6 +79,9 @@ class HistoryFeed:
         self._removals = self.index.removals
         rows, self._mark = self.index.snapshot()
         self._rows = {m.path.name: m for m in rows}
+        # oldest first, with their sort keys: fresh rows are put in place, not all sorted again
+        self._oldest = rows[::-1]
+        self._keys = [(m.finished_at, m.path.name) for m in self._oldest]
         self.entries: list = rows
 
     def _load(self) -> None:
@@ -85,10 +89,22 @@ class HistoryFeed:
             self._full_load()
             return
         fresh, self._mark = self.index.written_since(self._mark)
-        if fresh:
-            for m in fresh:
-                self._rows[m.path.name] = m
-            self.entries = sorted(self._rows.values(), key=lambda m: (m.finished_at, m.path.name), reverse=True)
+        if not fresh:
+            return
+        keys, oldest = self._keys, self._oldest
+        for m in fresh:
+            name = m.path.name
+            before = self._rows.get(name)
+            if before is not None:                   # a row read again: its old place goes
+                i = bisect.bisect_left(keys, (before.finished_at, name))
+                if i < len(keys) and keys[i] == (before.finished_at, name):
+                    del keys[i], oldest[i]
+            self._rows[name] = m
+            key = (m.finished_at, name)
+            i = bisect.bisect_left(keys, key)
+            keys.insert(i, key)
+            oldest.insert(i, m)
+        self.entries = oldest[::-1]
 
     @property
     def busy(self) -> bool:
