@@ -218,6 +218,8 @@ class HistoryScene(TableScreen, MenuScene):
             self.table.set_rows(self.matches)
             if had != len(self.matches):
                 self.layout()
+        elif self._reading and not self.feed.busy:
+            self.layout()                # the panel read at full height: now as tall as its rows
 
     # Not ``animating`` while the feed reads files: the progress line changes a few times a
     # second, which the idle loop draws (input still gets full-rate frames); 60 redraws a
@@ -226,7 +228,11 @@ class HistoryScene(TableScreen, MenuScene):
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
-        self.layout_table(width=1500, row_h=62, min_rows=4)
+        # while the first files are read, the panel is as tall as the window allows: the rows
+        # arriving then do not resize it (a panel's surfaces, made anew at each size, cost a
+        # 50-100 ms frame mid-rebuild)
+        self._reading = self.feed.busy and not self.matches
+        self.layout_table(width=1500, row_h=62, min_rows=10_000 if self._reading else 4)
         self.table.empty_center = (w // 2, self.panel.centery - self.px(40))
         if not self.matches:
             self.new_b = self.button((0, 0, self.px(340), self.px(76)), _("New match"), self.new_match,
