@@ -140,3 +140,13 @@ def test_fresh_rows_are_put_in_place_newest_first(koikoi_home):
         feed._load()
         latest = {m.path.name: m for m in index.rows + index.written}
         assert feed.entries == _newest_first(latest.values())
+
+
+def test_the_panel_keeps_its_size_when_the_first_rows_arrive(rebuilding):
+    """The panel read empty at first is as tall as the rows will need: a panel resized mid-rebuild
+    makes its surfaces anew (the 58-118 ms frame the benchmark showed)."""
+    app = rebuilding
+    sizes = []
+    scene = _frames_until_built(app, lambda phase: sizes.append(tuple(app.top.panel)) if phase == "drawn" else None)
+    assert len(scene.matches) == 24                 # more than the window shows: the panel's full height
+    assert len(set(sizes)) == 1, f"the panel changed size {len(set(sizes)) - 1} time(s): {sorted(set(sizes))}"
