@@ -5,6 +5,7 @@ interval while a worker replays logs. ``koikoi.match_index`` drives it."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sqlite3
@@ -35,11 +36,16 @@ def _share_the_interpreter(start: bool) -> None:
             if _workers["n"] == 0:
                 _workers["saved"] = sys.getswitchinterval()
                 sys.setswitchinterval(min(_workers["saved"], _WORKER_SWITCH_INTERVAL))
+                # the worker collects the young objects itself (MatchIndex._step), between frames
+                _workers["gc"] = gc.isenabled()
+                gc.disable()
             _workers["n"] += 1
         else:
             _workers["n"] -= 1
             if _workers["n"] == 0 and _workers["saved"] is not None:
                 sys.setswitchinterval(_workers["saved"])
+                if _workers.get("gc"):
+                    gc.enable()
 
 
 def _locked(exc: BaseException) -> bool:

@@ -48,6 +48,7 @@ keeps the rows and runs the worker (and re-exports the public names).
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sqlite3
@@ -73,6 +74,8 @@ BATCH = 64                       # rows written per transaction while building
 POOL_FROM = 48                   # files to read before background processes are worth starting
 LOCK_RETRY = 1.0                 # ... then the worker tries again this often (BUSY_TIMEOUT: index_db),
 LOCK_PATIENCE = 30.0             # ... for this long, before leaving it to the next refresh
+FRAME_HOLD = 0.05                # the longest the worker keeps still for one frame (frame_start)
+YOUNG_GC_EVERY = 64              # worker steps between its collections of young objects (see _run)
 
 
 class MatchIndex:
@@ -101,6 +104,13 @@ class MatchIndex:
         self._pool = None
         self._hashed: dict[str, tuple] = {}   # name -> (stat, content hash, row, digest) as last checked here
         self._on_disk = True             # False once the file failed in a way renaming cannot help
+        # a screen drawing from the rows marks its frames (frame_start .. frame_end): the worker
+        # keeps still meanwhile, so the render thread never queues for the interpreter mid-frame
+        self._frame_free = threading.Event()
+        self._frame_free.set()
+        self._frame_until = 0.0
+        self._steps = 0
+        self.steps_in_frames = 0         # worker steps taken while a frame was marked (FRAME_HOLD ran out)
 
     # ---------------------------------------------------------- the database (worker thread only)
     def _open(self) -> sqlite3.Connection:
@@ -206,6 +216,28 @@ class MatchIndex:
     def busy(self) -> bool:
         w = self._worker
         return w is not None and w.is_alive()
+
+    def frame_start(self) -> None:
+        """The render thread begins a frame: the worker waits at its next step until
+        ``frame_end`` (or FRAME_HOLD, should the frame never say it ended)."""
+        self._frame_until = time.monotonic() + FRAME_HOLD
+        self._frame_free.clear()
+
+    def frame_end(self) -> None:
+        self._frame_free.set()
+
+    def _step(self) -> None:
+        """Between two small pieces of the worker's work (one file, one row): wait while
+        a frame is drawn; every YOUNG_GC_EVERY steps collect the young objects (the
+        automatic collector is off while the worker runs: a full collection of every
+        row in memory, started by the worker's allocations, froze frames for 40-270 ms)."""
+        if not self._frame_free.is_set():
+            left = self._frame_until - time.monotonic()
+            if left <= 0 or not self._frame_free.wait(left):
+                self.steps_in_frames += 1
+        self._steps += 1
+        if self._steps % YOUNG_GC_EVERY == 0:
+            gc.collect(1)
 
     # ---------------------------------------------------------- changes (any thread)
     def add(self, m: FinishedMatch) -> None:
@@ -346,7 +378,9 @@ class MatchIndex:
             chunk = cur.fetchmany(512)
             if not chunk:
                 break
-            for r in chunk:
+            for i, r in enumerate(chunk):
+                if i % 16 == 0:
+                    self._step()
                 m = _entry(folder, r)
                 if m is None:
                     bad += 1
@@ -405,6 +439,7 @@ class MatchIndex:
         for i, name in enumerate(sorted(names, reverse=True)):
             if self._stop:
                 return
+            self._step()
             seen = self._hashed.get(name)
             if seen is not None and name in known and name in rows:
                 # read by this process and not written since (a write changes the ctime, which
@@ -431,8 +466,6 @@ class MatchIndex:
             if self._bad.get(name) == content:
                 continue
             todo.append((name, raw if not self.pool_from or len(todo) < self.pool_from else None))
-            if i % 64 == 63:
-                time.sleep(0)
         self.progress = (0, len(todo))
         if not todo:
             return
@@ -447,13 +480,12 @@ class MatchIndex:
         for i, (name, raw) in enumerate(todo):
             if self._stop:
                 break
+            self._step()
             batch.append(_read_one(self.history_dir, name, self.data_root, raw))
             self.progress = (i + 1, len(todo))
             if len(batch) >= BATCH:
                 self._take(db, batch)
                 batch = []
-            if i % 8 == 7:
-                time.sleep(0)            # let the render thread have the interpreter
         self._take(db, batch)
 
     def _read_in_processes(self, db: sqlite3.Connection, names: list) -> Optional[bool]:
@@ -485,8 +517,11 @@ class MatchIndex:
                 finished, _running = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                 for future in finished:
                     pending.discard(future)
-                    batch = [_Read(name, content, self._from_child(name, values), error)
-                             for name, content, values, error in future.result()]
+                    batch = []
+                    for name, content, values, error in future.result():
+                        self._step()
+                        batch.append(_Read(name, content, self._from_child(name, values), error))
+                    self._step()
                     self._take(db, batch)
                     done += len(batch)
                     self.progress = (done, len(names))

@@ -8,6 +8,7 @@ shows at once, and files that are new or changed are read in the background
 
 from __future__ import annotations
 
+import bisect
 import logging
 import time
 from datetime import datetime
@@ -60,6 +61,7 @@ class HistoryFeed:
         self._retry_filing(app.storage)
         self._full_load()
         self._loaded_at = time.monotonic()
+        self.index.frame_start()        # the screen's first frame, before the worker's first step
         self.index.refresh()
 
     def _retry_filing(self, storage) -> None:
@@ -77,6 +79,9 @@ class HistoryFeed:
         self._removals = self.index.removals
         rows, self._mark = self.index.snapshot()
         self._rows = {m.path.name: m for m in rows}
+        # oldest first, with their sort keys: fresh rows are put in place, not all sorted again
+        self._oldest = rows[::-1]
+        self._keys = [(m.finished_at, m.path.name) for m in self._oldest]
         self.entries: list = rows
 
     def _load(self) -> None:
@@ -84,17 +89,31 @@ class HistoryFeed:
             self._full_load()
             return
         fresh, self._mark = self.index.written_since(self._mark)
-        if fresh:
-            for m in fresh:
-                self._rows[m.path.name] = m
-            self.entries = sorted(self._rows.values(), key=lambda m: (m.finished_at, m.path.name), reverse=True)
+        if not fresh:
+            return
+        keys, oldest = self._keys, self._oldest
+        for m in fresh:
+            name = m.path.name
+            before = self._rows.get(name)
+            if before is not None:                   # a row read again: its old place goes
+                i = bisect.bisect_left(keys, (before.finished_at, name))
+                if i < len(keys) and keys[i] == (before.finished_at, name):
+                    del keys[i], oldest[i]
+            self._rows[name] = m
+            key = (m.finished_at, name)
+            i = bisect.bisect_left(keys, key)
+            keys.insert(i, key)
+            oldest.insert(i, m)
+        self.entries = oldest[::-1]
 
     @property
     def busy(self) -> bool:
         return self.index.busy
 
     def poll(self) -> bool:
-        """True when ``entries`` changed."""
+        """True when ``entries`` changed. Called first in the screen's frame, which
+        ``drawn`` ends: meanwhile the index's worker keeps still."""
+        self.index.frame_start()
         problems = self.index.take_problems()
         if problems:
             n = len(problems)
@@ -109,6 +128,10 @@ class HistoryFeed:
         self._load()
         self._loaded_at = time.monotonic()
         return True
+
+    def drawn(self) -> None:
+        """The screen's frame is drawn: the worker may go on (until the next ``poll``)."""
+        self.index.frame_end()
 
     def progress_text(self) -> Optional[str]:
         done, total = self.index.progress
@@ -195,6 +218,8 @@ class HistoryScene(TableScreen, MenuScene):
             self.table.set_rows(self.matches)
             if had != len(self.matches):
                 self.layout()
+        elif self._reading and not self.feed.busy:
+            self.layout()                # the panel read at full height: now as tall as its rows
 
     # Not ``animating`` while the feed reads files: the progress line changes a few times a
     # second, which the idle loop draws (input still gets full-rate frames); 60 redraws a
@@ -203,7 +228,11 @@ class HistoryScene(TableScreen, MenuScene):
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
-        self.layout_table(width=1500, row_h=62, min_rows=4)
+        # while the first files are read, the panel is as tall as the window allows: the rows
+        # arriving then do not resize it (a panel's surfaces, made anew at each size, cost a
+        # 50-100 ms frame mid-rebuild)
+        self._reading = self.feed.busy and not self.matches
+        self.layout_table(width=1500, row_h=62, min_rows=10_000 if self._reading else 4)
         self.table.empty_center = (w // 2, self.panel.centery - self.px(40))
         if not self.matches:
             self.new_b = self.button((0, 0, self.px(340), self.px(76)), _("New match"), self.new_match,
@@ -271,3 +300,4 @@ class HistoryScene(TableScreen, MenuScene):
         if self.matches:
             W.draw_text(surface, _("Click a match to see its ledger"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
+        self.feed.drawn()

@@ -170,6 +170,12 @@ class StatsScene(TableScreen, MenuScene):
         ]
 
     def draw_content(self, surface: pygame.Surface) -> None:
+        try:
+            self._draw_screen(surface)
+        finally:
+            self.feed.drawn()          # the frame is drawn: the index's worker may go on
+
+    def _draw_screen(self, surface: pygame.Surface) -> None:
         w, h = self.size
         y = self.draw_title(surface, _("Statistics"), self.px(36))
         progress = self.feed.progress_text()
