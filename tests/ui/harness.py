@@ -237,9 +237,17 @@ def human_move(app, s, scene):
 
 
 def empty_field_point(scene):
+    """A point of the field no card covers: a free slot's centre, else (a fanned month may
+    reach over the next slot's centre) any point of the field area on a grid."""
     lay = scene.lay
     for slot in reversed(lay.field_slots):
         p = slot.center
         if lay.field_at(p) is None and lay.on_field(p):
             return p
+    area = lay.field_area
+    step = max(4, lay.card_w // 4)
+    for y in range(area.bottom - step, area.top, -step):
+        for x in range(area.right - step, area.left, -step):
+            if lay.field_at((x, y)) is None and lay.on_field((x, y)):
+                return (x, y)
     raise AssertionError("no empty field point")
