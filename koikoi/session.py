@@ -43,13 +43,14 @@ import re
 import secrets
 import threading
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Callable, Optional, Protocol, Sequence, runtime_checkable
 
 from . import narration
 from .ai import LEVELS, make_player
 from .engine import (IllegalAction, Rules, State, apply, events_from_data, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
 from .engine.phase import SeatKind
+from .engine.view import View
 from .i18n import N_
 
 log = logging.getLogger("koikoi.session")
@@ -165,6 +166,76 @@ class MoveStore(Protocol):
                      result: Optional[dict]) -> float: ...
 
 
+class TableSeat(Protocol):
+    """One seat as a table shows it (``SeatConfig``; ``NetSeat`` online)."""
+
+    @property
+    def kind(self) -> Any: ...        # SeatKind.HUMAN, SeatKind.CPU, or another kind (online: remote)
+
+    @property
+    def name(self) -> str: ...        # stored in English for the game's own names (seat_label shows it)
+
+    @property
+    def level(self) -> Optional[str]: ...
+
+
+@runtime_checkable
+class TableSession(Protocol):
+    """What the round table, its overlays (the Koi-Koi prompt, the round results, the combo
+    inspector) and the oya-gime draw need of a match: ``MatchSession`` (a local match, a
+    lesson's, a puzzle's), ``koikoi.net.netsession.NetSession`` (a room of a match server)
+    and ``koikoi.ui.scenes.ledger.StateSession`` (a finished match read from its state).
+
+    Reading: who sits where, whose turn and which phase (``phase``: the ``Phase`` names, as
+    ``PublicTable.phase``), the rules, and ``events``: the log this screen may read (every
+    event of a local match; the seat's public events of an online one). The table itself
+    draws ``public_events(seat)`` folded (``engine.table.fold``) and reads ``view(seat)``
+    for hints, never a ``State``. Acting: ``legal()`` and ``apply(action)``; a CPU seat
+    thinks through ``start_cpu``/``poll_cpu`` (sessions without one: no-ops).
+    tests/test_session_protocol.py checks every implementation against this list."""
+
+    @property
+    def seats(self) -> Sequence[TableSeat]: ...
+
+    @property
+    def human_seats(self) -> tuple: ...
+
+    @property
+    def is_hotseat(self) -> bool: ...
+
+    @property
+    def rules(self) -> Optional[Rules]: ...
+
+    @property
+    def months(self) -> Optional[int]: ...
+
+    @property
+    def to_move(self) -> Optional[int]: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def events(self) -> Sequence: ...
+
+    def public_events(self, seat: int, since: int = 0) -> list: ...
+
+    def view(self, seat: int) -> View: ...
+
+    def legal(self) -> Sequence: ...
+
+    def apply(self, action) -> list: ...
+
+    def is_cpu_turn(self) -> bool: ...
+
+    def start_cpu(self) -> None: ...
+
+    def poll_cpu(self) -> Any: ...
+
+
 class MatchSession:
     def __init__(self, rules: Rules, *, seed: int, months: Optional[int] = None,
                  seats: tuple[SeatConfig, SeatConfig] = (SeatConfig(SeatKind.HUMAN, "You"),
@@ -222,6 +293,22 @@ class MatchSession:
         return self.state.to_move
 
     @property
+    def months(self) -> Optional[int]:
+        return self.state.months
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase_name
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def events(self) -> tuple:
+        return self.state.events
+
+    @property
     def human_seats(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN)
 
@@ -229,7 +316,7 @@ class MatchSession:
     def is_hotseat(self) -> bool:
         return len(self.human_seats) == 2
 
-    def view(self, seat: int):
+    def view(self, seat: int) -> View:
         return view(self.state, seat)
 
     def legal(self):
@@ -434,6 +521,6 @@ def legacy_id(log_data: Any) -> str:
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()[:16]
 
 
-__all__ = ["MatchSession", "SeatConfig", "MatchStore", "MoveStore", "IllegalAction", "Refused", "Move",
+__all__ = ["MatchSession", "TableSession", "TableSeat", "SeatConfig", "MatchStore", "MoveStore", "IllegalAction", "Refused", "Move",
            "safe_explanation", "new_match_id", "valid_match_id",
            "clean_name", "legacy_id", "load_match", "MAX_NAME_LEN", "FORMAT"]

@@ -1,18 +1,19 @@
 """A room of a match server, shown on the round table: ``NetSession``.
 
-The round table (``koikoi.ui.scenes.round``) plays a session: ``state.events``,
-``seats``, ``legal()``, ``apply(action)``, ``public_events(seat)``, ``view(seat)``
-and the CPU hooks. ``NetSession`` gives a ``ThreadedClient``'s room that surface:
+The round table (``koikoi.ui.scenes.round``) plays a ``koikoi.session.TableSession``:
+``seats``, ``to_move``, ``phase``, ``events``, ``legal()``, ``apply(action)``,
+``public_events(seat)``, ``view(seat)`` and the CPU hooks. ``NetSession`` gives a
+``ThreadedClient``'s room that surface:
 
 * The local seat is a human ("You" on this screen); the other seat is ``REMOTE``, a
   kind that is neither a CPU (the table never plays for it) nor a second human at
   this screen (``is_hotseat`` is False: no curtain ever hides the table).
-* ``state`` is a snapshot taken by ``poll()`` (call it once a frame): the public
-  events of the local seat as the server sent them, and ``to_move`` /
-  ``phase_name`` / ``is_over`` from the folded ``PublicTable``. Between two polls it
-  never changes, so the table's reads in one frame agree with each other.
+* What the table reads is a snapshot taken by ``poll()`` (call it once a frame): the
+  public events of the local seat as the server sent them, and the ``PublicTable``
+  they fold to (``table``; ``to_move``, ``phase``, ``is_over`` from it). Between two
+  polls it never changes, so the table's reads in one frame agree with each other.
 * ``apply(action)`` sends the action and returns at once; until the server answers,
-  ``state.to_move`` is None and ``legal()`` is empty (the table waits), and the new
+  ``to_move`` is None and ``legal()`` is empty (the table waits), and the new
   events reach the table through the next ``poll()`` like the other side's.
 * ``view(seat)`` is the engine ``View`` of the local seat's ``PublicTable``
   (``PublicTable.view``): the Koi-Koi prompt's award and yaku, the hints and the coach read
@@ -32,7 +33,7 @@ import socket
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Optional
+from typing import Any, Optional
 
 from ..engine.phase import SeatKind
 from ..engine.rules import Rules
@@ -181,26 +182,6 @@ class NetSeat:
     level: Optional[str] = None
 
 
-class NetState(NamedTuple):
-    """What the table reads of ``session.state`` (a snapshot per ``poll``)."""
-
-    events: tuple
-    table: PublicTable
-    to_move: Optional[int]
-    phase_name: str
-    is_over: bool
-    months: Optional[int]
-    rules: Optional[Rules]
-    ledger: tuple
-    winner: Optional[int]
-    scores: tuple
-    seed: int = 0               # never sent (it would deal every card again); petals use it
-
-    @property
-    def round(self) -> int:
-        return self.table.round
-
-
 class NetSession:
     """A ``ThreadedClient``'s room as a session of the round table (module docstring)."""
 
@@ -219,7 +200,7 @@ class NetSession:
         self.filed = None           # the history file of the ended match, once filed
         self._filing = False        # filing was tried (once: a failed write is not retried each frame)
         self.latest = client.state  # the newest client state (presence, status, result)
-        self.state = self._make_state()
+        self._take_snapshot()
 
     # ------------------------------------------------------------ the frame's snapshot
     def poll(self) -> list:
@@ -243,25 +224,79 @@ class NetSession:
                 and (st.seat == self._snap.seat or self._snap.seat is None)
                 and len(st.events) >= len(self._snap.events)):
             self._snap = st
-        self.state = self._make_state()
+        self._take_snapshot()
         return messages
 
-    def _make_state(self) -> NetState:
+    def _take_snapshot(self) -> None:
+        """What the table reads until the next poll (or action): the folded table, the
+        events, whose turn, whether the match is over, its winner and scores."""
         st = self._snap
         t = st.table if st.table is not None else initial(st.seat if st.seat is not None else 0)
         over = self.latest.over
         to_move = None if self._pending is not None else (st.to_move if st.events else None)
         if t.is_over or over is not None:
             to_move = None
-        winner = t.winner if t.is_over else (over or {}).get("winner")
         scores = tuple(t.scores)
         if over is not None and not t.is_over and isinstance(over.get("scores"), list):
             scores = tuple(over["scores"])
-        return NetState(events=tuple(st.events), table=t, to_move=to_move, phase_name=t.phase,
-                        is_over=bool(t.is_over or over is not None),
-                        months=t.months if t.rules is not None else st.months,
-                        rules=st.rules or t.rules, ledger=tuple(t.ledger), winner=winner,
-                        scores=scores)
+        self._table = t
+        self._events = tuple(st.events)
+        self._to_move = to_move
+        self._is_over = bool(t.is_over or over is not None)
+        self._winner = t.winner if t.is_over else (over or {}).get("winner")
+        self._scores = scores
+        self._rules = st.rules or t.rules
+        self._months = t.months if t.rules is not None else st.months
+
+    # ------------------------------------------------------------ the match (TableSession)
+    @property
+    def table(self) -> PublicTable:
+        """The local seat's table, folded from the public events (``engine.table``)."""
+        return self._table
+
+    @property
+    def events(self) -> tuple:
+        """The local seat's public events, as the server sent them."""
+        return self._events
+
+    @property
+    def to_move(self) -> Optional[int]:
+        """The seat to move; None while an action is on its way, and once it is over."""
+        return self._to_move
+
+    @property
+    def phase(self) -> str:
+        return self._table.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._is_over
+
+    @property
+    def winner(self) -> Optional[int]:
+        return self._winner
+
+    @property
+    def scores(self) -> tuple:
+        return self._scores
+
+    @property
+    def ledger(self) -> tuple:
+        return tuple(self._table.ledger)
+
+    @property
+    def months(self) -> Optional[int]:
+        return self._months
+
+    @property
+    def rules(self) -> Optional[Rules]:
+        return self._rules
+
+    # The scenes written against ``MatchSession.state`` (the Koi-Koi prompt, the round
+    # results, the oya-gime draw, the online pause menu) read these members through
+    # ``session.state``: here that is the session itself, never an imitation of State.
+    state = property(lambda self: self)
+    phase_name = phase
 
     # ------------------------------------------------------------ who sits where
     @property
@@ -292,10 +327,6 @@ class NetSession:
         return (self.seat,)
 
     is_hotseat = False
-
-    @property
-    def rules(self) -> Rules:
-        return self.state.rules
 
     @property
     def room(self) -> Optional[str]:
@@ -344,7 +375,7 @@ class NetSession:
 
     # ------------------------------------------------------------ the table's calls
     def legal(self):
-        if self._pending is not None or self.state.is_over or self.link != "connected":
+        if self._pending is not None or self._is_over or self.link != "connected":
             return ()
         return tuple(self._snap.legal)
 
@@ -355,18 +386,18 @@ class NetSession:
         self._pending_action = action
         self._pending = self.client.act(action)
         self.sent.append(action)
-        self.state = self._make_state()
+        self._take_snapshot()
         return []
 
     def public_events(self, seat: int, since: int = 0) -> list:
         if seat != self.seat:
             raise ValueError(f"this screen sees seat {self.seat}'s events, not seat {seat}'s")
-        return list(self.state.events[since:])
+        return list(self._events[since:])
 
     def view(self, seat: int) -> View:
         if seat != self.seat:
             raise ValueError(f"this screen sees seat {self.seat}'s table, not seat {seat}'s")
-        return self.state.table.view()
+        return self._table.view()
 
     def is_cpu_turn(self) -> bool:
         return False
@@ -475,7 +506,7 @@ class HostedServer:
             loop.close()
 
 
-__all__ = ["NetSession", "NetSeat", "NetState", "HostedServer", "REMOTE", "AddressError",
+__all__ = ["NetSession", "NetSeat", "HostedServer", "REMOTE", "AddressError",
            "file_record", "record_session",
            "Address", "JoinAddress", "address_text",
            "parse_address", "parse_code", "parse_join", "url_of", "local_addresses"]

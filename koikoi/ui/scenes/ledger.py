@@ -14,7 +14,6 @@ A match from the history that was conceded, or abandoned unfinished, says so.
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
 from typing import Optional
 
 import pygame
@@ -33,6 +32,7 @@ from .saved import MONTH_ABBREVIATIONS
 from ...replay import problem_text
 from .results import RoundResultsScene, you_seat
 from ...engine.phase import SeatKind
+from ...session import MatchSession, SeatConfig, TableSession
 
 
 class Petals:
@@ -89,13 +89,15 @@ class Petals:
                 surface.blit(img, (int(x), int(y)))
 
 
-def _as_session(obj):
-    """A session, or a stand-in with the few attributes the screens read."""
-    if hasattr(obj, "seats") and hasattr(obj, "state"):
+def _as_session(obj) -> TableSession:
+    """``obj`` if it is a session; a finished match's ``State`` (read from a file) as the
+    session of two players, "Player 1" and "Player 2", that nothing will write anywhere."""
+    if isinstance(obj, TableSession):
         return obj
-    seats = (SimpleNamespace(name=_("Player {n}").format(n=1), kind=SeatKind.HUMAN),
-             SimpleNamespace(name=_("Player {n}").format(n=2), kind=SeatKind.HUMAN))
-    return SimpleNamespace(state=obj, seats=seats, is_hotseat=True)
+    seats = (SeatConfig(SeatKind.HUMAN, _("Player {n}").format(n=1)),
+             SeatConfig(SeatKind.HUMAN, _("Player {n}").format(n=2)))
+    return MatchSession(obj.rules, seed=obj.seed, months=obj.months, seats=seats, state=obj,
+                        record=False, narrate=False)
 
 
 COLUMNS = (
@@ -291,7 +293,7 @@ class MatchResultsScene(TableScreen, MenuScene):
             good = w is not None and (self.session.is_hotseat or self.session.seats[w].kind == SeatKind.HUMAN)
             app.play("win" if good else "lose" if w is not None else "stop", 0.9)
             if good and app.anim_speed > 0:
-                self.petals = Petals(self.size, self.s, seed=self.state.seed)
+                self.petals = Petals(self.size, self.s, seed=getattr(self.state, "seed", 0))   # online: no seed is sent
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:

@@ -425,7 +425,7 @@ class OnlineMatch:
                 self.remember()
         if self.session.over is not None and (self.session.filing_tried or self.session.record_problem):
             self.forget()
-        if self.stage == "open" and self.session.status == "playing" and self.session.state.events:
+        if self.stage == "open" and self.session.status == "playing" and self.session.events:
             self.open_table()
         elif self.stage in ("connecting", "entering", "open") and self.session.link == "lost":
             self.fail(_("The connection to the server was lost."))
@@ -460,7 +460,7 @@ class OnlineMatch:
         over = s.over
         if over is not None and over.get("reason") == "forfeit":
             return "forfeit"
-        if s.state.table.is_over or over is not None:
+        if s.table.is_over or over is not None:
             return None
         if s.link == "lost":
             return "lost"

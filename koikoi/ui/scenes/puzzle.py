@@ -135,8 +135,7 @@ class PuzzleDriver(TurnDriver):
         scene = self.scene
         if scene.answer is not None:
             return
-        st = scene.session.state
-        if st.to_move == scene.me and scene.table.phase == Phase.DECIDE:
+        if scene.session.to_move == scene.me and scene.table.phase == Phase.DECIDE:
             scene.prompt()
 
 
@@ -178,10 +177,10 @@ class PuzzleScene(RoundScene):
     # ------------------------------------------------------------------ the answer
     def send(self, action) -> bool:
         if self.answer is not None or self._answer_from is not None \
-                or self.session.state.to_move != self.me:
+                or self.session.to_move != self.me:
             return False          # the puzzle is answered: the table is only to look at now
         answer = self.puzzle.judge(action)
-        self._answer_from = len(self.session.state.events)
+        self._answer_from = len(self.session.events)
         if not super().send(action):
             self._answer_from = None
             return False
@@ -192,7 +191,7 @@ class PuzzleScene(RoundScene):
     def shown_limit(self) -> int:
         """How many events the table shows: all of them, but after the answer only up to
         the end of its round (the next round's deal is not the puzzle's)."""
-        events = self.session.state.events
+        events = self.session.events
         if self._answer_from is None:
             return len(events)
         for i in range(self._answer_from, len(events)):

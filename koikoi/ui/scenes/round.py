@@ -22,6 +22,7 @@ from ...engine import card as card_of
 from ...engine.events import FieldSwept, LuckyHand, Misdeal, RoundDealt, RoundEnded
 from ...engine.table import PublicTable, fold_all
 from ...narration import turn_summary
+from ...session import TableSession
 from .. import anim, board, hints, theme
 from .. import widgets as W
 from ..scene import Scene
@@ -52,7 +53,7 @@ class RoundScene(Scene):
     opaque = True
     pausable = True      # an Escape the table does not use opens the pause menu
 
-    def __init__(self, app, session):
+    def __init__(self, app, session: TableSession):
         super().__init__(app)
         self.session = session
         self.assets = app.assets
@@ -61,7 +62,7 @@ class RoundScene(Scene):
         self.banners = anim.Timeline()              # the banner's fade (never instant)
         hs = session.human_seats
         if session.is_hotseat:
-            to_move = session.state.to_move
+            to_move = session.to_move
             self.me = to_move if to_move is not None else 0
         else:
             self.me = hs[0] if hs else 0
@@ -156,7 +157,7 @@ class RoundScene(Scene):
 
     def _start(self) -> None:
         """Pick up the match where it is: animate the latest deal, or show the table as is."""
-        events = self.session.state.events
+        events = self.session.events
         # Nothing has been played since the deals at the end of the log (a redeal after a
         # misdeal, a round a lucky hand ended at once): show them all from the first.
         last_deal = None
@@ -178,7 +179,7 @@ class RoundScene(Scene):
         self.relayout(self.stage.pose, instant=True)
         if (self.session.is_hotseat and last_deal is None
                 and self.table.phase not in (Phase.OYAGIME, Phase.OVER)):
-            self._pending_curtain = self.session.state.to_move   # pushed on the first update
+            self._pending_curtain = self.session.to_move   # pushed on the first update
 
     def enter(self) -> None:
         """Uncovered (a pause menu or an overlay closed): no stale tooltip; a new card size applies."""
@@ -227,7 +228,7 @@ class RoundScene(Scene):
 
     def _spread_month(self) -> Optional[int]:
         """The month whose two field cards the player is choosing between (laid apart)."""
-        if self.tl.busy or self.session.state.to_move != self.me:
+        if self.tl.busy or self.session.to_move != self.me:
             return None
         t = self.table
         if t.phase == Phase.CHOOSE and t.pending is not None:
@@ -288,7 +289,7 @@ class RoundScene(Scene):
     # ------------------------------------------------------------------ events -> the director
     def _pump(self) -> bool:
         """Queue animations for events not shown yet; True if there were any."""
-        n = len(self.session.state.events)
+        n = len(self.session.events)
         if self.shown >= n:
             return False
         start, self.shown = self.shown, n
@@ -349,9 +350,9 @@ class RoundScene(Scene):
             if redo_from is not None:
                 self._switch_seat(seat, redo_from, cleared=True)
                 return
-            start = last_turn_start(self.session.state.events, show_turn_of) \
+            start = last_turn_start(self.session.events, show_turn_of) \
                 if show_turn_of is not None and show_turn_of != seat else None
-            self._switch_seat(seat, start if start is not None else len(self.session.state.events))
+            self._switch_seat(seat, start if start is not None else len(self.session.events))
             if start is not None:
                 self._announce_last_turn(show_turn_of, start)
         scene = self._push_overlay("curtain", _("{name}'s turn").format(name=self.name(seat)),
@@ -374,7 +375,7 @@ class RoundScene(Scene):
 
     def _announce_last_turn(self, seat: int, start: int) -> None:
         """The banner over the replay of ``seat``'s last turn: "Player 1 played X and took Y"."""
-        text, cards = turn_summary(self.session.state.events[start:], seat, self.name_style())
+        text, cards = turn_summary(self.session.events[start:], seat, self.name_style())
         self.last_turn_text = _("{name} {turn}").format(name=self.name(seat), turn=text)
         sub = W.ellipsize(text[:1].upper() + text[1:], self.hud.f_banner_sub, max(40, self.size[0] - 80))
         self.banner_now(_("{name}'s last turn").format(name=self.name(seat)), sub, 2.2, cards=cards[:6])
@@ -421,7 +422,7 @@ class RoundScene(Scene):
     def at_rest(self) -> bool:
         """Nothing moving or queued, every event shown, no overlay of ours open."""
         return (not self.tl.busy and self.overlay is None and not self.closed
-                and self.shown >= len(self.session.state.events))
+                and self.shown >= len(self.session.events))
 
     def shows_the_fold(self) -> bool:
         """The table is the fold of the public events shown, and at rest it is drawn as is
@@ -432,8 +433,7 @@ class RoundScene(Scene):
         return ok
 
     def my_turn(self) -> bool:
-        st = self.session.state
-        return (self.at_rest() and st.to_move == self.me
+        return (self.at_rest() and self.session.to_move == self.me
                 and self.session.seats[self.me].kind == SeatKind.HUMAN)
 
     def view(self):
@@ -502,7 +502,7 @@ class RoundScene(Scene):
 
     def hint_glow(self) -> frozenset:
         """Easy practice: the hand cards that would capture now (cached per state)."""
-        key = (len(self.session.state.events), self.me)
+        key = (len(self.session.events), self.me)
         if key != self._hint_key:
             self._hint_key = key
             try:

@@ -93,7 +93,7 @@ class Controls:
         self.drag = None
 
     def _phase(self):
-        return self.scene.session.state.phase_name
+        return self.scene.session.phase
 
     def _act(self, intent: Intent) -> bool:
         """The one way input reaches the engine: intent -> action -> legal? -> applied."""

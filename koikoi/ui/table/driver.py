@@ -134,9 +134,9 @@ class TurnDriver:
         scene = self.scene
         session = scene.session
         t = scene.table
-        if t.phase == Phase.OVER or session.state.to_move is None:
+        if t.phase == Phase.OVER or session.to_move is None:
             return
-        seat = session.state.to_move
+        seat = session.to_move
         if session.is_cpu_turn():
             speed = scene.tl.speed     # the animation setting times the pace (and any hurry)
             pause = CPU_DECIDE_PAUSE if t.phase == Phase.DECIDE else CPU_PAUSE
