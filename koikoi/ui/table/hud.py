@@ -61,26 +61,6 @@ class Banner:
         return 255
 
 
-class Shown:
-    """The displayed table as the few View fields the hints read (it lags the engine while
-    animations run, so a hint never runs ahead of what the player has seen)."""
-
-    def __init__(self, scene: "RoundScene"):
-        pose = scene.stage.pose
-        t = pose.table
-        self.seat = t.seat
-        self.rules = scene.session.rules
-        self.field_mask = mask(t.field) | mask(c for c, _ in pose.onto)
-        self.captured_masks = (mask(t.captured[0]), mask(t.captured[1]))
-        seen = mask(t.hand) | self.field_mask | self.captured_masks[0] | self.captured_masks[1]
-        for c in (pose.flip, t.pending):
-            if c is not None:
-                seen |= mask([c])
-        self.unseen_mask = ((1 << 48) - 1) & ~seen
-        self.calls = t.calls
-        self.month = round_month(t.round)
-
-
 class Hud:
     def __init__(self, scene: "RoundScene"):
         self.scene = scene
@@ -127,7 +107,7 @@ class Hud:
 
         def make():
             try:
-                return [x for x in hints.near_misses(Shown(self.scene), seat, max_away=1)
+                return [x for x in hints.near_misses(pose.view(), seat, max_away=1)
                         if x.away == 1]
             except Exception:   # a hint must never break the table
                 log.exception("near misses failed")

@@ -17,6 +17,7 @@ from typing import Callable, NamedTuple, Optional
 import pygame
 
 from ...engine.table import PublicTable
+from ...engine.view import View
 from .. import anim, board
 
 # Layers, bottom to top.
@@ -37,6 +38,21 @@ class Pose(NamedTuple):
         t = self.table
         return (card in t.hand or card in t.field or card in t.captured[0] or card in t.captured[1]
                 or card == self.flip or card == t.pending or any(c == card for c, _ in self.onto))
+
+    def view(self) -> View:
+        """The engine ``View`` of what this pose shows (``PublicTable.view``): a card resting
+        on the field card it takes counts as on the field, a card at the flip spot as the
+        stock card turned up, so a hint never counts a card the player sees as still to come."""
+        t = self.table
+        extra = tuple((c,) for c, _ in self.onto)
+        if self.flip is not None and self.flip != t.pending:
+            if t.pending is None:
+                t = t._replace(pending=self.flip)
+            else:
+                extra += ((self.flip,),)
+        if extra:
+            t = t._replace(field_slots=t.field_slots + extra)
+        return t.view()
 
 
 class CardSprite:
