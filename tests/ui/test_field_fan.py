@@ -149,7 +149,7 @@ def test_a_ring_on_a_covered_card_is_drawn_under_the_card_over_it(app, monkeypat
     scene = _scene(app, (1280, 720))
     lay = scene.lay
     plain = _frame(app)
-    monkeypatch.setattr(scene, "highlighted", lambda: ("03-RP",))    # lesson 3's "look here"
+    monkeypatch.setattr(scene.policy, "highlighted", lambda: ("03-RP",))    # lesson 3's "look here"
     monkeypatch.setattr(scene, "pulse_t", 0.3)
     step(app, 0.1)
     ringed = _frame(app)

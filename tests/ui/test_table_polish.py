@@ -83,7 +83,7 @@ def test_the_pace_setting_and_hurrying_set_the_cpus_tempo(app, monkeypatch):
     assert wait_for(app, lambda: scene.at_rest(), 30)
     cpu = 1
     scene.director.table = scene.table._replace(to_move=cpu)    # as while the CPU plays
-    monkeypatch.setattr(scene, "my_turn", lambda: False)
+    monkeypatch.setattr(scene.ctx, "my_turn", lambda: False)
     for pace, factor in (("relaxed", 1.6), ("normal", 1.0), ("quick", 0.55)):
         app.settings["pace"] = pace
         assert scene.driver.tempo() == pytest.approx(1 / factor)

@@ -29,7 +29,7 @@ from ...session import MatchSession, SeatConfig
 from .. import theme
 from .. import widgets as W
 from ..table import N_, _
-from ..table.driver import TurnDriver
+from ..table.context import TablePolicy
 from . import DialogScene, MenuScene
 from .round import RoundScene
 
@@ -76,16 +76,50 @@ class ScriptedPlayer:
         return legal[0]
 
 
-class LessonDriver(TurnDriver):
-    """The table's turn driver, held while the script waits: a step to read (Next), or the
-    end of the lesson. Otherwise the CPU moves (its scripted move) and the player's
-    Koi-Koi question opens, as at the round table."""
+class LessonPolicy(TablePolicy):
+    """The round table as a lesson plays it: the script's cards ringed and the only ones that
+    may be picked (any other is refused, and the coach says why), the Koi-Koi question asked
+    through the script's gate, no practice glow, no turn log (the coach's words are there),
+    and the table held while the script waits: a step to read (Next), or the end of the
+    lesson. Otherwise the CPU moves (its scripted move) as at the round table."""
 
-    def rest(self, dt: float) -> None:
-        step = self.scene.script.current
-        if step is None or step.seat is None:
-            return
-        super().rest(dt)
+    shows_turn_log = False   # the coach panel covers that strip: the lesson's words replace it
+    hints = False            # the lesson's own highlights, not the Easy glow
+    pulses = True
+
+    def __init__(self, lesson: "LessonScene"):
+        self.lesson = lesson
+
+    def holds_turn(self) -> bool:
+        step = self.lesson.script.current
+        return step is None or step.seat is None
+
+    def highlighted(self) -> tuple:
+        scene = self.lesson
+        step = scene.script.current
+        if step is None or scene.overlay is not None or scene.tl.busy:
+            return ()
+        try:
+            return highlights(step, scene.session.state)
+        except Exception:   # a highlight must never break the table
+            log.exception("lesson highlight failed")
+            return ()
+
+    def gate_pick(self, card: str) -> bool:
+        scene = self.lesson
+        step = scene.script.current
+        action = step.action if step is not None else None
+        if step is not None and step.seat == YOU and getattr(action, "card", None) == card:
+            return True
+        scene.refuse(scene.gate(None) or _("Not this time: follow the highlighted cards."))
+        return False
+
+    def prompt_options(self) -> dict:
+        """The Koi-Koi question, asked through the lesson's gate, its answer ringed."""
+        scene = self.lesson
+        step = scene.script.current
+        return dict(practice=False, gate=scene.gate, pick=step.decision if step is not None else None,
+                    note=step.say if step is not None else None)
 
 
 def lesson_session(lesson: Lesson, script: Script) -> MatchSession:
@@ -131,7 +165,7 @@ def panel_band(lay, pad: int) -> tuple:
 
 class LessonScene(RoundScene):
     pausable = False     # the lesson's own pause menu (the table's would save the match)
-    shows_turn_log = False   # the coach panel covers that strip: the lesson's words replace it
+    session: MatchSession    # (lesson_session: the script's highlights and gate read its State)
 
     def __init__(self, app, lesson: Lesson, *, entries: Optional[list] = None):
         self.lesson = lesson
@@ -145,29 +179,15 @@ class LessonScene(RoundScene):
         self._coach_img: Optional[pygame.Surface] = None
         self._said: Optional[str] = None     # the coach's words last shown at rest
         self.next_button: Optional[W.Button] = None
-        super().__init__(app, lesson_session(lesson, self.script))
-        self.driver = LessonDriver(self)
+        super().__init__(app, lesson_session(lesson, self.script), policy=LessonPolicy(self))
 
     # ------------------------------------------------------------------ what the table reads
-    def practice(self) -> bool:
-        return False     # the lesson's own highlights, not the Easy glow
-
     def number(self) -> tuple:
         """(this lesson's place, how many) among the lessons listed, or (0, 0)."""
         ids = [e.id for e in self.entries]
         if self.lesson.id in ids:
             return ids.index(self.lesson.id) + 1, len(ids)
         return 0, 0
-
-    def highlighted(self) -> tuple:
-        step = self.script.current
-        if step is None or self.overlay is not None or self.tl.busy:
-            return ()
-        try:
-            return highlights(step, self.session.state)
-        except Exception:   # a highlight must never break the table
-            log.exception("lesson highlight failed")
-            return ()
 
     def waiting_for_next(self) -> bool:
         """A step to read: its Next button is live (the table at rest, nothing over it)."""
@@ -187,14 +207,6 @@ class LessonScene(RoundScene):
         if action != step.action:
             return step.wrong or _("Not this time: follow the highlighted cards.")
         return None
-
-    def gate_pick(self, card: str) -> bool:
-        step = self.script.current
-        action = step.action if step is not None else None
-        if step is not None and step.seat == YOU and getattr(action, "card", None) == card:
-            return True
-        self.refuse(self.gate(None) or _("Not this time: follow the highlighted cards."))
-        return False
 
     def refuse(self, message: str) -> None:
         self.refusal = message
@@ -217,12 +229,6 @@ class LessonScene(RoundScene):
         self.refusal = None
         self.script.advance()
         return True
-
-    def prompt_options(self) -> dict:
-        """The Koi-Koi question, asked through the lesson's gate, its answer ringed."""
-        step = self.script.current
-        return dict(practice=False, gate=self.gate, pick=step.decision if step is not None else None,
-                    note=step.say if step is not None else None)
 
     def match_over(self) -> None:
         """The round scored and the lesson's one-month match ended: no match results screen
@@ -275,7 +281,6 @@ class LessonScene(RoundScene):
     # ------------------------------------------------------------------ frames
     def update(self, dt: float) -> None:
         super().update(dt)
-        self.pulse_t += dt
         if self.refusal_left > 0:
             self.refusal_left -= dt
             if self.refusal_left <= 0:
@@ -284,7 +289,6 @@ class LessonScene(RoundScene):
                 and self.shown >= len(self.session.state.events)
                 and getattr(self.app, "top", self) is self):
             self.finish()
-        self.animating = True     # the highlights pulse
 
     def handle(self, event: pygame.event.Event) -> bool:
         b = self.next_button

@@ -22,14 +22,13 @@ from typing import Optional
 
 import pygame
 
-from ...engine import KoiKoi, Phase, SeatKind, Stop
+from ...engine import KoiKoi, SeatKind, Stop
 from ...engine.events import RoundEnded
-from ...engine.table import fold_all
 from ...session import MatchSession, SeatConfig
 from .. import theme
 from .. import widgets as W
 from ..table import _
-from ..table.driver import TurnDriver
+from ..table.context import TablePolicy
 from .review_panel import action_words, points_text
 from .lesson import panel_band
 from .round import RoundScene
@@ -124,24 +123,49 @@ class PuzzleSession(MatchSession):
         return False
 
 
-class PuzzleDriver(TurnDriver):
-    """The table at rest: only the player's Koi-Koi question, and only before the answer.
-    The other seat is never asked for a move."""
+class PuzzlePolicy(TablePolicy):
+    """The round table as a puzzle plays it: no practice glow (the move is the player's to
+    find), no turn log (the puzzle's panel covers that strip); at rest only the player's
+    Koi-Koi question opens (both seats are people: no CPU is ever asked), and only before
+    the answer; once answered, the best move's cards still on the table are ringed, and the
+    table shows the answer's events only up to the end of its round."""
 
-    def thinking(self) -> bool:
-        return False
+    shows_turn_log = False
+    hints = False
+    pulses = True
 
-    def rest(self, dt: float) -> None:
-        scene = self.scene
-        if scene.answer is not None:
-            return
-        if scene.session.to_move == scene.me and scene.table.phase == Phase.DECIDE:
-            scene.prompt()
+    def __init__(self, puzzle: "PuzzleScene"):
+        self.puzzle = puzzle
+
+    def holds_turn(self) -> bool:
+        return self.puzzle.answer is not None
+
+    def highlighted(self) -> tuple:
+        scene = self.puzzle
+        if scene.answer is None or scene.answer.right or scene.tl.busy or scene.overlay is not None:
+            return ()
+        best = scene.puzzle.best
+        return tuple(c for c in (getattr(best, "card", None), getattr(best, "target", None)) if c)
+
+    def shown_limit(self, events) -> int:
+        """All the events, but after the answer only up to the end of its round (the next
+        round's deal is not the puzzle's)."""
+        start = self.puzzle._answer_from
+        if start is None:
+            return len(events)
+        for i in range(start, len(events)):
+            if isinstance(events[i], RoundEnded):
+                return i + 1
+        return len(events)
+
+    def prompt_options(self) -> dict:
+        """The Koi-Koi question, every answer accepted; it is judged like a move."""
+        scene = self.puzzle
+        return dict(practice=False, note=heading(scene.puzzle, scene.at + 1, len(scene.puzzles)))
 
 
 class PuzzleScene(RoundScene):
     pausable = False          # Esc leaves the puzzle: there is no match to save
-    shows_turn_log = False    # the puzzle's panel covers that strip
 
     def __init__(self, app, puzzles, at: int = 0):
         self.puzzles = list(puzzles)
@@ -155,24 +179,9 @@ class PuzzleScene(RoundScene):
         self._panel_img: Optional[pygame.Surface] = None
         self.panel_box: Optional[pygame.Rect] = None
         self.panel_buttons: list = []
-        super().__init__(app, PuzzleSession(self.puzzle))
-        self.driver = PuzzleDriver(self)
+        super().__init__(app, PuzzleSession(self.puzzle), policy=PuzzlePolicy(self))
         log.info("puzzle %d of %d: match %s, round %d, event %d", self.at + 1, len(self.puzzles),
                  self.puzzle.match_id, self.puzzle.round, self.puzzle.index)
-
-    # ------------------------------------------------------------------ what the table reads
-    def practice(self) -> bool:
-        return False              # no capture glow: the puzzle is the player's to find
-
-    def cpu_thinking(self) -> bool:
-        return False
-
-    def highlighted(self) -> tuple:
-        """Once answered, the best move's cards still on the table are ringed."""
-        if self.answer is None or self.answer.right or self.tl.busy or self.overlay is not None:
-            return ()
-        best = self.puzzle.best
-        return tuple(c for c in (getattr(best, "card", None), getattr(best, "target", None)) if c)
 
     # ------------------------------------------------------------------ the answer
     def send(self, action) -> bool:
@@ -188,36 +197,6 @@ class PuzzleScene(RoundScene):
         self._panel_key = None
         return True
 
-    def shown_limit(self) -> int:
-        """How many events the table shows: all of them, but after the answer only up to
-        the end of its round (the next round's deal is not the puzzle's)."""
-        events = self.session.events
-        if self._answer_from is None:
-            return len(events)
-        for i in range(self._answer_from, len(events)):
-            if isinstance(events[i], RoundEnded):
-                return i + 1
-        return len(events)
-
-    def _pump(self) -> bool:
-        n = self.shown_limit()
-        if self.shown >= n:
-            return False
-        start, self.shown = self.shown, n
-        for k, e in enumerate(self._public(start)[:n - start]):
-            self.director.queue(e, start + k)
-        return True
-
-    def at_rest(self) -> bool:
-        return (not self.tl.busy and self.overlay is None and not self.closed
-                and self.shown >= self.shown_limit())
-
-    def shows_the_fold(self) -> bool:
-        ok = self.table == fold_all(self._public()[:self.shown], self.me)
-        if self.at_rest():
-            ok = ok and self.stage.pose.table == self.table and not self.stage.pose.onto
-        return ok
-
     def show_results(self, e) -> None:
         """The answer ended the round: the table stays on its last cards (no results screen,
         no next deal); the panel says the verdict."""
@@ -226,10 +205,6 @@ class PuzzleScene(RoundScene):
 
     def match_over(self) -> None:
         pass                     # never shown: the table stops at the end of the round
-
-    def prompt_options(self) -> dict:
-        """The Koi-Koi question, every answer accepted; it is judged like a move."""
-        return dict(practice=False, note=heading(self.puzzle, self.at + 1, len(self.puzzles)))
 
     # ------------------------------------------------------------------ leaving
     def pause(self) -> None:
@@ -255,11 +230,6 @@ class PuzzleScene(RoundScene):
         self.app.open("puzzle", self.puzzles, at=self.at + 1, mode="replace")
 
     # ------------------------------------------------------------------ frames
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.pulse_t += dt
-        self.animating = True      # the highlights pulse
-
     def handle(self, event: pygame.event.Event) -> bool:
         if self.overlay is None and self.panel_box is not None:
             for b in self.panel_buttons:

@@ -1,5 +1,8 @@
 """The round table: where a match is played. This module wires the parts in
-``ui/table/`` together (see its package docstring for which part does what).
+``ui/table/`` together (see its package docstring for which part does what):
+they share one ``TableContext`` it builds (the session, the stage, the fold
+shown, the settings, ``send``), and a lesson or a puzzle changes the table
+through the ``TablePolicy`` it is given, not by overriding the parts' hooks.
 
 The table shows ``self.table``, the ``PublicTable`` folded from the public
 events of the seat at the bottom (``engine.table.fold``). Each new event is
@@ -17,23 +20,24 @@ from typing import Optional
 
 import pygame
 
-from ...engine import Phase, SeatKind
+from ...engine import Phase
 from ...engine import card as card_of
 from ...engine.events import FieldSwept, LuckyHand, Misdeal, RoundDealt, RoundEnded
 from ...engine.table import PublicTable, fold_all
 from ...narration import turn_summary
 from ...session import TableSession
-from .. import anim, board, hints, theme
+from .. import anim, board, theme
 from .. import widgets as W
 from ..scene import Scene
-from ..table import _, seat_label
+from ..table import _
+from ..table.context import TableContext, TablePolicy, TableSettings
 from ..table.controls import Controls
 from ..table.director import Director
 from ..table.driver import TurnDriver, last_turn_start, send
 from ..table.hud import Hud
 from ..table.render import Renderer
 from ..table.stage import CardSprite, Pose, Stage
-from ..tooltip import HoverTimer, draw_tooltip
+from ..tooltip import draw_tooltip
 
 log = logging.getLogger("koikoi.round")
 
@@ -53,34 +57,35 @@ class RoundScene(Scene):
     opaque = True
     pausable = True      # an Escape the table does not use opens the pause menu
 
-    def __init__(self, app, session: TableSession):
+    def __init__(self, app, session: TableSession, policy: Optional[TablePolicy] = None):
         super().__init__(app)
         self.session = session
         self.assets = app.assets
+        self.policy = policy if policy is not None else TablePolicy()   # a lesson's, a puzzle's
+        self.settings = TableSettings(app)
         self.tl = anim.Timeline(self._speed())      # the game's animations, in order
         self.fx = anim.Timeline(self._speed())      # cosmetic touches that never block input
         self.banners = anim.Timeline()              # the banner's fade (never instant)
         hs = session.human_seats
         if session.is_hotseat:
             to_move = session.to_move
-            self.me = to_move if to_move is not None else 0
+            me = to_move if to_move is not None else 0
         else:
-            self.me = hs[0] if hs else 0
+            me = hs[0] if hs else 0
         self.stage = Stage(self.tl, self.fx)
-        self.controls = Controls(self)
-        self.driver = TurnDriver(self)
-        self.hud = Hud(self)
-        self.renderer = Renderer(self)
+        # what the parts share (the scene keeps its seat, shown, overlay... current there)
+        self.ctx = TableContext(session, app.assets, self.stage, self.settings, self.policy,
+                                send=self.send, relayout=self.relayout, sound=self.sound,
+                                command=self.command, seat=me)
+        self.hud = Hud(self.ctx)
+        self.controls = Controls(self.ctx, self.hud.combo_rects)
+        self.driver = TurnDriver(self.ctx)
+        self.renderer = Renderer(self.ctx, self.hud)
         self.banner = None
-        self.overlay = None             # the prompt / results / curtain we pushed
         self.applied: list = []         # actions this scene sent (tests read it)
         self.banner_log: list = []      # titles of the banners shown, in order
-        self.closed = False
-        self.tip = HoverTimer()          # Easy practice: the card tooltip
         self.inspector = None            # the open combo inspector, if any
         self.last_turn_text: Optional[str] = None   # friend matches: what the other player just did
-        self._hint_key = None
-        self._hint_ids: frozenset = frozenset()
         self._spread: Optional[int] = None
         self._lifts_moving = False
         self._pending_curtain: Optional[int] = None
@@ -98,58 +103,45 @@ class RoundScene(Scene):
     combo_rects = property(lambda self: self.hud.combo_rects)
     stock_extra = property(lambda self: self.director.stock_extra)
 
-    def _forward(name):
-        return property(lambda self: getattr(self.controls, name),
-                        lambda self, value: setattr(self.controls, name, value))
-    selected = _forward("selected")
-    target_cursor = _forward("target_cursor")
-    drag = _forward("drag")
-    hover = _forward("hover")
+    def _forward(part, name, doc=None):
+        return property(lambda self: getattr(getattr(self, part), name),
+                        lambda self, value: setattr(getattr(self, part), name, value), doc=doc)
+    selected = _forward("controls", "selected")
+    target_cursor = _forward("controls", "target_cursor")
+    drag = _forward("controls", "drag")
+    hover = _forward("controls", "hover")
+    me = _forward("ctx", "seat", "The seat at the bottom (a friend match hands the table over).")
+    shown = _forward("ctx", "shown", "How many of the session's events are queued for the table.")
+    overlay = _forward("ctx", "overlay", "The prompt / results / curtain we pushed, if any.")
+    closed = _forward("ctx", "closed")
+    director = _forward("ctx", "director")
+    size = _forward("ctx", "size")
+    s = _forward("ctx", "s")
+    pulse_t = _forward("ctx", "pulse_t")
+    tip = _forward("ctx", "tip", "Easy practice: the card tooltip.")
     del _forward
 
-    # ------------------------------------------------------------------ settings
-    def _setting(self, name: str, default, kind=float):
-        """A setting as ``kind``, or ``default`` if it is missing or malformed."""
-        try:
-            return kind(self.app.settings.get(name, default))
-        except (AttributeError, TypeError, ValueError):
-            return default
-
+    # ------------------------------------------------------------------ settings, names (the context's)
     def _speed(self) -> float:
-        return self._setting("anim_speed", 1.0)
-
-    def practice(self) -> bool:
-        """Practice hints and tooltips: the Hints setting (by default on against a level that
-        has them, Easy; never in friend matches)."""
-        try:
-            s = self.session
-            other = s.seats[1 - self.me]
-            level = other.level if other.kind == SeatKind.CPU else None
-            return hints.hints_enabled(getattr(self.app, "settings", {}), level, s.is_hotseat)
-        except (AttributeError, IndexError):
-            return False
-
-    def name_style(self) -> str:
-        return hints.style_of(getattr(self.app, "settings", {}))
+        return self.settings.speed()
 
     def _card_scale(self) -> float:
-        return self._setting("card_scale", 1.0)
+        return self.settings.card_scale()
+
+    def practice(self) -> bool:
+        return self.ctx.practice()
+
+    def name_style(self) -> str:
+        return self.settings.name_style()
 
     def month_numbers(self) -> bool:
-        return self._setting("month_numbers", True, bool)
+        return self.settings.month_numbers()
 
     def name(self, seat: int) -> str:
-        """``seat``'s name as shown: the game's own names ("Player 1", "CPU (Easy)") in
-        the current language, a typed name as it is (``seat_label``)."""
-        try:
-            return seat_label(self.session.seats[seat].name)
-        except (AttributeError, IndexError):
-            return _("Player {n}").format(n=seat + 1)
+        return self.ctx.name(seat)
 
     def is_you(self, seat: int) -> bool:
-        """Whether ``seat`` reads as "You": the player at the bottom, outside friend matches."""
-        return (seat == self.me and not self.session.is_hotseat
-                and self.session.seats[seat].kind == SeatKind.HUMAN)
+        return self.ctx.is_you(seat)
 
     # ------------------------------------------------------------------ setup
     def _public(self, start: int = 0) -> list:
@@ -169,11 +161,11 @@ class RoundScene(Scene):
                 break
         public = self._public()
         if last_deal is not None:
-            self.director = Director.folded(self, public[:last_deal], self.me)
+            self.director = Director.folded(self.ctx, public[:last_deal], self.me)
             self.shown = last_deal
             self.stage.pose = Pose(_cleared(self.table))
         else:
-            self.director = Director.folded(self, public, self.me)
+            self.director = Director.folded(self.ctx, public, self.me)
             self.shown = len(events)
             self.stage.pose = Pose(self.table)
         self.relayout(self.stage.pose, instant=True)
@@ -274,14 +266,6 @@ class RoundScene(Scene):
                     self.banner = None
             self.banners.tween(b, b.t, b.life, b.life - b.t, anim.linear, gone, attr="t")
 
-    def card_left_hand(self, card: str) -> None:
-        """A hand card is on its way to the field: it is no longer selected or dragged."""
-        if self.selected == card:
-            self.selected = None
-        self.target_cursor = None
-        if self.drag == card:
-            self.drag = None
-
     def clear_selection(self) -> None:
         self.selected = self.target_cursor = None
         self.hud.clear()
@@ -289,11 +273,11 @@ class RoundScene(Scene):
     # ------------------------------------------------------------------ events -> the director
     def _pump(self) -> bool:
         """Queue animations for events not shown yet; True if there were any."""
-        n = len(self.session.events)
+        n = self.policy.shown_limit(self.session.events)
         if self.shown >= n:
             return False
         start, self.shown = self.shown, n
-        for k, e in enumerate(self._public(start)):
+        for k, e in enumerate(self._public(start)[:n - start]):
             self.director.queue(e, start + k)
         return True
 
@@ -331,9 +315,6 @@ class RoundScene(Scene):
             elif stack[-1] is scene:
                 self.app.pop()
 
-    def deal_needs_curtain(self, dealer: int) -> bool:
-        return self.session.is_hotseat and dealer != self.me and self.overlay is None
-
     def curtain(self, seat: Optional[int], *, redo_from: Optional[int] = None,
                 show_turn_of: Optional[int] = None) -> None:
         """Friend matches: hide the table until ``seat``'s player takes the device. Then the
@@ -365,7 +346,7 @@ class RoundScene(Scene):
         self.controls.clear()
         self.tl.steps.clear()
         public = self._public()
-        self.director = Director.folded(self, public[:at], seat)
+        self.director = Director.folded(self.ctx, public[:at], seat)
         self.stage.sprites.clear()
         self.stage.pose = Pose(_cleared(self.table) if cleared else self.table)
         self.hud.clear()
@@ -388,24 +369,21 @@ class RoundScene(Scene):
         def choice(action):
             self._pop_overlay(scene)
             self.send(action)
-        scene = self._push_overlay("prompt", self.session, self.me, choice, **self.prompt_options())
+        scene = self._push_overlay("prompt", self.session, self.me, choice, **self.policy.prompt_options())
 
-    def prompt_options(self) -> dict:
-        """More keywords for the Koi-Koi prompt (a lesson's gate and note, a puzzle's)."""
-        return {}
-
-    # ------------------------------------------------------------------ hooks (lessons)
-    pulse_t = 0.0        # seconds, for the renderer's pulsing highlight
-    shows_turn_log = True   # the last turns in words above the field (a lesson has its own words there)
+    def command(self, name: str, *args, **kw) -> None:
+        """What a part asks of the scene (``ctx.command``): something over the table (a menu,
+        the keys, the inspector, the curtain, the prompt, the results, a banner), or the end."""
+        {"pause": self.pause, "keys": self.open_keys, "inspector": self.open_inspector,
+         "curtain": lambda seat: self.curtain(seat, show_turn_of=self.me),
+         "deal_curtain": lambda seat, index: self.curtain(seat, redo_from=index),
+         "prompt": self.prompt, "results": self.show_results, "match_over": self.match_over,
+         "banner": self.banner_now, "banner_yield": self.banner_yield,
+         "clear_selection": self.clear_selection}[name](*args, **kw)
 
     def highlighted(self) -> tuple:
-        """Card ids the renderer rings with a pulse (a lesson's "click this"): none here."""
-        return ()
-
-    def gate_pick(self, card: str) -> bool:
-        """Whether the player may select or pick up the hand card ``card`` now. Always here;
-        a lesson refuses cards its script does not ask for (and says why)."""
-        return True
+        """Card ids ringed with a pulse (the policy's: a lesson's "click this")."""
+        return self.policy.highlighted()
 
     # ------------------------------------------------------------------ acting
     def send(self, action) -> bool:
@@ -421,8 +399,7 @@ class RoundScene(Scene):
 
     def at_rest(self) -> bool:
         """Nothing moving or queued, every event shown, no overlay of ours open."""
-        return (not self.tl.busy and self.overlay is None and not self.closed
-                and self.shown >= len(self.session.events))
+        return self.ctx.at_rest()
 
     def shows_the_fold(self) -> bool:
         """The table is the fold of the public events shown, and at rest it is drawn as is
@@ -433,8 +410,7 @@ class RoundScene(Scene):
         return ok
 
     def my_turn(self) -> bool:
-        return (self.at_rest() and self.session.to_move == self.me
-                and self.session.seats[self.me].kind == SeatKind.HUMAN)
+        return self.ctx.my_turn()
 
     def view(self):
         return self.session.view(self.me)
@@ -471,6 +447,9 @@ class RoundScene(Scene):
                 sp.still += dt
         self.animating = bool(self.tl.busy or self.fx.busy or self.banner or drag or self.cpu_thinking()
                               or self._lifts_moving)
+        if self.policy.pulses:       # a lesson's highlight pulses: the table keeps drawing
+            self.pulse_t += dt
+            self.animating = True
 
     def _to_oyagime(self) -> None:
         """The draw for dealer has one screen of its own."""
@@ -502,15 +481,7 @@ class RoundScene(Scene):
 
     def hint_glow(self) -> frozenset:
         """Easy practice: the hand cards that would capture now (cached per state)."""
-        key = (len(self.session.events), self.me)
-        if key != self._hint_key:
-            self._hint_key = key
-            try:
-                self._hint_ids = hints.capturing_cards(self.view())
-            except Exception:   # a hint must never break the table
-                log.exception("hint failed")
-                self._hint_ids = frozenset()
-        return self._hint_ids
+        return self.renderer.hint_glow()
 
     def _update_lifts(self, dt: float) -> None:
         """Ease hand cards up under the pointer and when selected; everything else down."""
@@ -604,6 +575,7 @@ class RoundScene(Scene):
             img = self.banner.image
             img.set_alpha(self.banner.alpha)
             surface.blit(img, img.get_rect(center=lay.field_area.center))
-        self.hud.draw_combo_hover(surface)
+        if getattr(self.app, "top", self) is self:
+            self.hud.draw_combo_hover(surface)
         if getattr(self.app, "top", self) is self and self.practice():
             draw_tooltip(surface, self.assets, self.tip, self.name_style())

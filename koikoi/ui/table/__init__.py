@@ -1,5 +1,7 @@
 """The round table, by responsibility (``scenes/round.py`` wires them together):
 
+    context.py    what the parts share instead of the scene (TableContext), and what a
+                  lesson or a puzzle changes of the table (TablePolicy)
     stage.py      card sprites, poses and the tweens between them
     director.py   each public event -> steps between two folded tables
     controls.py   gestures and keys -> intents -> legal engine actions
@@ -9,7 +11,8 @@
 
 The table shows ``koikoi.engine.table.PublicTable`` values folded from the
 public events of one seat: the same fold the replay viewer and a network
-client use.
+client use. The parts read the session (a ``koikoi.session.TableSession``) and
+that fold through one ``TableContext``, never through the scene.
 """
 
 

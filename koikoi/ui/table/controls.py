@@ -21,7 +21,7 @@ from .. import input as gestures
 from .stage import L_DRAG
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..scenes.round import RoundScene
+    from .context import TableContext
 
 
 class Intent(NamedTuple):
@@ -69,21 +69,27 @@ def action_for(intent: Intent, table):
 class Controls:
     """The player's selection on the table and what their gestures and keys do."""
 
-    def __init__(self, scene: "RoundScene"):
-        self.scene = scene
-        self.pointer = gestures.Pointer()
-        self.selected: Optional[str] = None
-        self.target_cursor: Optional[str] = None
+    def __init__(self, ctx: "TableContext", combo_rects: dict):
+        self.ctx = ctx
+        self.pointer = ctx.pointer
+        self.combo_rects = combo_rects    # seat -> the Rect of its combo preview (the hud's)
         self.drag_offset = (0, 0)
-        self.hover: Optional[str] = None
+
+    def _forward(name):
+        return property(lambda self: getattr(self.ctx.pick, name),
+                        lambda self, value: setattr(self.ctx.pick, name, value))
+    selected = _forward("selected")
+    target_cursor = _forward("target_cursor")
+    hover = _forward("hover")
+    del _forward
 
     @property
     def drag(self) -> Optional[str]:
-        return self.scene.stage.drag
+        return self.ctx.stage.drag
 
     @drag.setter
     def drag(self, key: Optional[str]) -> None:
-        self.scene.stage.drag = key
+        self.ctx.stage.drag = key
 
     def clear(self) -> None:
         self.selected = self.target_cursor = self.drag = self.hover = None
@@ -93,35 +99,35 @@ class Controls:
         self.drag = None
 
     def _phase(self):
-        return self.scene.session.phase
+        return self.ctx.session.phase
 
     def _act(self, intent: Intent) -> bool:
         """The one way input reaches the engine: intent -> action -> legal? -> applied."""
-        action = action_for(intent, self.scene.table)
-        return action is not None and self.scene.send(action)
+        action = action_for(intent, self.ctx.table)
+        return action is not None and self.ctx.send(action)
 
     def _shake(self, card: Optional[str]) -> None:
         if card is not None:
-            self.scene.stage.shake(self.scene.stage.sprites.get(card))
+            self.ctx.stage.shake(self.ctx.stage.sprites.get(card))
 
     # ------------------------------------------------------------------ the mouse
     def hover_at(self, pos) -> None:
-        lay = self.scene.lay
+        lay = self.ctx.lay
         if lay is not None and self.drag is None:
             self.hover = lay.hand_at(pos)
 
     def gesture(self, g: gestures.Gesture) -> bool:
-        scene = self.scene
-        lay = scene.lay
+        ctx = self.ctx
+        lay = ctx.lay
         if g.kind == "click" and self.drag is None:
-            for seat, rect in list(scene.combo_rects.items()):
+            for seat, rect in list(self.combo_rects.items()):
                 if rect.collidepoint(g.pos) and rect.collidepoint(g.start):
-                    scene.open_inspector(seat)
+                    ctx.command("inspector", seat)
                     return True
         phase = self._phase()
         if g.kind in ("drop", "click"):
-            scene.tip.hold(self.pointer.pos)          # no tooltip nor raised card over the
-            scene.stage.peek_held = self.pointer.pos  # field until the pointer moves again
+            ctx.tip.hold(self.pointer.pos)            # no tooltip nor raised card over the
+            ctx.stage.peek_held = self.pointer.pos    # field until the pointer moves again
         if g.kind == "cancel":
             if phase == Phase.CHOOSE:
                 return True   # the stock choice cannot be cancelled
@@ -129,12 +135,12 @@ class Controls:
             self.cancel()
             return had
         if g.kind == "drag_start":
-            scene.tip.hide()
+            ctx.tip.hide()
             if phase == Phase.CHOOSE:
-                return self._pick_up(scene.table.pending, g, need_rect=True)
+                return self._pick_up(ctx.table.pending, g, need_rect=True)
             cid = lay.hand_at(g.start)
-            if cid is not None and scene.my_turn() and phase == Phase.PLAY:
-                if not scene.gate_pick(cid):
+            if cid is not None and ctx.my_turn() and phase == Phase.PLAY:
+                if not ctx.policy.gate_pick(cid):
                     self._shake(cid)
                     return True
                 self.selected = cid
@@ -154,15 +160,15 @@ class Controls:
         return False
 
     def _pick_up(self, cid: Optional[str], g: gestures.Gesture, need_rect: bool = False) -> bool:
-        scene = self.scene
-        sp = scene.stage.sprites.get(cid) if cid is not None else None
-        if sp is None or not scene.my_turn():
+        ctx = self.ctx
+        sp = ctx.stage.sprites.get(cid) if cid is not None else None
+        if sp is None or not ctx.my_turn():
             return False
-        if need_rect and not scene.sprite_rect(sp).collidepoint(g.start):
+        if need_rect and not ctx.stage.sprite_rect(sp).collidepoint(g.start):
             return False
         self.drag = cid
         self.target_cursor = None
-        scene.stage.stop(sp)
+        ctx.stage.stop(sp)
         self.drag_offset = (g.start[0] - sp.pos[0], g.start[1] - sp.pos[1])
         sp.layer = L_DRAG
         sp.lift = 0.0
@@ -170,15 +176,15 @@ class Controls:
         return True
 
     def _drag_to(self, pos) -> None:
-        sp = self.scene.stage.sprites.get(self.drag)
+        sp = self.ctx.stage.sprites.get(self.drag)
         if sp is not None:
             sp.pos = (pos[0] - self.drag_offset[0], pos[1] - self.drag_offset[1], sp.pos[2])
 
     def _snap_back(self) -> None:
-        self.scene.relayout(None, duration=0.22, timeline=self.scene.fx)
+        self.ctx.relayout(None, duration=0.22, timeline=self.ctx.fx)
 
     def _drop(self, pos) -> bool:
-        scene, lay = self.scene, self.scene.lay
+        ctx, lay = self.ctx, self.ctx.lay
         cid, self.drag = self.drag, None
         target = lay.field_at(pos)
         if self._phase() == Phase.CHOOSE:
@@ -194,7 +200,7 @@ class Controls:
             return True
         self._snap_back()
         if on_field or target is not None:
-            if len(field_matches(scene.table, cid)) == 2:
+            if len(field_matches(ctx.table, cid)) == 2:
                 self.selected = cid         # two match: ask which, by outlining them
             else:
                 self._shake(cid)
@@ -204,29 +210,29 @@ class Controls:
         return True
 
     def _click(self, pos) -> bool:
-        scene, lay = self.scene, self.scene.lay
+        ctx, lay = self.ctx, self.ctx.lay
         phase = self._phase()
         if phase == Phase.CHOOSE:
-            if not scene.my_turn():
+            if not ctx.my_turn():
                 return False
             if self._act(Intent("choose", target=lay.field_at(pos))):
                 return True
             if lay.on_field(pos) or lay.flip.collidepoint(pos):
-                self._shake(scene.table.pending)
+                self._shake(ctx.table.pending)
             return True
         if phase != Phase.PLAY:
             return False
         hand_card = lay.hand_at(pos)
         if hand_card is not None:
-            if not scene.my_turn() or (self.selected != hand_card and not scene.gate_pick(hand_card)):
+            if not ctx.my_turn() or (self.selected != hand_card and not ctx.policy.gate_pick(hand_card)):
                 self._shake(hand_card)
                 return True
             self.target_cursor = None
             self.selected = None if self.selected == hand_card else hand_card
             if self.selected:
-                scene.sound("click")
+                ctx.sound("click")
             return True
-        if self.selected is None or not scene.my_turn():
+        if self.selected is None or not ctx.my_turn():
             return False
         target = lay.field_at(pos)
         on_field = lay.on_field(pos)
@@ -240,28 +246,28 @@ class Controls:
     def cancel(self) -> None:
         if self.drag is not None:
             self.drag = None
-            self.scene.relayout(None, duration=0.2, timeline=self.scene.fx)
+            self.ctx.relayout(None, duration=0.2, timeline=self.ctx.fx)
         self.selected = None
         self.target_cursor = None
 
     # ------------------------------------------------------------------ the keyboard
     def key(self, event) -> bool:
-        scene = self.scene
+        ctx = self.ctx
         key = event.key
         phase = self._phase()
         plain = not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT)
         if key == pygame.K_p and plain:
-            scene.pause()
+            ctx.command("pause")
             return True
         if key == pygame.K_F1:
-            scene.open_keys()
+            ctx.command("keys")
             return True
         if key == pygame.K_c and plain:
             # C: your combos; Shift+C: the other side's
-            scene.open_inspector(1 - scene.me if event.mod & pygame.KMOD_SHIFT else scene.me)
+            ctx.command("inspector", 1 - ctx.seat if event.mod & pygame.KMOD_SHIFT else ctx.seat)
             return True
         if key == pygame.K_ESCAPE:
-            scene.tip.hide()
+            ctx.tip.hide()
             if phase == Phase.CHOOSE:
                 if self.target_cursor is not None:
                     self.target_cursor = None
@@ -271,7 +277,7 @@ class Controls:
                 self.cancel()
                 return True
             return False   # the app may pause
-        if not scene.my_turn():
+        if not ctx.my_turn():
             return False
         if phase == Phase.CHOOSE:
             return self._choose_key(key)
@@ -286,7 +292,7 @@ class Controls:
         return ids[0] if d > 0 else ids[-1]
 
     def _choose_key(self, key) -> bool:
-        ids = list(self.scene.table.choices)
+        ids = list(self.ctx.table.choices)
         if not ids:
             return False
         if key in (pygame.K_LEFT, pygame.K_RIGHT):
@@ -300,14 +306,14 @@ class Controls:
         return False
 
     def _play_key(self, key) -> bool:
-        scene = self.scene
-        hand = list(scene.lay.hand_order)
+        ctx = self.ctx
+        hand = list(ctx.lay.hand_order)
         if not hand:
             return False
         if key in (pygame.K_LEFT, pygame.K_RIGHT):
             d = 1 if key == pygame.K_RIGHT else -1
             if self.target_cursor is not None and self.selected:
-                ms = list(field_matches(scene.table, self.selected))
+                ms = list(field_matches(ctx.table, self.selected))
                 if self.target_cursor in ms:
                     self.target_cursor = self._step(ms, self.target_cursor, d)
                     return True
@@ -317,7 +323,7 @@ class Controls:
         if key in gestures.HAND_KEYS:
             i = gestures.HAND_KEYS[key]
             if i < len(hand):
-                if not scene.gate_pick(hand[i]):
+                if not ctx.policy.gate_pick(hand[i]):
                     self._shake(hand[i])
                     return True
                 self.selected = hand[i]
@@ -325,7 +331,7 @@ class Controls:
                 return True
             return False
         if key in gestures.CONFIRM_KEYS and self.selected in hand:
-            ms = field_matches(scene.table, self.selected)
+            ms = field_matches(ctx.table, self.selected)
             if len(ms) == 2 and self.target_cursor not in ms:
                 self.target_cursor = ms[0]   # ask first: outline the card it would take
                 return True

@@ -25,7 +25,7 @@ from . import _
 from .stage import CAPTURE_TIME, FLIP_TIME, PLAY_TIME, CardSprite, Pose, center, targets
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..scenes.round import RoundScene
+    from .context import TableContext
 
 DEAL_STEP = 0.085
 # The great yaku get a longer moment, with their cards.
@@ -53,8 +53,12 @@ def _out_of_hand(t: PublicTable, seat: int, card: str) -> PublicTable:
 
 
 class Director:
-    def __init__(self, scene: "RoundScene", table: PublicTable):
-        self.scene = scene
+    """Turns each public event into steps on the timeline. It reads the table through the
+    context and asks the scene, through ``ctx.command``, for what only the scene shows:
+    the banners, the curtain, the round's results, the end of the match."""
+
+    def __init__(self, ctx: "TableContext", table: PublicTable):
+        self.ctx = ctx
         self.table = table           # the fold of every event queued so far
         self.stock_extra = 0         # cards still drawn on the stock during a deal
         # This round's turns as shown: [seat, [(event, the table before it), ...]]. The turn
@@ -64,10 +68,10 @@ class Director:
         self._yaku_before: dict = {}         # seat -> the yaku of its last YakuMade this round
 
     @classmethod
-    def folded(cls, scene: "RoundScene", events, seat: int) -> "Director":
+    def folded(cls, ctx: "TableContext", events, seat: int) -> "Director":
         """A director whose table is the fold of ``events`` (``seat``'s public events), with
         the turns of the round they end in."""
-        d = cls(scene, initial(seat))
+        d = cls(ctx, initial(seat))
         for e in events:
             if type(e) is RoundDealt:
                 d.turns, d._yaku_before = [], {}
@@ -96,7 +100,7 @@ class Director:
         """The other seat's last turn, marked until this seat moves: card -> None (a ring
         only) or (the table before its move, where it came from: "hand", "flip" or the field
         card it took first) for the card whose move gets an arrow."""
-        if not self.turns or self.scene.session.is_hotseat:
+        if not self.turns or self.ctx.session.is_hotseat:
             return {}
         seat, steps = self.turns[-1]
         if seat == self.table.seat:
@@ -122,14 +126,14 @@ class Director:
 
     @property
     def tl(self) -> anim.Timeline:
-        return self.scene.tl
+        return self.ctx.tl
 
     @property
     def stage(self):
-        return self.scene.stage
+        return self.ctx.stage
 
     def _show(self, pose: Pose, **kw) -> None:
-        self.scene.relayout(pose, **kw)
+        self.ctx.relayout(pose, **kw)
 
     def _then(self, fn) -> None:
         self.tl.then(fn)
@@ -139,7 +143,7 @@ class Director:
         self.tl.steps.appendleft(fn)
 
     def _land(self, sp: CardSprite) -> None:
-        self.scene.sound("snap")
+        self.ctx.sound("snap")
         self.stage.pop(sp)
 
     # ------------------------------------------------------------------ events -> steps
@@ -172,7 +176,7 @@ class Director:
     def _note(self, e, before: PublicTable) -> float:
         """A turn's event is about to be shown: into this round's turns (the log, the marks)."""
         self._add_turn(e, before)
-        self.scene.banner_yield()
+        self.ctx.command("banner_yield")
         return 0.0
 
     def _quiet(self, new: PublicTable) -> float:
@@ -188,7 +192,7 @@ class Director:
             stage.move(sp, end, 0.3, delay=k * 0.006, easing=anim.in_out_sine, fly=True)
             if sp.face:
                 stage.flip(sp, False, duration=0.2)
-        self.scene.sound("shuffle")
+        self.ctx.sound("shuffle")
 
         def clear():
             stage.sprites.clear()
@@ -197,16 +201,16 @@ class Director:
         return 0.42
 
     def _deal(self, e: RoundDealt, index: int, new: PublicTable) -> float:
-        scene, stage = self.scene, self.stage
-        if scene.deal_needs_curtain(e.dealer):
+        ctx, stage = self.ctx, self.stage
+        if ctx.session.is_hotseat and e.dealer != ctx.seat and ctx.overlay is None:
             # friend matches: the dealer's hand is dealt to the dealer's eyes only; the
             # curtain hands the table over and the deal is queued again for that seat
-            scene.curtain(e.dealer, redo_from=index)
+            ctx.command("deal_curtain", e.dealer, index)
             return 0.0
         if stage.sprites:
             self._first(lambda: self._deal(e, index, new))
             return self._gather()
-        scene.clear_selection()
+        ctx.command("clear_selection")
         self.turns, self._yaku_before = [], {}
         self.stock_extra = 16 + len(e.field)
         self._show(Pose(new), duration=0.0)
@@ -216,7 +220,7 @@ class Director:
             sp.pos = center(lay.stock)
             sp.visible = False
             sp.face = False
-        scene.sound("shuffle")
+        ctx.sound("shuffle")
         # Packets of two: the other seat, the field, the dealer; four times.
         me, other = new.seat, 1 - e.dealer
         hand_keys = {me: list(lay.hand_order),
@@ -243,7 +247,7 @@ class Director:
                 if face:
                     stage.flip(sp, True, delay=0.12, duration=0.22)
             self.stock_extra = max(0, self.stock_extra - len(keys))
-            scene.sound("deal")
+            ctx.sound("deal")
             return DEAL_STEP * 1.6
         for keys in reversed(order):
             self._first(lambda keys=keys: packet(keys))
@@ -253,7 +257,12 @@ class Director:
     def _card_from_hand(self, t: PublicTable, seat: int, card: str) -> Optional[CardSprite]:
         """The sprite of ``card`` leaving ``seat``'s hand: for the other seat, its last back
         turns into the card (face down until it flips on the way)."""
-        self.scene.card_left_hand(card)
+        pick = self.ctx.pick          # a hand card on its way to the field: no longer picked
+        if pick.selected == card:
+            pick.selected = None
+        pick.target_cursor = None
+        if self.stage.drag == card:
+            self.stage.drag = None
         sprites = self.stage.sprites
         if seat == t.seat:
             return sprites.get(card)
@@ -279,7 +288,7 @@ class Director:
 
     def _capture(self, new: PublicTable, moving: tuple) -> float:
         delays = {k: i * 0.04 for i, k in enumerate(moving)}
-        first = {moving[0]: lambda sp: self.scene.sound("capture")}
+        first = {moving[0]: lambda sp: self.ctx.sound("capture")}
         self._show(Pose(new), fly=set(moving), delays=delays, duration=CAPTURE_TIME, on_land=first,
                    easing=anim.in_out_cubic)
         return CAPTURE_TIME + 0.04 * len(moving) + 0.04
@@ -294,7 +303,7 @@ class Director:
         sp.face = False
         sp.flying = True
         stage.move(sp, center(lay.flip), 0.22, easing=anim.out_cubic, fly=True)
-        stage.flip(sp, True, delay=0.2, duration=FLIP_TIME, on_start=lambda: self.scene.sound("flip"))
+        stage.flip(sp, True, delay=0.2, duration=FLIP_TIME, on_start=lambda: self.ctx.sound("flip"))
         if e.taken is None:            # two matches: it waits at the flip spot (new.pending)
             self._first(lambda: self._quiet(new))
         elif not e.taken:              # no match: it joins the field
@@ -319,38 +328,38 @@ class Director:
         return PLAY_TIME + 0.16
 
     def _swept(self, old: PublicTable, e: FieldSwept, new: PublicTable) -> float:
-        scene = self.scene
+        ctx = self.ctx
         taken = old._replace(field_slots=_field_without(old, e.cards), captured=new.captured)
         self._show(Pose(taken), fly=set(e.cards), duration=CAPTURE_TIME)
-        scene.sound("capture")
+        ctx.sound("capture")
 
         def replace():
             self._show(Pose(new), fly=set(e.replacements), flips=set(e.replacements),
                        duration=PLAY_TIME)
-            scene.sound("flip")
+            ctx.sound("flip")
             return PLAY_TIME + 0.1
         self._first(replace)
-        scene.banner_now(_("Field sweep"),
-                     _("{name} takes the four of a month").format(name=scene.name(e.seat)),
-                     1.4, cards=e.cards)
+        ctx.command("banner", _("Field sweep"),
+                    _("{name} takes the four of a month").format(name=ctx.name(e.seat)),
+                    1.4, cards=e.cards)
         return CAPTURE_TIME + 0.2
 
     # -- announcements
     def _announce_event(self, e, new: PublicTable) -> float:
         self._show(Pose(new), duration=PLAY_TIME)
-        scene = self.scene
+        ctx = self.ctx
         kind = type(e)
         if kind is YakuMade:
             return self._yaku(e, new)
         if kind is KoiKoiCalled:
-            title = _("You call Koi-Koi!") if scene.is_you(e.seat) else \
-                _("{name} calls Koi-Koi!").format(name=scene.name(e.seat))
+            title = _("You call Koi-Koi!") if ctx.is_you(e.seat) else \
+                _("{name} calls Koi-Koi!").format(name=ctx.name(e.seat))
             sub = _("こいこい — the round goes on") if e.calls == 1 else \
                 _("こいこい — the round goes on (call {n})").format(n=e.calls)
             return self._announce(title, sub, "koikoi", 1.1, color=theme.LACQUER_LIGHT)
         if kind is Stopped:
-            you = scene.is_you(e.seat)
-            name = scene.name(e.seat)
+            you = ctx.is_you(e.seat)
+            name = ctx.name(e.seat)
             if e.auto:
                 title = _("You win the round") if you else \
                     _("{name} wins the round").format(name=name)
@@ -370,20 +379,20 @@ class Director:
             return self._announce(_("Misdeal"), why, "shuffle", 1.2, cards=e.cards)
         if kind is LuckyHand:
             names = " + ".join(f"{y.kanji} {y.romaji}" for y in map(Y.info, e.hands))
-            sub = _("{name}: a lucky hand, {points} points").format(name=scene.name(e.seat),
+            sub = _("{name}: a lucky hand, {points} points").format(name=ctx.name(e.seat),
                                                                       points=e.points)
             return self._announce(names, sub, "yaku", 1.8, cards=e.cards)
         return 0.0
 
     def _yaku(self, e: YakuMade, new: PublicTable) -> float:
-        scene = self.scene
+        ctx = self.ctx
         lines = [f"{Y.info(n).kanji}  {Y.info(n).romaji}  {p}" for n, p in e.yaku]
-        who = _("You") if scene.is_you(e.seat) else scene.name(e.seat)
+        who = _("You") if ctx.is_you(e.seat) else ctx.name(e.seat)
         title = "  ·  ".join(lines) if len(lines) <= 2 else \
             _("{n} yaku · {points} points").format(n=len(lines), points=e.total)
         sub = (_("{who}: {points} point") if e.total == 1 else
                _("{who}: {points} points")).format(who=who, points=e.total)
-        scene.sound("yaku")
+        ctx.sound("yaku")
         # A great yaku formed now (not one held before): a longer moment, with its cards.
         before = {n for n, _p in self._yaku_before.get(e.seat, ())}
         great = [n for n, _p in e.yaku if n in GREAT and n not in before]
@@ -392,18 +401,18 @@ class Director:
             mask = _GREAT_CARDS[great[0]]
             cards = [c for c in new.captured[e.seat] if mask >> C.ID_TO_INDEX[c] & 1]
             info = Y.info(great[0])
-            scene.banner_now(f"{info.kanji}  {info.romaji}", sub, 3.0, big=True, cards=cards,
-                             color=theme.LACQUER_LIGHT if e.seat != new.seat else None)
-            scene.sound("koikoi")
+            ctx.command("banner", f"{info.kanji}  {info.romaji}", sub, 3.0, big=True, cards=cards,
+                        color=theme.LACQUER_LIGHT if e.seat != new.seat else None)
+            ctx.sound("koikoi")
             return 1.4
-        scene.banner_now(title, sub, 2.0, big=True)
+        ctx.command("banner", title, sub, 2.0, big=True)
         return 0.7
 
     def _announce(self, title: str, sub: str, sound: Optional[str], wait: float, *, cards=(),
                   color=None) -> float:
         if sound:
-            self.scene.sound(sound)
-        self.scene.banner_now(title, sub, wait + 0.8, cards=cards, color=color)
+            self.ctx.sound(sound)
+        self.ctx.command("banner", title, sub, wait + 0.8, cards=cards, color=color)
         return wait
 
     # -- the end of a round, of the match
@@ -412,11 +421,11 @@ class Director:
 
         def show():
             self.tl.hold()
-            self.scene.show_results(e)
+            self.ctx.command("results", e)
             return 0.0
         self._first(show)
         return 0.5
 
     def _match_ended(self, new: PublicTable) -> float:
-        self.scene.match_over()
+        self.ctx.command("match_over")
         return 0.0

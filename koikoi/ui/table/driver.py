@@ -18,10 +18,9 @@ import pygame
 
 from ...engine import Phase, SeatKind
 from ...engine.events import Chose, Flipped, KoiKoiCalled, Played, YakuMade
-from .. import hints
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..scenes.round import RoundScene
+    from .context import TableContext
 
 log = logging.getLogger("koikoi.table")
 
@@ -90,16 +89,19 @@ def last_turn_start(events, seat: int) -> Optional[int]:
 
 
 class TurnDriver:
-    def __init__(self, scene: "RoundScene"):
-        self.scene = scene
+    """The table at rest: whoever is to move, moves. What only the scene can open (the
+    curtain, the prompt) it asks for through ``ctx.command``."""
+
+    def __init__(self, ctx: "TableContext"):
+        self.ctx = ctx
         self.cpu = CpuPacer()
         self.held: set = set()          # "space" / "mouse" held down: hurry the CPU
 
     # -- the CPU's tempo
     def hurrying(self) -> bool:
         """Space or the mouse button held while the CPU plays: its turn goes faster."""
-        scene = self.scene
-        if scene.session.is_hotseat or scene.my_turn() or scene.overlay is not None:
+        ctx = self.ctx
+        if ctx.session.is_hotseat or ctx.my_turn() or ctx.overlay is not None:
             return False
         return bool(self.held)
 
@@ -115,43 +117,38 @@ class TurnDriver:
 
     def pace(self) -> float:
         """The CPU pace setting as a factor on its pauses (relaxed > 1 > quick)."""
-        return hints.pace_factor(getattr(self.scene.app, "settings", {}))
+        return self.ctx.settings.pace()
 
     def tempo(self) -> float:
         """How much faster than the animation setting the table runs now: the CPU's turns
         follow the pace setting, and run three times as fast while the player hurries them."""
-        scene = self.scene
-        seat = scene.table.to_move
-        if seat is None or scene.session.seats[seat].kind != SeatKind.CPU:
+        ctx = self.ctx
+        seat = ctx.table.to_move
+        if seat is None or ctx.session.seats[seat].kind != SeatKind.CPU:
             return 1.0
         return (3.0 if self.hurrying() else 1.0) / self.pace()
 
     def thinking(self) -> bool:
-        return self.scene.at_rest() and self.scene.session.is_cpu_turn()
+        return self.ctx.at_rest() and self.ctx.session.is_cpu_turn()
 
     def rest(self, dt: float) -> None:
-        """The table is at rest (every event shown): whoever is to move, moves."""
-        scene = self.scene
-        session = scene.session
-        t = scene.table
-        if t.phase == Phase.OVER or session.to_move is None:
+        """The table is at rest (every event shown): whoever is to move, moves (unless the
+        policy holds the table: a lesson's step to read, a puzzle answered)."""
+        ctx = self.ctx
+        session = ctx.session
+        t = ctx.table
+        if ctx.policy.holds_turn() or t.phase == Phase.OVER or session.to_move is None:
             return
         seat = session.to_move
         if session.is_cpu_turn():
-            speed = scene.tl.speed     # the animation setting times the pace (and any hurry)
+            speed = ctx.tl.speed       # the animation setting times the pace (and any hurry)
             pause = CPU_DECIDE_PAUSE if t.phase == Phase.DECIDE else CPU_PAUSE
             action = self.cpu.tick(session, dt * (speed if speed > 0 else 100.0), pause)
-            if action is not None and not scene.send(action):
+            if action is not None and not ctx.send(action):
                 log.warning("the CPU chose an illegal action %r", action)
             return
-        if session.is_hotseat and seat != scene.me:
-            scene.curtain(seat, show_turn_of=scene.me)
+        if session.is_hotseat and seat != ctx.seat:
+            ctx.command("curtain", seat)
             return
-        if seat == scene.me and t.phase == Phase.DECIDE:
-            scene.prompt()
-
-    def human(self, seat: int) -> bool:
-        try:
-            return self.scene.session.seats[seat].kind == SeatKind.HUMAN
-        except (AttributeError, IndexError):
-            return False
+        if seat == ctx.seat and t.phase == Phase.DECIDE:
+            ctx.command("prompt")

@@ -1,7 +1,7 @@
 """The table's heads-up display: both seats' panels, the yaku line over each capture
 pile, the month label, the guidance line above the hand, and the banners.
 
-Everything here reads the displayed table (``scene.table`` for the scene, the
+Everything here reads the displayed table (``ctx.table``, the fold shown, and the
 pose being shown for the piles), never the engine's newest state: a panel
 never runs ahead of the cards on the felt.
 """
@@ -24,7 +24,7 @@ from ...narration import turn_summary
 from .controls import field_matches
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..scenes.round import RoundScene
+    from .context import TableContext
 
 log = logging.getLogger("koikoi.table")
 
@@ -62,8 +62,8 @@ class Banner:
 
 
 class Hud:
-    def __init__(self, scene: "RoundScene"):
-        self.scene = scene
+    def __init__(self, ctx: "TableContext"):
+        self.ctx = ctx
         self.cache: dict = {}
         self.combo_rects: dict = {}      # seat -> Rect of its clickable combo preview
 
@@ -72,7 +72,7 @@ class Hud:
 
     # ------------------------------------------------------------------ fonts
     def fonts(self, card_h: int) -> None:
-        f = self.scene.assets.font
+        f = self.ctx.assets.font
         self.f_small = f(max(9, int(card_h * 0.13)))
         self.body_size = max(10, int(card_h * 0.155))
         self.f_body = f(self.body_size)
@@ -94,15 +94,15 @@ class Hud:
 
     def yaku_of(self, seat: int) -> tuple:
         """The yaku in ``seat``'s displayed pile (as the engine scores them)."""
-        t = self.scene.stage.pose.table
+        t = self.ctx.stage.pose.table
         pile, field, calls, month = t.captured[seat], t.field, t.calls[seat], round_month(t.round)
         return self._cached((seat, pile, field, calls, month),
-                            lambda: yaku_points(mask(pile), self.scene.session.rules, mask(field),
+                            lambda: yaku_points(mask(pile), self.ctx.session.rules, mask(field),
                                                 calls, month))
 
     def near_of(self, seat: int) -> list:
         """Easy practice: yaku one card from ``seat``'s displayed pile."""
-        pose = self.scene.stage.pose
+        pose = self.ctx.stage.pose
         t = pose.table
 
         def make():
@@ -116,14 +116,14 @@ class Hud:
 
     def combo_title(self, seat: int) -> str:
         """"YOUR COMBOS", "CPU COMBOS", or the friend's name in a friend match."""
-        scene = self.scene
-        kind = scene.session.seats[seat].kind
-        if not scene.session.is_hotseat:
-            if seat == scene.me and kind == SeatKind.HUMAN:
+        ctx = self.ctx
+        kind = ctx.session.seats[seat].kind
+        if not ctx.session.is_hotseat:
+            if seat == ctx.seat and kind == SeatKind.HUMAN:
                 return _("YOUR COMBOS")
             if kind == SeatKind.CPU:
                 return _("CPU COMBOS")
-        return _("{name} COMBOS").format(name=W.caps(scene.name(seat)))
+        return _("{name} COMBOS").format(name=W.caps(ctx.name(seat)))
 
     # ------------------------------------------------------------------ the background layer
     def draw_field_bed(self, surface, lay) -> None:
@@ -138,16 +138,16 @@ class Hud:
 
     def draw(self, surface, lay) -> None:
         """Both panels, the yaku lines, the empty stacks' labels and the month label."""
-        t = self.scene.stage.pose.table
+        t = self.ctx.stage.pose.table
         for seat in (0, 1):
             self.draw_panel(surface, lay, seat)
             self._yaku_line(surface, lay, seat)
             self._stack_labels(surface, lay, seat, t.captured[seat])
-        if self.scene.shows_turn_log:
+        if self.ctx.policy.shows_turn_log:
             self.draw_log(surface, lay)
         label = (_("Month {n} / {months}").format(n=t.round, months=t.months) if t.months else
                  _("Round {n}").format(n=t.round))
-        target = self.scene.session.rules.target_points
+        target = self.ctx.session.rules.target_points
         if target:
             label = _("{label} · to {points}").format(label=label, points=target)
         rl = lay.round_label
@@ -155,15 +155,15 @@ class Hud:
 
     def log_lines(self) -> list:
         """The last turns in words, oldest first: "CPU: played Crane and took a Pine plain"."""
-        scene = self.scene
-        style = scene.name_style()
+        ctx = self.ctx
+        style = ctx.settings.name_style()
         if style == "both":
             style = "english"        # one name a card: the log has two lines to say a turn in
         out = []
-        for seat, events in scene.director.log:
+        for seat, events in ctx.director.log:
             turn, _cards = turn_summary(events, seat, style)
             if turn:
-                who = _("You") if scene.is_you(seat) else scene.name(seat)
+                who = _("You") if ctx.is_you(seat) else ctx.name(seat)
                 out.append(_("{name}: {turn}").format(name=who, turn=turn))
         return out
 
@@ -190,7 +190,7 @@ class Hud:
         if yaku:
             # the names as the Names setting says (Both: "三光 Sankō 5"), whole, then "+2 more"
             total = sum(p for _n, p in yaku)
-            style = self.scene.name_style()
+            style = self.ctx.settings.name_style()
             name = hints.yaku_heading if style == "both" else (lambda n, st: yaku_label(n, st, short=True))
             items = [f"{name(n, style)} {p}" for n, p in yaku]
             form = _("{yaku}   = {points} pt") if total == 1 else _("{yaku}   = {points} pts")
@@ -202,7 +202,7 @@ class Hud:
             if _hidden:
                 W.note_cut(r, form.format(yaku="  ·  ".join(items), points=total))
             return
-        n = len(self.scene.stage.pose.table.captured[seat])
+        n = len(self.ctx.stage.pose.table.captured[seat])
         label = _("{n} captured").format(n=n) if n else _("No captures yet")
         W.draw_text(surface, label, self.f_small, theme.CREAM_DIM, (line.right, line.centery), "midright")
 
@@ -224,10 +224,10 @@ class Hud:
                             (r.right + 3, rect.bottom), "bottomleft")
 
     def _status_of(self, seat: int, active: bool, lay) -> Optional[tuple]:
-        scene = self.scene
+        ctx = self.ctx
         if active:
-            phase = scene.table.phase
-            if scene.session.seats[seat].kind == SeatKind.CPU:
+            phase = ctx.table.phase
+            if ctx.session.seats[seat].kind == SeatKind.CPU:
                 msg = _("▶ thinking…")
             elif phase == Phase.DECIDE:
                 msg = _("▶ deciding…")
@@ -237,29 +237,29 @@ class Hud:
                 msg = _("▶ to play")
             return msg, theme.GOLD_LIGHT
         if seat != lay.bottom:
-            n = scene.stage.pose.table.opponent_hand_count
+            n = ctx.stage.pose.table.opponent_hand_count
             return _("{n} in hand").format(n=n), theme.CREAM_DIM
         return None
 
     def draw_panel(self, surface, lay, seat: int) -> None:
-        scene = self.scene
-        t = scene.stage.pose.table
+        ctx = self.ctx
+        t = ctx.stage.pose.table
         r = lay.panel[seat]
         self.combo_rects.pop(seat, None)
         if r.h < 20 or r.w < 20:
             return
         active = t.to_move == seat and not t.is_over
         W.draw_panel(surface, r, fill=theme.PANEL_SOFT if not active else (30, 22, 10, 210),
-                     border=theme.GOLD_LIGHT if active else theme.GOLD_DARK, s=scene.s,
-                     border_width=max(1, int(scene.s * (3 if active else 1.5))))
+                     border=theme.GOLD_LIGHT if active else theme.GOLD_DARK, s=ctx.s,
+                     border_width=max(1, int(ctx.s * (3 if active else 1.5))))
         pad = max(4, int(lay.card_h * 0.08))
         x, y = r.x + pad, r.y + pad
         color = theme.SEAT_COLORS[0 if seat == lay.bottom else 1]
         # the name beside the dealer's badge: smaller if it needs to be, cut only past that
         room = r.w - 2 * pad - int(self.f_bold.get_height() * 1.3)
         size = self.bold_size
-        name = scene.name(seat)       # (RoundScene.name: the game's own names translated)
-        font = W.fit_font(scene.assets, name, room, size, bold=True, minimum=max(9, int(size * 0.75)))
+        name = ctx.name(seat)         # (the game's own names translated)
+        font = W.fit_font(ctx.assets, name, room, size, bold=True, minimum=max(9, int(size * 0.75)))
         nr = W.draw_text(surface, W.ellipsize(name, font, room), font, color,
                          (x, y + (self.f_bold.get_height() - font.get_height()) // 2))
         nr.y, nr.h = y, self.f_bold.get_height()
@@ -310,7 +310,7 @@ class Hud:
     def _combo_line(self, surface, seat: int, box: pygame.Rect, pad: int) -> None:
         """One line only: "CPU COMBOS  Sankō 5  ›" (the inspector has the full names)."""
         self._combo_frame(surface, seat, box, pad)
-        style = self.scene.name_style()
+        style = self.ctx.settings.name_style()
         yaku = self.yaku_of(seat)
         arrow = W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, box.centery),
                             "midright")
@@ -326,7 +326,7 @@ class Hud:
         whole = "  ·  ".join(items)
         width = arrow.left - pad // 2 - left
         size = self.small_size
-        font = W.fit_font(self.scene.assets, whole, width, size, minimum=max(9, int(size * 0.72)))
+        font = W.fit_font(self.ctx.assets, whole, width, size, minimum=max(9, int(size * 0.72)))
         count = ngettext("{n} yaku", "{n} yaku", len(items)).format(n=len(items))
         text, hidden = W.fit_items(items, font, width, none_fit=count)   # whole yaku, then "+2 more"
         r = W.draw_text(surface, text, font, theme.CREAM, (left, box.centery), "midleft")
@@ -343,7 +343,7 @@ class Hud:
         W.draw_text(surface, "›", self.f_bold, theme.GOLD, (box.right - pad // 2, iy + lh // 2), "midright")
         iy += lh
         yaku = self.yaku_of(seat)
-        style = self.scene.name_style()
+        style = self.ctx.settings.name_style()
         pw = self.f_small.size("99")[0]
         if not yaku:
             W.draw_text(surface, "—", self.f_small, theme.CREAM_DIM, (ix, iy))
@@ -377,7 +377,7 @@ class Hud:
                         self.f_small, theme.CREAM, (ix, iy))
             W.draw_text(surface, str(p), self.f_small, theme.GOLD_LIGHT, (box.right - pad // 2, iy), "topright")
             iy += lh
-        if not self.scene.practice():
+        if not self.ctx.practice():
             return
         for miss in self.near_of(seat):
             if iy + lh > box.bottom - pad // 4:
@@ -392,7 +392,7 @@ class Hud:
         """The table's own buttons, at the top left of the play area (left of the other
         side's hand): the menu (pause, rules, how to play, settings, leave) and the keys.
         ``buttons`` (the ones placed before) are kept while the layout keeps their place."""
-        scene = self.scene
+        ctx = self.ctx
         h = max(14, int(lay.back_h * 0.34))
         w = max(40, int(lay.card_w * 1.25))
         x, y = lay.opponent_zone.x, lay.opponent_zone.y
@@ -403,35 +403,36 @@ class Hud:
                 b.label = text
             return buttons
         size = max(9, int(h * 0.5))
-        return [W.Button(rects[0], texts[0], scene.pause, style="ghost", assets=scene.assets,
-                         font_size=size),
-                W.Button(rects[1], texts[1], scene.open_keys, style="ghost", assets=scene.assets,
-                         font_size=size)]
+        return [W.Button(rects[0], texts[0], lambda: ctx.command("pause"), style="ghost",
+                         assets=ctx.assets, font_size=size),
+                W.Button(rects[1], texts[1], lambda: ctx.command("keys"), style="ghost",
+                         assets=ctx.assets, font_size=size)]
 
     # ------------------------------------------------------------------ over the cards
     def draw_combo_hover(self, surface) -> None:
-        """A gold outline on the combo preview under the pointer: it can be clicked."""
-        scene = self.scene
-        if getattr(scene.app, "top", scene) is not scene or scene.drag is not None:
+        """A gold outline on the combo preview under the pointer: it can be clicked (the
+        scene draws it only while the table is on top)."""
+        ctx = self.ctx
+        if ctx.drag is not None:
             return
         for rect in self.combo_rects.values():
-            if rect.collidepoint(scene.controls.pointer.pos):
-                pygame.draw.rect(surface, theme.GOLD_LIGHT, rect, max(1, int(scene.s * 2.5)),
+            if rect.collidepoint(ctx.pointer.pos):
+                pygame.draw.rect(surface, theme.GOLD_LIGHT, rect, max(1, int(ctx.s * 2.5)),
                                  border_radius=max(3, rect.h // 12))
 
     def guidance(self) -> Optional[str]:
         """One line of guidance for the seat at the bottom, above its hand (None: none)."""
-        scene = self.scene
-        if not scene.my_turn():
+        ctx = self.ctx
+        if not ctx.my_turn():
             return None
-        phase = scene.table.phase
-        drag, selected = scene.drag, scene.selected
+        phase = ctx.table.phase
+        drag, selected = ctx.drag, ctx.pick.selected
         if phase == Phase.PLAY and drag is not None:
-            n = len(field_matches(scene.table, drag))
+            n = len(field_matches(ctx.table, drag))
             return (_("Drop it on the card you want to take") if n == 2 else
                     _("Drop it on the field to capture") if n else _("Drop it on the field to lay it down"))
         if phase == Phase.PLAY and selected is not None:
-            n = len(field_matches(scene.table, selected))
+            n = len(field_matches(ctx.table, selected))
             return (_("Two cards match: click the one to take") if n == 2 else
                     _("Click a matching card to capture (right-click or Esc cancels)") if n else
                     _("No match: click the field to lay it down"))
@@ -450,7 +451,7 @@ class Hud:
         # one line over the hand, never past it (the side panels are beside it): a smaller
         # font down to four fifths, then two lines, each drawn whole
         size = self.body_size
-        font = W.fit_font(self.scene.assets, msg, hz.w, size, minimum=max(9, size * 4 // 5))
+        font = W.fit_font(self.ctx.assets, msg, hz.w, size, minimum=max(9, size * 4 // 5))
         lines = W.wrap_text(msg, font, hz.w) if W.text_width(msg, font) > hz.w else [msg]
         y = int(hz.y - lay.card_h * 0.2)
         for line in reversed(lines):
@@ -459,20 +460,20 @@ class Hud:
 
     def make_banner(self, title: str, sub: str, life: float, *, cards=(), big: bool = False,
                     color=None) -> Banner:
-        scene = self.scene
-        ch = scene.lay.card_h if scene.lay else 100
-        tf = self.f_big if not big else scene.assets.font(max(14, int(ch * 0.34)), True)
+        ctx = self.ctx
+        ch = ctx.lay.card_h if ctx.lay else 100
+        tf = self.f_big if not big else ctx.assets.font(max(14, int(ch * 0.34)), True)
         title_img = W.render_text(title, tf, color or theme.GOLD_LIGHT)
         sub_img = W.render_text(sub, self.f_banner_sub, theme.CREAM)
         thumbs = []
         if cards:
             th = max(8, int(ch * 0.62))
-            thumbs = [scene.assets.card(c, th, month_number=scene.month_numbers()) for c in cards if c]
+            thumbs = [ctx.assets.card(c, th, month_number=ctx.settings.month_numbers()) for c in cards if c]
         pad = max(6, int(ch * 0.16))
         tw = sum(t.get_width() for t in thumbs) + max(0, len(thumbs) - 1) * pad // 2
         w = max(title_img.get_width(), sub_img.get_width(), tw) + pad * 4
         h = title_img.get_height() + sub_img.get_height() + pad * 2 + (thumbs[0].get_height() + pad if thumbs else 0)
-        w = min(w, scene.size[0] - 8)
+        w = min(w, ctx.size[0] - 8)
         surf = pygame.Surface((w, h), pygame.SRCALPHA)
         # opaque: no field card shows through it (only its fade in and out is translucent)
         surf.blit(W.opaque_inside(W.rounded_surface((w, h), max(4, pad), (40, 10, 14), bottom=(18, 6, 8),

@@ -8,6 +8,7 @@ bed, panels) is redrawn only when what it shows changes.
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import TYPE_CHECKING, Optional
 
@@ -16,20 +17,26 @@ import pygame
 from ...engine import KIND_JAPANESE, Phase
 from ...engine.cards import Kind
 from ...engine import card as card_of
-from .. import board
+from .. import board, hints
 from .. import widgets as W
 from .. import theme
 from .stage import L_DRAG, CardSprite
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..scenes.round import RoundScene
+    from .context import TableContext
+    from .hud import Hud
+
+log = logging.getLogger("koikoi.round")
 
 BAKE_AFTER = 0.25       # a card at rest this long is drawn into the cached table layer
 
 
 class Renderer:
-    def __init__(self, scene: "RoundScene"):
-        self.scene = scene
+    def __init__(self, ctx: "TableContext", hud: "Hud"):
+        self.ctx = ctx
+        self.hud = hud                   # draws the background's panels and the stock's count
+        self._hint_key = None
+        self._hint_ids: frozenset = frozenset()
         self.squash: dict = {}
         self.shadows: dict = {}
         self.bg = self.bg_sig = None
@@ -47,12 +54,12 @@ class Renderer:
 
     # ------------------------------------------------------------------ one card
     def card_image(self, sp: CardSprite, h: int) -> pygame.Surface:
-        scene = self.scene
-        numbers = scene.month_numbers()
+        ctx = self.ctx
+        numbers = ctx.settings.month_numbers()
         if sp.face and sp.cid is not None:
-            img = scene.assets.card(sp.cid, h, month_number=numbers)
+            img = ctx.assets.card(sp.cid, h, month_number=numbers)
         else:
-            img = scene.assets.back(h)
+            img = ctx.assets.back(h)
         if sp.sx < 0.985:
             step = max(1, int(round(sp.sx * 12)))
             key = (sp.cid if sp.face else None, h, step, numbers)
@@ -66,17 +73,10 @@ class Renderer:
         return img
 
     def quant_h(self, h: float) -> int:
-        lay = self.scene.lay
-        for s in (lay.card_h, lay.small_h, lay.back_h):
-            if abs(h - s) < 1.0:
-                return s
-        q = max(2, lay.card_h // 24)
-        return max(4, int(round(h / q)) * q)
+        return self.ctx.stage.quant_h(h)
 
     def sprite_rect(self, sp: CardSprite) -> pygame.Rect:
-        h = self.quant_h(sp.pos[2])
-        w = board.card_size(h)[0]
-        return pygame.Rect(int(sp.pos[0] - w / 2), int(sp.pos[1] - h / 2), w, h)
+        return self.ctx.stage.sprite_rect(sp)
 
     def shadow(self, size, lifted: bool) -> tuple:
         key = (size, lifted)
@@ -90,22 +90,36 @@ class Renderer:
         return got
 
     # ------------------------------------------------------------------ what glows
+    def hint_glow(self) -> frozenset:
+        """Easy practice: the hand cards that would capture now (cached per state)."""
+        ctx = self.ctx
+        key = (len(ctx.session.events), ctx.seat)
+        if key != self._hint_key:
+            self._hint_key = key
+            try:
+                self._hint_ids = hints.capturing_cards(ctx.session.view(ctx.seat))
+            except Exception:   # a hint must never break the table
+                log.exception("hint failed")
+                self._hint_ids = frozenset()
+        return self._hint_ids
+
     def marks(self) -> tuple:
         """The card keys that glow (Easy hints), that are outlined (the selection and its
         matches) and the one outlined twice (the keyboard's target)."""
-        scene = self.scene
-        t = scene.table
+        ctx = self.ctx
+        t = ctx.table
         glow: set = set()
         outline: set = set()
         strong: Optional[str] = None
-        easy = scene.practice()
+        easy = ctx.practice()
         field = t.field
-        if not scene.tl.busy and t.to_move == scene.me and scene.overlay is None:
+        drag = ctx.drag
+        if not ctx.tl.busy and t.to_move == ctx.seat and ctx.overlay is None:
             base = None
             if t.phase == Phase.PLAY:
-                if easy and scene.my_turn():
-                    glow.update(c for c in scene.hint_glow() if c != scene.drag)
-                base = scene.selected
+                if easy and ctx.my_turn():
+                    glow.update(c for c in self.hint_glow() if c != drag)
+                base = ctx.pick.selected
             elif t.phase == Phase.CHOOSE:
                 base = t.pending
             if base is not None:
@@ -116,29 +130,29 @@ class Renderer:
                 if easy:
                     glow.update(ms)
                 outline.update(ms)
-                strong = scene.target_cursor
-        if scene.drag is not None and easy:
-            month = card_of(scene.drag).month
-            glow.update(c for c in field if card_of(c).month == month and c != scene.drag)
-        if not scene.tl.busy:
-            glow.update(c for c in scene.highlighted() if c != scene.drag)   # a lesson's "click this"
+                strong = ctx.pick.target_cursor
+        if drag is not None and easy:
+            month = card_of(drag).month
+            glow.update(c for c in field if card_of(c).month == month and c != drag)
+        if not ctx.tl.busy:
+            glow.update(c for c in ctx.policy.highlighted() if c != drag)   # a lesson's "click this"
         return glow, outline, strong
 
     # ------------------------------------------------------------------ the frame
     def background(self, lay) -> pygame.Surface:
         """Felt, field bed, panels and pile summaries: drawn once per change, one blit a frame."""
-        scene = self.scene
-        pose = scene.stage.pose
-        log = tuple((seat, len(events)) for seat, events in scene.director.log)
-        sig = (scene.size, id(lay), pose.table, scene.me, scene.name_style(), scene.practice(), log)
+        ctx = self.ctx
+        pose = ctx.stage.pose
+        turns = tuple((seat, len(events)) for seat, events in ctx.director.log)
+        sig = (ctx.size, id(lay), pose.table, ctx.seat, ctx.settings.name_style(), ctx.practice(), turns)
         if self.bg_sig != sig or self.bg is None:
-            bg = self.bg if self.bg is not None and self.bg.get_size() == scene.size else None
+            bg = self.bg if self.bg is not None and self.bg.get_size() == ctx.size else None
             if bg is None:
-                bg = _surface(scene.size)
-            bg.blit(scene.assets.table(scene.size), (0, 0))
+                bg = _surface(ctx.size)
+            bg.blit(ctx.assets.table(ctx.size), (0, 0))
             mark = W.cut_mark()
-            scene.hud.draw_field_bed(bg, lay)
-            scene.hud.draw(bg, lay)
+            self.hud.draw_field_bed(bg, lay)
+            self.hud.draw(bg, lay)
             self.bg, self.bg_sig = bg, sig
             self.bg_cuts = W.cuts_since(mark)
         else:
@@ -146,27 +160,27 @@ class Renderer:
         return self.bg
 
     def draw_stock(self, surface, lay) -> None:
-        scene = self.scene
-        n = scene.stage.pose.table.stock_count + scene.director.stock_extra
+        ctx = self.ctx
+        n = ctx.stage.pose.table.stock_count + ctx.director.stock_extra
         r = lay.stock
         if n > 0:
             layers = min(5, (n + 5) // 6)
             step = max(1, lay.card_h // 90)
-            back = scene.assets.back(lay.card_h)
+            back = ctx.assets.back(lay.card_h)
             sh, off = self.shadow(r.size, False)
             surface.blit(sh, (r.x + off[0], r.y + off[1]))
             for k in range(layers):
                 surface.blit(back, (r.x - k * step, r.y - k * step))
-        W.draw_text(surface, str(n), scene.hud.f_bold, theme.CREAM, (r.centerx, r.bottom + lay.card_h * 0.05),
+        W.draw_text(surface, str(n), self.hud.f_bold, theme.CREAM, (r.centerx, r.bottom + lay.card_h * 0.05),
                     "midtop")
 
     def draw(self, surface: pygame.Surface, lay) -> None:
-        scene = self.scene
-        stage = scene.stage
-        pos = scene.controls.pointer.pos
+        ctx = self.ctx
+        stage = ctx.stage
+        pos = ctx.pointer.pos
         if stage.peek_held is not None and tuple(pos) != tuple(stage.peek_held):
             stage.peek_held = None
-        calm = (not scene.tl.busy and scene.drag is None and scene.overlay is None
+        calm = (not ctx.tl.busy and ctx.drag is None and ctx.overlay is None
                 and stage.peek_held is None)
         stage.peek = lay.field_peek(pos, stage.peek) if calm else None
         sprites = stage.draw_order()
@@ -186,11 +200,11 @@ class Renderer:
             else:
                 static.append(sp)
         bg = self.background(lay)
-        sig = (id(bg), self.bg_sig, stage.pose.table.stock_count + scene.director.stock_extra,
+        sig = (id(bg), self.bg_sig, stage.pose.table.stock_count + ctx.director.stock_extra,
                lay.covered, stage.peek, tuple((sp.key, sp.pos, sp.face, sp.cid) for sp in static))
-        if self.layer_sig != sig or self.layer is None or self.layer.get_size() != scene.size:
-            if self.layer is None or self.layer.get_size() != scene.size:
-                self.layer = _surface(scene.size)
+        if self.layer_sig != sig or self.layer is None or self.layer.get_size() != ctx.size:
+            if self.layer is None or self.layer.get_size() != ctx.size:
+                self.layer = _surface(ctx.size)
             self.layer.blit(bg, (0, 0))
             self.draw_stock(self.layer, lay)
             for sp in static:
@@ -207,31 +221,31 @@ class Renderer:
         """key -> (soft ring?, pulsing ring?) of the cards ringed this frame: the other side's
         last turn (soft) and a lesson's "look here" (pulsing). Each ring is drawn right after
         its card, so a card lying over a ringed one covers its ring too."""
-        scene = self.scene
-        if scene.tl.busy:
+        ctx = self.ctx
+        if ctx.tl.busy:
             return {}
         out: dict = {}
-        for key in scene.director.marks or ():
+        for key in ctx.director.marks or ():
             out[key] = (True, False)
-        for cid in scene.highlighted() or ():
+        for cid in ctx.policy.highlighted() or ():
             out[cid] = (out.get(cid, (False, False))[0], True)
         return out
 
     def draw_rings(self, surface, sp: CardSprite, which: tuple) -> None:
         if not sp.visible or sp.move is not None:
             return
-        scene = self.scene
+        ctx = self.ctx
         hq = self.quant_h(sp.pos[2])
         centre = (int(sp.pos[0]), int(sp.pos[1] - sp.lift))
         if which[0]:
             ring = self.soft_ring(hq)
             surface.blit(ring, ring.get_rect(center=centre))
         if which[1] and sp.face:
-            k = 0.5 + 0.5 * math.sin(scene.pulse_t * 5.0)
+            k = 0.5 + 0.5 * math.sin(ctx.pulse_t * 5.0)
             key = ("highlight", hq)
             ring = self.shadows.get(key)
             if ring is None:
-                ring = scene.assets.select(hq).copy()
+                ring = ctx.assets.select(hq).copy()
                 self.shadows[key] = ring
             ring.set_alpha(int(120 + 135 * k))
             grow = int(hq * 0.04 * k)
@@ -244,7 +258,7 @@ class Renderer:
         key = ("soft", h)
         got = self.shadows.get(key)
         if got is None:
-            got = self.scene.assets.select(h).copy()
+            got = self.ctx.assets.select(h).copy()
             got.set_alpha(150)
             self.shadows[key] = got
         return got
@@ -252,10 +266,10 @@ class Renderer:
     def draw_arrows(self, surface, lay) -> None:
         """The other side's last turn: an arrow from where the played (or turned-up) card was
         to where it went (its cards' soft rings are drawn with them)."""
-        marks = self.scene.director.marks
-        if not marks or self.scene.tl.busy:
+        marks = self.ctx.director.marks
+        if not marks or self.ctx.tl.busy:
             return
-        sprites = self.scene.stage.sprites
+        sprites = self.ctx.stage.sprites
         for key, how in marks.items():
             sp = sprites.get(key)
             if sp is None or not sp.visible or sp.move is not None or how is None:
@@ -270,7 +284,7 @@ class Renderer:
         key = ("badge", kind, side)
         got = self.shadows.get(key)
         if got is None:
-            assets = self.scene.assets
+            assets = self.ctx.assets
             got = W.rounded_surface((side, side), side // 2, theme.LACQUER if kind == Kind.RIBBON else
                                     theme.BLACK_LACQUER, border=theme.GOLD_LIGHT,
                                     border_width=max(1, side // 14)).copy()
@@ -284,12 +298,13 @@ class Renderer:
     def origin(self, before, where: str) -> Optional[tuple]:
         """Where a card of the other side's last turn came from, on the table ``before`` its
         move as laid out now: the other hand, the flip spot, or the field card it took."""
-        scene = self.scene
-        key = (before, where, scene.size, scene._card_scale())   # by value: ids get reused
+        ctx = self.ctx
+        scale = ctx.settings.card_scale()
+        key = (before, where, ctx.size, scale)   # by value: ids get reused
         if key not in self.origins:
             if len(self.origins) > 32:
                 self.origins.clear()
-            lay = board.layout(scene.size, before, card_scale=scene._card_scale())
+            lay = board.layout(ctx.size, before, card_scale=scale)
             if where == "hand":
                 r = lay.opponent_hand[-1] if lay.opponent_hand else lay.opponent_zone
             elif where == "flip":
@@ -301,7 +316,7 @@ class Renderer:
 
 
     def blit(self, surface, lay, sp: CardSprite, glow, outline, strong) -> None:
-        scene = self.scene
+        ctx = self.ctx
         h = sp.pos[2]
         if sp.pop:
             h = h * (1.0 + 0.07 * sp.pop)
@@ -313,19 +328,19 @@ class Renderer:
         lifted = sp.flying or sp.layer == L_DRAG or sp.lift > 1
         centre = (int(x + w / 2), int(y + hq / 2))
         if sp.key in glow and sp.face:
-            g = scene.assets.glow(hq)
+            g = ctx.assets.glow(hq)
             surface.blit(g, g.get_rect(center=centre))
         sh, off = self.shadow((w, hq), lifted)
         surface.blit(sh, (int(x) + off[0], int(y) + off[1]))
         surface.blit(img, (int(x), int(y)))
-        badge = lay.kind_badge(sp.key) if sp.face and not sp.busy and sp.key != scene.stage.peek else None
+        badge = lay.kind_badge(sp.key) if sp.face and not sp.busy and sp.key != ctx.stage.peek else None
         spot = lay.field.get(sp.key)
         if badge is not None and abs(sp.pos[0] - spot.centerx) < 1.5 and abs(sp.pos[1] - spot.centery) < 1.5:
             # resting at its place in a month's fan, under another card: its kind, readable
             img = self.kind_badge(card_of(sp.key).kind, badge.w)
             surface.blit(img, (int(x) + badge.x - spot.x, int(y) + badge.y - spot.y))
         if sp.key in outline and sp.face:
-            sel = scene.assets.select(hq)
+            sel = ctx.assets.select(hq)
             surface.blit(sel, sel.get_rect(center=centre))
             if sp.key == strong:
                 surface.blit(sel, sel.get_rect(center=centre))

@@ -222,6 +222,22 @@ class Stage:
         if sp is not None:
             self.fx.tween(sp, 0.0, 1.0, 0.36, anim.shake, attr="shake")
 
+    def quant_h(self, h: float) -> int:
+        """A card height as drawn: one of the layout's sizes, else a multiple of a small step
+        (so the card images cached per height stay few)."""
+        lay = self.lay
+        for s in (lay.card_h, lay.small_h, lay.back_h):
+            if abs(h - s) < 1.0:
+                return s
+        q = max(2, lay.card_h // 24)
+        return max(4, int(round(h / q)) * q)
+
+    def sprite_rect(self, sp: CardSprite) -> pygame.Rect:
+        """Where ``sp`` is drawn (its lift aside)."""
+        h = self.quant_h(sp.pos[2])
+        w = board.card_size(h)[0]
+        return pygame.Rect(int(sp.pos[0] - w / 2), int(sp.pos[1] - h / 2), w, h)
+
     def draw_order(self) -> list:
         """The visible sprites, bottom first (a card in flight above everything at rest; the
         peeked field card above its month's others, under a card resting on one)."""
