@@ -46,6 +46,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Optional, Protocol, Sequence, runtime_checkable
 
 from . import narration
+from .files import parse_json
 from .ai import LEVELS, make_player
 from .engine import (IllegalAction, Rules, State, apply, events_from_data, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
@@ -481,7 +482,6 @@ class MatchSession:
     @classmethod
     def from_json(cls, text: str, **kwargs) -> "MatchSession":
         """``from_data`` on JSON text (tests, tools; the game reads files through koikoi.files)."""
-        from .files import parse_json
         return cls.from_data(parse_json(text), **kwargs)
 
 

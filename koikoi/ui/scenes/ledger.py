@@ -13,12 +13,14 @@ A match from the history that was conceded, or abandoned unfinished, says so.
 
 from __future__ import annotations
 
+import math
+import random
 from dataclasses import replace
-from typing import Optional
+from typing import Optional, Union
 
 import pygame
 
-from ...engine import RULESETS
+from ...engine import RULESETS, State
 from ...engine.events import RoundEnded
 from ...i18n import N_, _, ngettext
 from .. import theme
@@ -31,6 +33,7 @@ from . import review_panel as RP
 from .saved import MONTH_ABBREVIATIONS
 from ...replay import problem_text
 from .results import RoundResultsScene, you_seat
+from .rules_panel import house_rules_changed
 from ...engine.phase import SeatKind
 from ...session import MatchSession, SeatConfig, TableSession
 
@@ -41,7 +44,6 @@ class Petals:
     LIFE = 6.0
 
     def __init__(self, size, s: float, seed: int = 0, count: int = 70):
-        import random
         rng = random.Random(seed)
         self.size = size
         self.t = 0.0
@@ -68,7 +70,6 @@ class Petals:
         return self.t < self.LIFE
 
     def update(self, dt: float) -> None:
-        import math
         self.t += dt
         for p in self.petals:
             p[4] += dt * 1.7
@@ -89,7 +90,7 @@ class Petals:
                 surface.blit(img, (int(x), int(y)))
 
 
-def _as_session(obj) -> TableSession:
+def _as_session(obj: Union[TableSession, State]) -> TableSession:
     """``obj`` if it is a session; a finished match's ``State`` (read from a file) as the
     session of two players, "Player 1" and "Player 2", that nothing will write anywhere."""
     if isinstance(obj, TableSession):
@@ -250,7 +251,6 @@ def rules_line(st) -> str:
     """ "Casual (6 months, stacking yaku)  ·  6 rounds": the preset's label, which names its
     length, only when the match kept that length ("Casual  ·  3 rounds" for a shorter one),
     then how many house rules the match changed ("  ·  2 house rules changed")."""
-    from .rules_panel import house_rules_changed
     preset = RULESETS.get(st.rules.name)
     label = (preset_label(st.rules.name) if preset is not None and st.months == preset.months
              else rules_name(st.rules.name))
@@ -266,7 +266,7 @@ def rules_line(st) -> str:
 class MatchResultsScene(TableScreen, MenuScene):
     intro_time = 0.6
 
-    def __init__(self, app, session_or_state, *, from_history: bool = False,
+    def __init__(self, app, session_or_state: Union[TableSession, State], *, from_history: bool = False,
                  conceded: Optional[int] = None):
         self.conceded = conceded
         self.session = _as_session(session_or_state)

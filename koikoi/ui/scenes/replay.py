@@ -19,14 +19,15 @@ previous mistake or inaccuracy, on into the other rounds.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 import pygame
 
 from ... import narration as N
-from ...engine import MONTH_NAMES, Kind, card
+from ...engine import MONTH_NAMES, Kind, State, card
 from ...engine.phase import SeatKind
 from ...i18n import _, _n
+from ...session import TableSession
 from ...replay import (KIND_ORDER, Position, RoundIncomplete, description_lines, position_key, position_of_state,
                        problem_text, result_text, round_bounds, round_steps, sorted_ids)
 from .. import theme
@@ -42,7 +43,8 @@ from .replay_review import ReplayReview
 class ReplayScene(ReplayReview, MenuScene):
     intro_time = 0.25
 
-    def __init__(self, app, session_or_state, round_no: int, *, review: bool = False):
+    def __init__(self, app, session_or_state: Union[TableSession, State], round_no: int, *,
+                 review: bool = False):
         self.session = _as_session(session_or_state)
         self.state = self.session.state
         seats = self.session.seats
