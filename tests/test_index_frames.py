@@ -63,8 +63,9 @@ def _frames_until_built(app, watch):
     for _ in range(3000):
         app.step(1 / 60)
         time.sleep(0.002)                           # between frames: the worker's time
-        if not index.busy and not scene.feed.busy:
-            break
+        if (not index.busy and not scene.feed.busy and scene.feed.version == index.version
+                and getattr(scene, "_arriving", None) is None):
+            break                                   # built, and its last rows shown (drawn ahead first)
     app.step(1 / 60)
     return scene
 

@@ -202,10 +202,16 @@ def history_cells(m) -> dict:
     }
 
 
+# Seconds a frame spends drawing ahead the rows that arrive (Table.warm) before they are shown:
+# a screenful drawn for the first time in one frame made it 10-20 ms longer than the others
+WARM_BUDGET = 0.004
+
+
 class HistoryScene(TableScreen, MenuScene):
     def __init__(self, app):
         self.feed = HistoryFeed(app)
         self.matches = self.feed.entries
+        self._arriving: Optional[list] = None      # rows from the feed, drawn ahead before shown
         self.table = W.Table(COLUMNS, self.matches, cells=history_cells, on_activate=self.open,
                              assets=app.assets, keys=self.table_keys_free)
         super().__init__(app)
@@ -213,17 +219,26 @@ class HistoryScene(TableScreen, MenuScene):
     def update(self, dt: float) -> None:
         super().update(dt)
         if self.feed.poll():
-            had = len(self.matches)
-            self.matches = self.feed.entries
-            self.table.set_rows(self.matches)
-            if had != len(self.matches):
-                self.layout()
+            self._arriving = self.feed.entries
+        if self._arriving is not None:
+            # shown once the rows on screen are drawn ahead, a few a frame: all at once, and in a
+            # frame that renders nothing new (the panel keeps its size meanwhile)
+            if self.table.warm(self._arriving, WARM_BUDGET):
+                had = len(self.matches)
+                self.matches, self._arriving = self._arriving, None
+                self.table.set_rows(self.matches)
+                if had != len(self.matches):
+                    self.layout()
         elif self._reading and not self.feed.busy:
             self.layout()                # the panel read at full height: now as tall as its rows
 
     # Not ``animating`` while the feed reads files: the progress line changes a few times a
     # second, which the idle loop draws (input still gets full-rate frames); 60 redraws a
-    # second would take a core's share from the processes reading the files.
+    # second would take a core's share from the processes reading the files. Only while rows
+    # are drawn ahead (a frame or two), so they come without waiting for the idle loop.
+    @property
+    def animating(self) -> bool:
+        return self._arriving is not None or super().animating
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
