@@ -4,16 +4,26 @@ frame does is counted here (the times are tools/bench_history.py's).
 * a big panel and its shadow are stretched from small ones (koikoi.ui.widgets.nine_slice): the
   opening frame scales and blurs no full-size surface, and the pixels are those of the shape
   made whole;
+* the full collection a rebuild's new objects are due waits for an idle moment of the app's
+  loop (koikoi.gc_pacing.idle), not for the next frame's allocations;
+* the rows a rebuild brings are drawn ahead a few a frame (Table.warm) and shown at once, in a
+  frame that renders no text of theirs.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pygame
 import pytest
 
+from koikoi import gc_pacing
+from koikoi.match_index import INDEX_NAME
 from koikoi.storage import Storage
+
+from test_index_frames import _frames_until_built, rebuilding  # noqa: F401 - a fixture
+from test_index_rebuild import long_match
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -112,3 +122,139 @@ def test_history_opens_without_scaling_or_blurring_a_full_size_surface(koikoi_ho
         assert max(made)[0] <= 100_000, f"a full-size surface was scaled: {max(made)}"
     finally:
         app.storage.history_index.close()
+
+
+# ---------------------------------------------------------------------- the full collection
+
+
+@pytest.fixture
+def rebuilt_index():
+    """An index rebuilt from nothing on its worker thread (12 matches), and a record of the
+    full collections from then on."""
+    store = Storage()
+    for seed in range(1, 13):
+        store.file_match(long_match(seed))
+    store.history_index.close()
+    for suffix in ("", "-wal", "-shm"):
+        p = store.data_dir / (INDEX_NAME + suffix)
+        if p.exists():
+            p.unlink()
+    store = Storage()
+    index = store.history_index
+    index.pool_from = 0
+    index.wait(30)
+    full = []
+
+    def watch(phase, info):
+        if phase == "start" and info["generation"] == 2:
+            full.append(info)
+    store.history_index.wait(30)
+    gc_pacing.idle()                    # what the filing's own worker deferred
+    threshold = gc.get_threshold()
+    index.refresh(wait=True)
+    gc.callbacks.append(watch)
+    yield index, full
+    gc.callbacks.remove(watch)
+    gc_pacing.idle()
+    index.close()
+    assert gc.get_threshold() == threshold
+
+
+def _allocate_like_frames():
+    """As many long-lived objects as a rebuild of thousands leaves: on the collector's own
+    schedule they start a full collection within the next allocations."""
+    kept = []
+    for _ in range(40):
+        kept.append([[] for _ in range(10_000)])
+    return kept
+
+
+def test_the_full_collection_after_a_rebuild_waits_for_an_idle_moment(rebuilt_index):
+    index, full = rebuilt_index
+    assert not index.busy and gc.isenabled()
+    kept = _allocate_like_frames()
+    assert full == [], "a full collection ran in the frames after the rebuild"
+    assert gc_pacing.due()
+    assert gc_pacing.idle()                         # the app's loop, before its idle wait
+    assert len(full) == 1 and not gc_pacing.due()
+    assert not gc_pacing.idle()                     # nothing more to do
+    del kept
+
+
+def test_a_full_collection_never_waits_for_ever(rebuilt_index, monkeypatch):
+    """Without an idle moment (the player busy all along) the collector's schedule comes back."""
+    index, full = rebuilt_index
+    monkeypatch.setattr(gc_pacing, "DEFER_AT_MOST", 0.0)
+    kept = _allocate_like_frames()
+    assert not gc_pacing.due()
+    kept += _allocate_like_frames()
+    assert full, "no full collection on the collector's own schedule"
+    del kept
+
+
+def test_no_idle_collection_while_a_worker_runs():
+    gc_pacing.hold()
+    try:
+        gc_pacing.hold()
+        gc_pacing.release()
+        assert not gc.isenabled()                   # one worker still runs
+    finally:
+        gc_pacing.release()
+    assert gc.isenabled() and gc_pacing.due()
+    gc_pacing.hold()
+    try:
+        assert not gc_pacing.idle()
+    finally:
+        gc_pacing.release()
+    assert gc_pacing.idle()
+
+
+# ---------------------------------------------------------------------- rows drawn ahead
+
+
+def test_the_first_rows_are_drawn_ahead_one_a_frame_and_shown_at_once(rebuilding, monkeypatch):
+    """A screenful of rows drawn for the first time rendered every cell's text in one frame
+    (22-23 ms at 1920x1080); drawn ahead within the frame's budget (none here: one row a frame),
+    no frame draws more than one new row, and none is drawn on screen before it is ready."""
+    from koikoi.ui.scenes import history
+    from koikoi.ui.widgets import table as table_module
+    from koikoi.ui.widgets import text
+    app = rebuilding
+    monkeypatch.setattr(history, "WARM_BUDGET", 0.0, raising=False)
+    seen_rows: set = set()
+    frame = {"new_rows": 0, "drawing": False, "texts_on_screen": 0}
+    per_frame = []
+    real_row, real_draw, real_get = table_module.Table._draw_row, table_module.Table.draw, text._TEXT.get_or
+
+    def draw_row(self, surface, i):
+        key = self.rows[i].path.name
+        if key not in seen_rows:
+            seen_rows.add(key)
+            frame["new_rows"] += 1
+        return real_row(self, surface, i)
+
+    def draw(self, surface):
+        frame["drawing"] = bool(self.rows)          # (not the message that stands in for no rows)
+        try:
+            return real_draw(self, surface)
+        finally:
+            frame["drawing"] = False
+
+    def get_or(key, make):
+        if frame["drawing"] and key not in text._TEXT:
+            frame["texts_on_screen"] += 1
+        return real_get(key, make)
+    monkeypatch.setattr(table_module.Table, "_draw_row", draw_row)
+    monkeypatch.setattr(table_module.Table, "draw", draw)
+    monkeypatch.setattr(text._TEXT, "get_or", get_or)
+    text._TEXT.clear()
+
+    def watch(phase):
+        if phase == "drawn":
+            per_frame.append(frame["new_rows"])
+            frame["new_rows"] = 0
+    scene = _frames_until_built(app, watch)
+    assert len(scene.matches) == 24
+    assert len(seen_rows) >= 6, "the rows on screen were not drawn"
+    assert max(per_frame) <= 1, f"rows drawn for the first time in one frame: {max(per_frame)}"
+    assert frame["texts_on_screen"] == 0, f"{frame['texts_on_screen']} texts rendered while drawing the table"
