@@ -213,12 +213,22 @@ def draw_divider(surface: pygame.Surface, x1: int, x2: int, y: int, color=theme.
     key = ("divider", w, width, tuple(color))
 
     def make():
-        line = pygame.Surface((w, width), pygame.SRCALPHA)
-        for x in range(w):
-            t = x / max(1, w - 1)
-            a = int(255 * min(1.0, 4 * min(t, 1 - t)))
-            line.fill((*color[:3], a), pygame.Rect(x, 0, 1, width))
-        return line
+        # one row of pixels made as bytes, repeated down (a fill per column took 1-5 ms of
+        # History's opening frame for its 1428 px rule)
+        d = max(1, w - 1)
+
+        def alpha(x: int) -> int:
+            t = x / d
+            return int(255 * min(1.0, 4 * min(t, 1 - t)))
+        # opaque between the fading quarters: only they are counted out
+        ramp = min(w, d // 4 + 2)
+        right = max(ramp, w - ramp)
+        alphas = bytes(alpha(x) for x in range(ramp)) + b"\xff" * (right - ramp) + \
+            bytes(alpha(x) for x in range(right, w))
+        row = bytearray(bytes(color[:3]) + b"\0") * w
+        row[3::4] = alphas
+        line = pygame.image.frombytes(bytes(row) * width, (w, width), "RGBA")
+        return line.convert_alpha() if pygame.display.get_surface() else line
     surface.blit(_SHAPES.get_or(key, make), (x1, y))
 
 
