@@ -19,10 +19,18 @@ import pygame
 import pytest
 
 from koikoi import gc_pacing
-from koikoi.match_index import INDEX_NAME
+from koikoi import stats as S
 from koikoi.storage import Storage
+from koikoi.ui import theme
+from koikoi.ui.app import App
+from koikoi.ui.scenes import history
+from koikoi.ui.scenes.history import HistoryScene
+from koikoi.ui.scenes.stats import StatsScene
+from koikoi.ui.scenes.title import TitleScene
+from koikoi.ui.widgets import draw, text
+from koikoi.ui.widgets import table as table_module
 
-from test_index_frames import _frames_until_built, rebuilding  # noqa: F401 - a fixture
+from test_index_frames import _frames_until_built, filed_without_index, rebuilding  # noqa: F401 - a fixture
 from test_index_rebuild import long_match
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -52,7 +60,6 @@ def _largest_difference(a: pygame.Surface, b: pygame.Surface) -> tuple[int, int]
 
 
 def _whole_and_stretched(monkeypatch, make):
-    from koikoi.ui.widgets import draw
     draw._SHAPES.clear()
     with monkeypatch.context() as m:
         m.setattr(draw, "STRETCH_FROM", 10 ** 12)         # every shape made whole, as before
@@ -69,8 +76,6 @@ def _whole_and_stretched(monkeypatch, make):
     ((640, 201), 12, 1, True),
 ])
 def test_a_stretched_panel_has_the_pixels_of_one_made_whole(display, monkeypatch, size, radius, width, border):
-    from koikoi.ui import theme
-    from koikoi.ui.widgets import draw
     whole, stretched = _whole_and_stretched(monkeypatch, lambda: draw.rounded_surface(
         size, radius, theme.PANEL if border else theme.PANEL_ROW, border=theme.GOLD if border else None,
         border_width=width))
@@ -84,7 +89,6 @@ def test_a_stretched_panel_has_the_pixels_of_one_made_whole(display, monkeypatch
 @pytest.mark.parametrize("size,radius,spread", [((1500, 724), 14, 18), ((900, 333), 14, 18),
                                                 ((1500, 724), 21, 27), ((1001, 777), 14, 9)])
 def test_a_stretched_shadow_has_the_pixels_of_one_made_whole(display, monkeypatch, size, radius, spread):
-    from koikoi.ui.widgets import draw
     whole, stretched = _whole_and_stretched(monkeypatch, lambda: draw.soft_shadow(
         size, radius, spread=spread, alpha=110))
     colour, alpha = _largest_difference(whole, stretched)
@@ -95,10 +99,6 @@ def test_a_stretched_shadow_has_the_pixels_of_one_made_whole(display, monkeypatc
 def test_history_opens_without_scaling_or_blurring_a_full_size_surface(koikoi_home, monkeypatch):
     """Made whole, History's panel (1500x724 at 1920x1080) was its body scaled to the inside of
     the border, and its shadow a blur scaled up to 1536x760: 40-90 ms of the opening frame."""
-    from koikoi.ui.app import App
-    from koikoi.ui.scenes.history import HistoryScene
-    from koikoi.ui.scenes.title import TitleScene
-    from koikoi.ui.widgets import draw
     app = App((1920, 1080), storage=Storage())
     try:
         app.settings["anim_speed"] = 0.0
@@ -131,14 +131,7 @@ def test_history_opens_without_scaling_or_blurring_a_full_size_surface(koikoi_ho
 def rebuilt_index():
     """An index rebuilt from nothing on its worker thread (12 matches), and a record of the
     full collections from then on."""
-    store = Storage()
-    for seed in range(1, 13):
-        store.file_match(long_match(seed))
-    store.history_index.close()
-    for suffix in ("", "-wal", "-shm"):
-        p = store.data_dir / (INDEX_NAME + suffix)
-        if p.exists():
-            p.unlink()
+    filed_without_index(12)
     store = Storage()
     index = store.history_index
     index.pool_from = 0
@@ -216,9 +209,6 @@ def test_the_first_rows_are_drawn_ahead_one_a_frame_and_shown_at_once(rebuilding
     """A screenful of rows drawn for the first time rendered every cell's text in one frame
     (22-23 ms at 1920x1080); drawn ahead within the frame's budget (none here: one row a frame),
     no frame draws more than one new row, and none is drawn on screen before it is ready."""
-    from koikoi.ui.scenes import history
-    from koikoi.ui.widgets import table as table_module
-    from koikoi.ui.widgets import text
     app = rebuilding
     monkeypatch.setattr(history, "WARM_BUDGET", 0.0, raising=False)
     seen_rows: set = set()
@@ -262,8 +252,6 @@ def test_the_first_rows_are_drawn_ahead_one_a_frame_and_shown_at_once(rebuilding
 
 def test_a_divider_has_the_pixels_it_had(display):
     """Made as one row of bytes instead of a fill per column (1-5 ms for History's rule)."""
-    from koikoi.ui import theme
-    from koikoi.ui.widgets import draw
 
     def per_column(w, width, color):
         line = pygame.Surface((w, width), pygame.SRCALPHA)
@@ -305,8 +293,6 @@ def test_history_counts_its_summary_once_for_its_rows(rebuilding):
 def test_statistics_fold_the_same_rows_once(rebuilding, monkeypatch):
     """Folding 5,000 rows into statistics took 20-30 ms of every opening of Statistics: opened
     again on the same rows, it takes what it folded; a new row folds them again."""
-    from koikoi import stats as S
-    from koikoi.ui.scenes.stats import StatsScene
     app = rebuilding
     app.storage.history_index.refresh(wait=True)
     folds = []

@@ -59,8 +59,8 @@ def random_match(rng: random.Random, i: int, *, months: int, moves=None):
     played by random legal moves: to its end, or ``moves(rng)`` actions if that comes first
     (then never its last one: the match stays unfinished)."""
     sys.path.insert(0, str(ROOT))
-    from koikoi.engine import RULESETS, apply, legal_actions
-    from koikoi.session import MatchSession, SeatConfig
+    from koikoi.engine import RULESETS, apply, legal_actions   # after ROOT is on the path
+    from koikoi.session import MatchSession, SeatConfig        # after ROOT is on the path
     names = sorted(RULESETS)
     seats = (SeatConfig("human", "You"), SeatConfig("cpu", "CPU (Hard)", "hard"))
     s = MatchSession(RULESETS[names[i % len(names)]], seed=rng.randrange(1, 2 ** 31), months=months, seats=seats)
@@ -81,7 +81,7 @@ def random_match(rng: random.Random, i: int, *, months: int, moves=None):
 def generate(home: Path, n: int, seed: int = 1) -> int:
     """Write ``n`` finished matches into home/data/history (kept if already there)."""
     sys.path.insert(0, str(ROOT))
-    from koikoi.storage import _summary
+    from koikoi.storage import _summary    # after ROOT is on the path
     folder = home / "data" / "history"
     folder.mkdir(parents=True, exist_ok=True)
     have = len(list(folder.glob("match-*.json")))
@@ -252,8 +252,8 @@ def _frame_stats(frames: list, cpu: list) -> str:
     p99 = ordered[int(0.99 * (len(ordered) - 1))]
     over = [(f, c) for f, c in zip(frames, cpu) if f > 1 / 60]
     by_cpu = sorted(cpu)
-    text = (f"{len(frames)} frames: p95 {p95 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, worst {ordered[-1] * 1000:.1f} ms; "
-            f"{len(over)} over 16.7 ms")
+    text = (f"{len(frames)} frames: p95 {p95 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+            f"worst {ordered[-1] * 1000:.1f} ms; {len(over)} over 16.7 ms")
     if over:
         worst = sorted(over, reverse=True)[:8]
         text += " (" + ", ".join(f"{f * 1000:.0f}" for f, _c in worst) + (" ..." if len(over) > 8 else "") + " ms)"

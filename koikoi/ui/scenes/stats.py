@@ -23,6 +23,7 @@ from .. import widgets as W
 from ..hints import yaku_label
 from ..table import N_, _, ngettext
 from . import MenuScene, TableScreen
+from .history import HistoryFeed
 
 log = logging.getLogger("koikoi.stats_scene")
 
@@ -92,7 +93,6 @@ def folded(feed, entries: list) -> "S.Stats":
 
 class StatsScene(TableScreen, MenuScene):
     def __init__(self, app):
-        from .history import HistoryFeed
         self.feed = HistoryFeed(app)
         self.table = W.Table(TABLE_COLUMNS, cells=row_cells, assets=app.assets, hoverable=False,
                              selectable=False, click=False, cell_pad=6, rule_gap=8)
