@@ -1,11 +1,10 @@
 """The history index's SQLite file: its shape (one table and one index, a version; anything
 else is not one this version made), opening it (never through a link, not another user's,
 WAL), a read-only look, and telling a lock from damage. Also the interpreter's switch
-interval while a worker replays logs. ``koikoi.match_index`` drives it."""
+interval and the collector (koikoi.gc_pacing) while a worker replays logs. ``koikoi.match_index`` drives it."""
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import sqlite3
@@ -15,6 +14,8 @@ import threading
 from pathlib import Path
 from typing import Optional
 from urllib.parse import quote
+
+from . import gc_pacing
 
 log = logging.getLogger("koikoi.index")
 
@@ -36,16 +37,15 @@ def _share_the_interpreter(start: bool) -> None:
             if _workers["n"] == 0:
                 _workers["saved"] = sys.getswitchinterval()
                 sys.setswitchinterval(min(_workers["saved"], _WORKER_SWITCH_INTERVAL))
-                # the worker collects the young objects itself (MatchIndex._step), between frames
-                _workers["gc"] = gc.isenabled()
-                gc.disable()
+            # no automatic collection meanwhile: the worker collects the young objects itself
+            # (MatchIndex._step), between frames, and the full collection waits for an idle moment
+            gc_pacing.hold()
             _workers["n"] += 1
         else:
             _workers["n"] -= 1
             if _workers["n"] == 0 and _workers["saved"] is not None:
                 sys.setswitchinterval(_workers["saved"])
-                if _workers.get("gc"):
-                    gc.enable()
+            gc_pacing.release()
 
 
 def _locked(exc: BaseException) -> bool:

@@ -21,16 +21,21 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
-@pytest.fixture
-def rebuilding():
+def filed_without_index(n: int) -> None:
+    """``n`` matches filed in this test's history folder, and no index of them."""
     store = Storage()
-    for seed in range(1, 25):
+    for seed in range(1, n + 1):
         store.file_match(long_match(seed))
     store.history_index.close()
     for suffix in ("", "-wal", "-shm"):
         p = store.data_dir / (INDEX_NAME + suffix)
         if p.exists():
             p.unlink()           # the test's own cache: rebuilt from nothing
+
+
+@pytest.fixture
+def rebuilding():
+    filed_without_index(24)
     from koikoi.ui.app import App
     app = App((1280, 720), storage=Storage())
     app.settings["anim_speed"] = 0.0
@@ -63,8 +68,9 @@ def _frames_until_built(app, watch):
     for _ in range(3000):
         app.step(1 / 60)
         time.sleep(0.002)                           # between frames: the worker's time
-        if not index.busy and not scene.feed.busy:
-            break
+        if (not index.busy and not scene.feed.busy and scene.feed.version == index.version
+                and getattr(scene, "_arriving", None) is None):
+            break                                   # built, and its last rows shown (drawn ahead first)
     app.step(1 / 60)
     return scene
 

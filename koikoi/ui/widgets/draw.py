@@ -9,6 +9,7 @@ import pygame
 
 from .. import theme
 from .core import Widget, _Cache, _rect
+from .nine_slice import stretch
 from .text import draw_text
 
 # Pixel budgets: the shapes cache at 24M pixels (96 MB) filled within three matches
@@ -23,6 +24,8 @@ _SHAPES = _Cache(600, 6_000_000)
 # (a 400x250 panel) is made for one or two surfaces, so it is not kept: a results
 # panel's two masks held 7 MB of the shapes budget at 1920x1080.
 MASK_CACHE_PIXELS = 100_000
+# Flat shapes of this many pixels or more are stretched from a small one (rounded_surface, soft_shadow)
+STRETCH_FROM = 40_000
 
 
 def _supersampled_mask(size: tuple[int, int], radius: int, ss: int) -> pygame.Surface:
@@ -80,6 +83,12 @@ def rounded_surface(size, radius: int, fill, *, bottom=None, border=None, border
 
     def make() -> pygame.Surface:
         w, h = size
+        # a big flat one is stretched from a small one (nine_slice): a 1500x720 panel made
+        # whole was the 40-90 ms opening frame of History; the pixels are the same within 2 levels
+        k = max(radius + 2, border_width + max(0, radius - border_width) + 2) + 1 if border else radius + 3
+        t = 2 * k + 4
+        if bottom is None and not highlight and w * h >= STRETCH_FROM and w > t and h > t:
+            return stretch(rounded_surface((t, t), radius, fill, border=border, border_width=border_width), size, k)
         body = pygame.Surface(size, pygame.SRCALPHA)
         top = tuple(fill) if len(fill) == 4 else (*fill, 255)
         if bottom is None:
@@ -132,6 +141,12 @@ def soft_shadow(size, radius: int, *, spread: int = 12, alpha: int = 120) -> pyg
     def make() -> pygame.Surface:
         w, h = size[0] + 2 * spread, size[1] + 2 * spread
         f = max(1, spread // 5)  # blur a reduced copy, then scale it up
+        # a big one is stretched from a small one (nine_slice), whose middle is as flat: scaling
+        # the blur up to 1540x760 took 15-45 ms of History's opening frame; alpha within 5 levels
+        k = 2 * spread + radius + 2
+        side = -(-(2 * k + 8) // f) * f              # a whole number of the reduced copy's pixels
+        if w * h >= STRETCH_FROM and min(w, h) > side:
+            return stretch(soft_shadow((side - 2 * spread,) * 2, radius, spread=spread, alpha=alpha), (w, h), k)
         sw, sh_ = max(3, w // f), max(3, h // f)
         small = pygame.Surface((sw, sh_), pygame.SRCALPHA)
         m = max(1, spread // f)
@@ -198,12 +213,22 @@ def draw_divider(surface: pygame.Surface, x1: int, x2: int, y: int, color=theme.
     key = ("divider", w, width, tuple(color))
 
     def make():
-        line = pygame.Surface((w, width), pygame.SRCALPHA)
-        for x in range(w):
-            t = x / max(1, w - 1)
-            a = int(255 * min(1.0, 4 * min(t, 1 - t)))
-            line.fill((*color[:3], a), pygame.Rect(x, 0, 1, width))
-        return line
+        # one row of pixels made as bytes, repeated down (a fill per column took 1-5 ms of
+        # History's opening frame for its 1428 px rule)
+        d = max(1, w - 1)
+
+        def alpha(x: int) -> int:
+            t = x / d
+            return int(255 * min(1.0, 4 * min(t, 1 - t)))
+        # opaque between the fading quarters: only they are counted out
+        ramp = min(w, d // 4 + 2)
+        right = max(ramp, w - ramp)
+        alphas = bytes(alpha(x) for x in range(ramp)) + b"\xff" * (right - ramp) + \
+            bytes(alpha(x) for x in range(right, w))
+        row = bytearray(bytes(color[:3]) + b"\0") * w
+        row[3::4] = alphas
+        line = pygame.image.frombytes(bytes(row) * width, (w, width), "RGBA")
+        return line.convert_alpha() if pygame.display.get_surface() else line
     surface.blit(_SHAPES.get_or(key, make), (x1, y))
 
 
