@@ -1,7 +1,7 @@
 """The new-match dialog: opponent, rule set and length, then Start.
 
 After the preset, "House rules…" opens an editor of the house-rule knobs
-(``rules_panel.HouseRulesScene``); the match starts with
+(``house_rules.HouseRulesScene``); the match starts with
 ``dataclasses.replace(preset, **changes)``, and a combination the Rules refuse
 is shown, never started. The last choice, house rules included, is remembered
 in the settings (``last_new_match``). A CPU

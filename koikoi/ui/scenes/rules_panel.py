@@ -2,7 +2,7 @@
 editor of the New match dialog.
 
     RulesPanelScene(app, rules, months=None)       # read-only, over any scene
-    HouseRulesScene(app, "nintendo", {"weather": True}, on_done=callback)
+    house_rules.HouseRulesScene(app, "nintendo", {"weather": True}, on_done=callback)   # the editor: house_rules.py
 
 Both speak of the knobs of ``koikoi.engine.rules.Rules`` with the labels, value
 words, units, explanations, dependencies, groups and editor rows declared with
@@ -527,10 +527,3 @@ class RulesPanelScene(_Overlay):
                 tip = _("{first} {then}").format(first=tip, then=_("Greyed rules change nothing under these rules."))
             self.draw_help(surface, tip, color=theme.CREAM_DIM)
 
-
-def __getattr__(name: str):
-    """``HouseRulesScene`` lives in house_rules.py; importing it from here still works."""
-    if name == "HouseRulesScene":
-        from .house_rules import HouseRulesScene
-        return HouseRulesScene
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
