@@ -66,7 +66,7 @@ def test_every_scene_class_can_be_pushed_and_survives_a_storm():
 
 
 def test_match_summary_fallback_escape_does_not_empty_the_stack():
-    from koikoi.ui.scenes.prompt import MatchSummaryScene
+    from koikoi.ui.scenes.plain_results import MatchSummaryScene
     app = make_app((960, 540), anim_speed=None)
     rng = fuzz.random.Random(1)
     session = fuzz.Builder(app, rng).session("finished")
