@@ -23,11 +23,13 @@ import pygame
 
 from ...engine import RULESETS
 from ...net.netsession import AddressError, parse_address
+from ...narration import rules_name
 from .. import theme
 from .. import widgets as W
 from ..table import _, ngettext
 from . import MenuScene
 from .ladder_link import ladder_error_text, player_folder
+from .newmatch import months_row
 from .online import _NameMixin
 from .online_table import PREFS, OnlineMatch, clock, load_prefs, save_prefs, server_error_text
 
@@ -128,7 +130,6 @@ class QuickMatchScene(_NameMixin, MenuScene):
         y += self.px(36 + 56 + 26)
         self.labels.append((_("Rules"), x, y))
         y += self.px(36)
-        from ...narration import rules_name
         self.rules_row = W.ChoiceRow((x, y, inner, self.px(50) * 2 + self.px(10)),
                                      [(n, rules_name(n)) for n in RULESETS], self.rules_name, self.set_rules,
                                      columns=4, gap=self.px(10), assets=a, font_size=fs)
@@ -158,7 +159,6 @@ class QuickMatchScene(_NameMixin, MenuScene):
         self._collect()
 
     def _build_months(self) -> None:
-        from .newmatch import months_row
         self.months_row = months_row(self, self.rules_name, self.months_rect, self.months, self.set_months,
                                      old=getattr(self, "months_row", None))
         self.months = self.months_row.selected
@@ -266,7 +266,6 @@ class QuickMatchScene(_NameMixin, MenuScene):
         m = self.match
         cx = self.panel.centerx
         y = max(self.panel.y + self.px(40), self.panel.centery - self.px(230))
-        from ...narration import rules_name
         if m.stage in ("connecting", "entering") and m.queued_at is None:
             text = _("Connecting to {address}…").format(address=m.address)
             W.draw_text(surface, W.ellipsize(text, self.font("h3", True), self.panel.w - self.px(60)),
