@@ -107,6 +107,16 @@ class MenuScene(Scene):
         for wdg in self.widgets:
             wdg.draw(surface)
 
+    def dialog_panel(self, width: int, height: int) -> tuple[int, int, int, int]:
+        """A question's panel (``self.panel``): ``width`` wide at most (a margin kept in a narrow
+        window), ``height`` tall, centred; (button width, height, gap, top) of its row of buttons
+        along the bottom (the sizes in design pixels)."""
+        w, h = self.size
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(width)), self.px(height))
+        self.panel.center = (w // 2, h // 2)
+        bw, bh, gap = self.px(300), self.px(72), self.px(24)
+        return bw, bh, gap, self.panel.bottom - self.px(36) - bh
+
     def layout_button_column(self, labels, bw: int, bh: int, gap: int) -> None:
         """A menu panel (``self.panel``) of buttons one under another, centred in the window
         (the pause menus): ``labels`` are (label, on_click, style, hotkeys); a short window

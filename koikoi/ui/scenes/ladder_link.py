@@ -7,9 +7,12 @@ player's words; the screens share ``ladder_address`` (the match server typed las
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Optional
 
+from ...net.client import ServerError, ThreadedClient
 from ..table import _
+from .online_table import PREFS, _failure_text, load_prefs
 
 log = logging.getLogger("koikoi.ladder_ui")
 
@@ -19,8 +22,6 @@ NO_LADDER = ("bad_type", "unknown_type")
 
 def ladder_error_text(exc: BaseException, address: str) -> str:
     """The sentence for a failed ladder request (the raw text goes to the log only)."""
-    from ...net.client import ServerError
-    from .online_table import _failure_text
     code = getattr(exc, "code", None) if isinstance(exc, ServerError) else None
     if code in NO_LADDER:
         return _("The match server at {address} does not offer quick match: it runs an older version, or "
@@ -48,9 +49,14 @@ def ladder_error_text(exc: BaseException, address: str) -> str:
 
 def ladder_address(app) -> str:
     """The match server typed last (Host a match's "A match server", or Quick match)."""
-    from .online_table import PREFS, load_prefs
     load_prefs(app)
     return (PREFS.get("server") or "").strip()
+
+
+def answer_rows(answer: dict, key: str) -> list:
+    """The rows (dicts) an answer lists under ``key``; none for anything else there."""
+    rows = answer.get(key)
+    return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
 
 
 def player_folder(app):
@@ -67,7 +73,6 @@ class LadderLink:
     the sentence for a refused one. ``tick()`` once a frame; ``close()`` when done."""
 
     def __init__(self, app, url: str, address: str, name: str):
-        from ...net.client import ThreadedClient
         self.address = address
         self.client = ThreadedClient(url, auto_reconnect=False)
         self.stage = "connecting"
@@ -129,7 +134,6 @@ class LadderLink:
                 self.problems[kind] = ladder_error_text(exc, self.address)
 
     def close(self) -> None:
-        import threading
         threading.Thread(target=self.client.close, args=(2.0,), name="koikoi-ladder-close", daemon=True).start()
 
 
@@ -140,6 +144,25 @@ class LinkScreen:
 
     link = None
     own_link = False
+    _shown = None                  # the answer the screen shows now
+
+    def current_answer(self) -> Optional[dict]:
+        """The link's answer this screen shows (None while there is none)."""
+        raise NotImplementedError
+
+    def show_answer(self, answer: dict) -> None:
+        """Take a new answer in (its rows into ``self.table``)."""
+        raise NotImplementedError
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.link is None:
+            return
+        self.link.tick()
+        got = self.current_answer()
+        if got is not None and got is not self._shown:
+            self._shown = got
+            self.show_answer(got)
 
     def handle(self, event) -> bool:
         return super().handle(event) or self.table.handle(event)

@@ -29,6 +29,7 @@ from ..table import _, seat_label
 from . import MenuScene
 from .ledger import MatchResultsScene
 from .oyagime import OyagimeScene
+from .pause_menu import TablePauseMenu
 from .round import RoundScene
 
 if TYPE_CHECKING:
@@ -149,42 +150,20 @@ class OnlineResultsScene(MatchResultsScene):
         self.match.quit_keeping_seat()
 
 
-class OnlinePauseScene(MenuScene):
+class OnlinePauseScene(TablePauseMenu):
     """The menu over an online table: resume, rules, how to play, settings, leave, quit."""
-
-    opaque = False
-    intro_time = 0.2
 
     def __init__(self, app, online: OnlineMatch):
         match = online
         self.match = match
         super().__init__(app)
 
-    def layout(self) -> None:
-        w, h = self.size
-        bw, bh, gap = self.px(420), self.px(74), self.px(18)
-        labels = [(_("Resume"), self.back, "primary", (pygame.K_ESCAPE,)),
-                  (_("Rules of this match"), self.rules_panel, "secondary", (pygame.K_r,)),
-                  (_("How to play"), self.how_to, "secondary", (pygame.K_F1,)),
-                  (_("Settings"), self.settings, "secondary", ()),
-                  (_("Leave the match"), self.leave, "danger", ()),
-                  (_("Quit the game"), self.quit, "danger", ())]
-        self.layout_button_column(labels, bw, bh, gap)
-
-    def rules_panel(self) -> None:
+    def match_rules(self):
         st = self.match.session.state
-        if st.rules is not None:
-            self.app.open("rules_panel", st.rules, st.months)
+        return None if st.rules is None else (st.rules, st.months)
 
-    def how_to(self) -> None:
-        rules = self.match.session.state.rules
-        if rules is None:
-            self.app.open("howto", None)
-        else:
-            self.app.open("howto", rules.name, rules=rules)
-
-    def settings(self) -> None:
-        self.app.open("settings")
+    def leave_buttons(self) -> list:
+        return [(_("Leave the match"), self.leave, "danger", ())]
 
     def leave(self) -> None:
         name = self.match.session.opponent_name
@@ -196,13 +175,9 @@ class OnlinePauseScene(MenuScene):
         self.match.close()
         self.app.open("title", mode="reset")
 
-    def quit(self) -> None:
+    def quit_game(self) -> None:
         self.match.close(leave=False)       # the seat is kept: the game started again takes it back
         self.app.quit()
-
-    def handle(self, event) -> bool:
-        super().handle(event)
-        return True   # modal
 
     def draw(self, surface: pygame.Surface) -> None:
         self.draw_menu_panel(surface, _("Online match {code}").format(code=self.match.code or ""))
