@@ -15,7 +15,10 @@
     stats.py       StatsScene: statistics across finished matches
     howto.py       How to play: card gallery, turns, yaku per rule set, the decision
     rules_panel.py RulesPanelScene: the rules of this match
-    settings.py    SettingsScene, PauseMenuScene
+    house_rules.py HouseRulesScene: the house-rule editor of the New match dialog
+    settings.py    SettingsScene, PauseMenuScene, ConfirmScene
+    pause_menu.py  TablePauseMenu: what the local and the online pause menus share
+    plain_results.py  RoundSummaryScene, MatchSummaryScene: plain stand-ins for the results screens
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import threading
 from typing import Optional
 
 from ...net.client import ServerError, ThreadedClient
-from ..table import _
+from ..table import N_, _
 from .online_table import PREFS, _failure_text, load_prefs
 
 log = logging.getLogger("koikoi.ladder_ui")
@@ -20,30 +20,33 @@ log = logging.getLogger("koikoi.ladder_ui")
 NO_LADDER = ("bad_type", "unknown_type")
 
 
+# the sentence for each of the ladder's refusals (by its code), translated when shown
+_KEY_REFUSED = N_("The server does not accept this computer's player key: use a key copied from your other "
+                  "computer, or ask the server's operator.")
+LADDER_REFUSALS = {
+    "bad_name": N_("The server does not accept that name: at most 20 characters, without control or invisible "
+                   "characters."),
+    "bad_key": _KEY_REFUSED,
+    "other_key": _KEY_REFUSED,
+    "key_replaced": N_("This player key was replaced by a new one: use the new key (Profile, Use a key)."),
+    "too_many_profiles": N_("Too many new players came from this computer's address in the last hour: try again "
+                            "later."),
+    "ladder_unavailable": N_("The match server's ladder is not answering just now: try again in a moment."),
+    "rate_limited": N_("Too many requests went to the server too fast: wait a moment, then try again."),
+    "no_player": N_("The server knows no player with that id."),
+    "not_queued": N_("You were no longer waiting: a match may have been found just now."),
+}
+
+
 def ladder_error_text(exc: BaseException, address: str) -> str:
     """The sentence for a failed ladder request (the raw text goes to the log only)."""
     code = getattr(exc, "code", None) if isinstance(exc, ServerError) else None
     if code in NO_LADDER:
         return _("The match server at {address} does not offer quick match: it runs an older version, or "
                  "without the ladder.").format(address=address)
-    if code == "bad_name":
-        return _("The server does not accept that name: at most 20 characters, without control or invisible "
-                 "characters.")
-    if code == "bad_key" or code == "other_key":
-        return _("The server does not accept this computer's player key: use a key copied from your other "
-                 "computer, or ask the server's operator.")
-    if code == "key_replaced":
-        return _("This player key was replaced by a new one: use the new key (Profile, Use a key).")
-    if code == "too_many_profiles":
-        return _("Too many new players came from this computer's address in the last hour: try again later.")
-    if code == "ladder_unavailable":
-        return _("The match server's ladder is not answering just now: try again in a moment.")
-    if code == "rate_limited":
-        return _("Too many requests went to the server too fast: wait a moment, then try again.")
-    if code == "no_player":
-        return _("The server knows no player with that id.")
-    if code == "not_queued":
-        return _("You were no longer waiting: a match may have been found just now.")
+    text = LADDER_REFUSALS.get(code)
+    if text is not None:
+        return _(text)
     return _failure_text(exc, address, server=True)
 
 

@@ -51,15 +51,22 @@ def table_scene(app, match: OnlineMatch):
 
 # ------------------------------------------------------------------ the table, online
 
-class OnlineRoundScene(RoundScene):
+class _OnMatch:
+    """What the scenes of an online match's session share (mixed in first): ``self.match``,
+    the ``OnlineMatch`` (set before the scene is built), and quitting the game keeps the seat."""
+
+    def __init__(self, app, online: OnlineMatch, **kwargs):
+        self.match = online
+        super().__init__(app, online.session, **kwargs)
+
+    def on_quit(self) -> None:
+        self.match.quit_keeping_seat()
+
+
+class OnlineRoundScene(_OnMatch, RoundScene):
     """The round table on a ``NetSession`` (see the module docstring for what differs)."""
 
     pausable = False            # Escape opens the online menu, not the local pause menu
-
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        super().__init__(app, match.session)
 
     def handle(self, event) -> bool:
         used = super().handle(event)
@@ -83,16 +90,8 @@ class OnlineRoundScene(RoundScene):
         self.closed = True
         self.app.replace(OnlineResultsScene(self.app, self.match))
 
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
 
-
-class OnlineOyagimeScene(OyagimeScene):
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        super().__init__(app, match.session)
-
+class OnlineOyagimeScene(_OnMatch, OyagimeScene):
     def continue_(self) -> None:
         if self.decided is None or self.decided.dealer is None:
             return
@@ -107,19 +106,14 @@ class OnlineOyagimeScene(OyagimeScene):
             return _("{name} is choosing…").format(name=seat_label(self.session.seats[seat].name)), None
         return super()._prompt()
 
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
 
-
-class OnlineResultsScene(MatchResultsScene):
+class OnlineResultsScene(_OnMatch, MatchResultsScene):
     """The usual match results, without Replay (the other hand never came here)."""
 
     def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        over = match.session.over or {}
+        over = online.session.over or {}
         conceded = over.get("conceded") if over.get("reason") == "forfeit" else None
-        super().__init__(app, match.session, conceded=conceded)
+        super().__init__(app, online, conceded=conceded)
 
     def layout(self) -> None:
         self.columns = [c for c in self.columns if c.key != "replay"]
@@ -145,9 +139,6 @@ class OnlineResultsScene(MatchResultsScene):
         if self.state.ledger:
             W.draw_text(surface, _("Click a round for its details"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
-
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
 
 
 class OnlinePauseScene(TablePauseMenu):

@@ -230,11 +230,8 @@ class ProfileScene(LinkScreen, MenuScene):
 
     def _draw_tiles(self, surface: pygame.Surface, v: dict) -> None:
         tiles = self.tiles(v)
-        gap = self.px(20)
-        n = len(tiles)
-        tw = (self.content.w - gap * (n - 1)) // n
-        for i, (label, big, small) in enumerate(tiles):
-            r = pygame.Rect(self.content.x + i * (tw + gap), self.content.y, tw, self.tiles_h)
+        for r, (label, big, small) in zip(W.tile_rects(self.content, len(tiles), self.px(20), self.tiles_h), tiles):
+            tw = r.w
             W.draw_panel(surface, r, s=self.s)
             W.draw_text(surface, label.upper(), self.font("tiny", True), theme.GOLD, (r.centerx, r.y + self.px(14)),
                         "midtop", shadow=False)

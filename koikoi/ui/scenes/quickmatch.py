@@ -106,33 +106,20 @@ class QuickMatchScene(_NameMixin, MenuScene):
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
-        a = self.app.assets
-        fs = theme.font_px("body", self.s)
-        self.panel = pygame.Rect(0, self.px(196), min(w - self.px(80), self.px(1180)), 0)
-        self.panel.centerx = w // 2
+        by = self._form_panel(self.px(196), self.px(1180))
         bh = self.px(78)
-        by = h - self.px(30) - bh
-        self.panel.h = by - self.px(24) - self.panel.y
         x = self.panel.x + self.px(56)
         inner = self.panel.w - 2 * self.px(56)
         y = self.panel.y + self.px(30)
-        self.labels = []
-        name_w = min((inner - self.px(40)) * 2 // 5, self.px(440))
-        self.labels.append((_("Your name"), x, y))
-        self.name_field = getattr(self, "name_field", None) or self._name_field((0, 0, 1, 1))
-        self.name_field.rect = pygame.Rect(x, y + self.px(36), name_w, self.px(56))
+        name_w = self._place_name_field(x, y, inner)
         sx = x + name_w + self.px(40)
-        self.labels.append((_("Match server"), sx, y))
-        self.server_field = getattr(self, "server_field", None) or W.TextField(
-            (0, 0, 1, 1), self.server_text, self._set_server, max_len=100, placeholder="play.example.org:8765",
-            assets=a, font_size=fs)
+        self.labels = [(_("Your name"), x, y), (_("Match server"), sx, y)]
+        self.server_field = self._made_server_field()
         self.server_field.rect = pygame.Rect(sx, y + self.px(36), x + inner - sx, self.px(56))
         y += self.px(36 + 56 + 26)
         self.labels.append((_("Rules"), x, y))
         y += self.px(36)
-        self.rules_row = W.ChoiceRow((x, y, inner, self.px(50) * 2 + self.px(10)),
-                                     [(n, rules_name(n)) for n in RULESETS], self.rules_name, self.set_rules,
-                                     columns=4, gap=self.px(10), assets=a, font_size=fs)
+        self.rules_row = self._rules_row(x, y, inner)
         y += self.px(110 + 26)
         self.labels.append((_("Length"), x, y))
         y += self.px(36)
@@ -208,9 +195,7 @@ class QuickMatchScene(_NameMixin, MenuScene):
     def start(self) -> None:
         if self.searching:
             return
-        self.name_field.commit()
-        name = self.typed_name()
-        PREFS["name"] = name
+        name = self._commit_name()
         self.error = None
         where = self._address()
         save_prefs(self.app)
@@ -221,8 +206,7 @@ class QuickMatchScene(_NameMixin, MenuScene):
         self._collect()
 
     def _reading(self, scene: str) -> None:
-        self.name_field.commit()
-        PREFS["name"] = self.typed_name()
+        self._commit_name()
         self.error = None
         where = self._address()
         save_prefs(self.app)

@@ -115,6 +115,13 @@ def panels_below(area: pygame.Rect, above: int, gap: int, share: float) -> tuple
     return left, right
 
 
+def tile_rects(area: pygame.Rect, n: int, gap: int, height: int) -> list[pygame.Rect]:
+    """``n`` tiles side by side along the top of ``area``, ``gap`` pixels apart, ``height``
+    tall (the summary tiles of the profile and statistics screens)."""
+    tw = (area.w - gap * (n - 1)) // max(1, n)
+    return [pygame.Rect(area.x + i * (tw + gap), area.y, tw, height) for i in range(n)]
+
+
 def _is_click_down(event) -> bool:
     return event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1
 
