@@ -20,14 +20,15 @@ from . import MenuScene
 
 
 class TablePauseMenu(MenuScene):
-    """The menu over a table; a subclass names the match's rules and its ways to leave."""
+    """The menu over a table; a subclass names the match's rules and its ways to leave (this
+    one alone knows no match: the rules button opens nothing, How to play the general page)."""
 
     opaque = False
     intro_time = 0.2
 
     def match_rules(self) -> Optional[tuple]:
         """(rules, months) of the match below, or None when there is none (or no rules yet)."""
-        raise NotImplementedError
+        return None
 
     def leave_buttons(self) -> list:
         """The (label, on_click, style, hotkeys) buttons between Settings and Quit."""
@@ -68,6 +69,9 @@ class TablePauseMenu(MenuScene):
     def handle(self, event) -> bool:
         super().handle(event)
         return True   # modal
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.draw_menu_panel(surface, _("Paused"))
 
 
 __all__ = ["TablePauseMenu"]

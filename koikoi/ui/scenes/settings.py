@@ -487,9 +487,6 @@ class PauseMenuScene(TablePauseMenu):
             self.app.storage.save_autosave(session)
         self.app.open("title", mode="reset")
 
-    def draw(self, surface: pygame.Surface) -> None:
-        self.draw_menu_panel(surface, _("Paused"))
-
 
 class ConfirmScene(MenuScene):
     """A yes / no question over the scene below: ``on_yes()`` runs after it closes."""
