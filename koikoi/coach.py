@@ -35,6 +35,8 @@ from .ai.playout import Policy
 from .ai.sim import DECIDE, DONE, bits, deal_hidden, from_view, points_fn
 from .engine.phase import Phase
 from .i18n import _
+from .engine.actions import KoiKoi, Stop
+from .review.analysis import SEED, analyse_decision
 
 _POLICIES: dict = {}   # (id(rules), month) -> (rules, Policy): read-only once built, safe to share
 
@@ -138,8 +140,6 @@ def advice(view, legal=None, budget: Optional[int] = None):
     that ``Decision``: ``.best`` the pick (Stop or Koi-Koi at a prompt), ``.reason`` why, in
     words, and ``.options`` every option's value. ``legal``: the legal actions (at a prompt,
     Koi-Koi and Stop, the default)."""
-    from .engine.actions import KoiKoi, Stop
-    from .review.analysis import SEED, analyse_decision
     if legal is None:
         legal = (KoiKoi(), Stop())
     legal = tuple(legal)

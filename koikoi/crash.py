@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -59,8 +60,8 @@ def tr(text: str) -> str:
 def _game_font_path(bold: bool) -> Path | None:
     """The game's own font (it has the Japanese glyphs pygame's default font lacks), or None."""
     try:
-        from .ui.assets import find_assets_root
-        root = find_assets_root()
+        from .paths import assets_dir  # isolated: paths needs platformdirs; the crash report loads on the stdlib alone
+        root = assets_dir()
         if root is None:
             return None
         path = root / "fonts" / f"KoiKoiSans-{'Bold' if bold else 'Regular'}.otf"
@@ -72,7 +73,7 @@ def _game_font_path(bold: bool) -> Path | None:
 def _needs_game_font() -> bool:
     """Whether the crash screen is shown in a language other than English."""
     try:
-        from .i18n import SOURCE_LANGUAGE, language
+        from .i18n import SOURCE_LANGUAGE, language  # isolated: a broken i18n leaves the screen in English
         return language() != SOURCE_LANGUAGE
     except BaseException:
         return False
@@ -158,7 +159,7 @@ def crash_details(exc: BaseException) -> str:
     """The text that Copy details puts on the clipboard: versions and traceback."""
     lines = []
     try:
-        from .logsetup import environment_summary
+        from .logsetup import environment_summary  # isolated: the details go without it if it is broken
         lines += [f"{k}: {v}" for k, v in environment_summary()]
     except BaseException:
         pass
@@ -189,7 +190,7 @@ def _ensure_in_file(path: Path | None, text: str) -> None:
         if os.path.abspath(getattr(h, "baseFilename", "") or "/nonexistent") == target:
             return
     try:
-        from .logsetup import SafeRotatingFileHandler
+        from .logsetup import SafeRotatingFileHandler  # isolated: a broken logsetup must not stop the report
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = SafeRotatingFileHandler._open_regular(str(path))   # never through a link, pipe or device
         if fd is None:
@@ -259,7 +260,7 @@ def display_possible() -> bool:
         if driver in ("dummy", "offscreen", "evdev"):
             return False
         if "pygame" in sys.modules:
-            import pygame
+            import pygame  # isolated: loaded already (the line above); the crash module loads without it
             if pygame.display.get_init():
                 try:
                     if pygame.display.get_driver() in ("dummy", "offscreen"):
@@ -282,7 +283,7 @@ def native_message(line: str, path: Path | None) -> bool:
     title = tr(TITLE)
     try:
         if sys.platform.startswith("win"):
-            import ctypes
+            import ctypes  # platform: Windows's MessageBoxW
             ctypes.windll.user32.MessageBoxW(None, text, "Koi-Koi - " + title,  # type: ignore
                                              0x10)
             return True
@@ -292,7 +293,6 @@ def native_message(line: str, path: Path | None) -> bool:
             subprocess.run(["osascript", "-e", script, title, text], timeout=600,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             return True
-        import shutil
         for tool, args in (("zenity", ["--error", "--title", "Koi-Koi", "--no-markup",
                                        "--text", f"{title}\n\n{text}"]),
                            ("kdialog", ["--title", "Koi-Koi", "--error", f"{title}\n\n{text}"])):
@@ -325,7 +325,7 @@ def open_folder(folder: Path) -> bool:
 def copy_text(text: str) -> bool:
     """Put text on the clipboard with pygame.scrap; best effort."""
     try:
-        import pygame
+        import pygame  # isolated: the crash module loads without pygame (a broken install)
         scrap = pygame.scrap
         if hasattr(scrap, "put_text"):
             scrap.put_text(text)
@@ -368,7 +368,7 @@ def show_crash_screen(line: str, details: str, log_path: Path | None,
 
     max_frames stops the loop after that many frames (for tests).
     """
-    import pygame
+    import pygame  # isolated: the crash module loads without pygame (a broken install): report_crash catches this
 
     if not pygame.display.get_init():
         pygame.display.init()

@@ -95,7 +95,7 @@ def read_po(source: Union[bytes, str, Path]):
     """A .po (its bytes or its path) -> Babel's Catalog; CatalogError when it cannot be read
     or Babel is not installed (Babel keeps the catalogs; an installed game reads the .mo)."""
     try:
-        from babel.messages.pofile import read_po as babel_read_po   # optional: an installed game reads the .mo
+        from babel.messages.pofile import read_po as babel_read_po  # optional dependency: a build reads the .mo
     except ImportError:
         raise CatalogError("reading a .po needs Babel (pip install babel), or compile it first: "
                            "python tools/catalog.py compile") from None
@@ -136,7 +136,7 @@ INFO_CONTEXT, INFO_ID = "koikoi-catalog", "counts"
 def compile_po(data: bytes) -> bytes:
     """A .po's bytes -> the .mo's (Babel's writer; fuzzy and empty entries left out)."""
     po = read_po(data)                   # (says so when Babel is missing)
-    from babel.messages.mofile import write_mo   # optional, like read_po's (which said if it is missing)
+    from babel.messages.mofile import write_mo   # optional dependency: as read_po's (which says if it is missing)
     st = po_stats(po)
     po.add(INFO_ID, context=INFO_CONTEXT,
            string=(f"total={st['total']} translated={st['translated']} fuzzy={st['fuzzy']} "
@@ -449,7 +449,7 @@ def system_languages(env: Optional[dict] = None) -> list:
     if env is os.environ:
         if sys.platform == "win32":
             try:
-                import ctypes          # Windows only
+                import ctypes          # platform: Windows only
                 lcid = ctypes.windll.kernel32.GetUserDefaultUILanguage()   # type: ignore[attr-defined]
                 add(_locale.windows_locale.get(lcid))
             except (AttributeError, OSError, ValueError):
@@ -518,8 +518,8 @@ _MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "A
 
 def _babel():
     try:
-        import babel.dates        # optional: without Babel the plain formats below are used
-        import babel.numbers
+        import babel.dates        # optional dependency: without Babel the plain formats below are used
+        import babel.numbers      # optional dependency: as babel.dates
         return babel
     except ImportError:
         return None

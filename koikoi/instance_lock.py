@@ -93,8 +93,8 @@ def pid_alive(pid: int) -> bool:
         return True
     if _WIN:  # pragma: no cover
         try:
-            import ctypes
-            from ctypes import wintypes
+            import ctypes  # platform: Windows (OpenProcess)
+            from ctypes import wintypes  # platform: Windows
             k32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
             handle = k32.OpenProcess(0x1000, False, pid)   # PROCESS_QUERY_LIMITED_INFORMATION
             if not handle:
@@ -347,7 +347,7 @@ class InstanceLock:
         file system that cannot lock folders, two copies starting in the same
         instant could race here (a narrow window, and only with a planted file)."""
         try:
-            from .files import move_aside
+            from .files import move_aside  # isolated: the lock loads on the stdlib alone (see except)
         except Exception:  # pragma: no cover - koikoi.files ships with the game
             return False
         return move_aside(self.path) is not None

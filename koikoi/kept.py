@@ -26,15 +26,13 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
-from .files import BadFile, read_bytes
+from .files import BadFile, move_aside, read_bytes
 from .i18n import _
-from .match_index import MATCH_MAX_BYTES, history_files
+from .match_index import MATCH_MAX_BYTES, _share_the_interpreter, history_files
 from .saved_index import SAVED_INDEX_NAME, SavedIndex, SavedSummary, content_hash, stat_key, summary_of
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .session import MatchSession
+from .session import MatchSession
 
 log = logging.getLogger("koikoi.storage")
 
@@ -114,7 +112,6 @@ class KeptMatches:
     def keep_for_later(self) -> bool:
         """Move the autosave into ``saved/`` (so another match can start); True
         if there is no autosave any more. An unreadable one is set aside."""
-        from .files import move_aside
         if self.read_only:
             return False
         p = self.autosave_path
@@ -300,7 +297,6 @@ class KeptMatches:
             if not self._is_filed_fast(mid, filed):         # over, not yet filed
                 session = None
                 if loaded is not None:
-                    from .session import MatchSession
                     _mid, seats, state = loaded
                     session = MatchSession(state.rules, seed=state.seed, seats=seats, state=state, match_id=mid)
                 else:
@@ -359,7 +355,6 @@ class KeptMatches:
         self._kept_worker.start()
 
     def _kept_run(self, names: list[str]) -> None:
-        from .match_index import _share_the_interpreter
         _share_the_interpreter(True)
         try:
             filed = self._filed_ids()

@@ -19,11 +19,11 @@ from typing import Callable, Optional
 
 
 def _assets() -> str:
-    from .ui.assets import find_assets_root   # (each check imports what it checks: see above)
-    root = find_assets_root()
+    from .paths import ASSET_FOLDERS, assets_dir  # isolated: each check imports what it checks
+    root = assets_dir()
     if root is None:
         raise RuntimeError("no assets folder (cards/, table/, sounds/, fonts/) was found")
-    missing = [sub for sub in ("cards", "table", "sounds", "fonts") if not (root / sub).is_dir()]
+    missing = [sub for sub in ASSET_FOLDERS if not (root / sub).is_dir()]
     if missing:
         raise RuntimeError(f"{root} lacks {', '.join(missing)}")
     fonts = sorted(p.name for p in (root / "fonts").iterdir() if p.suffix in (".ttf", ".otf"))
@@ -34,7 +34,7 @@ def _assets() -> str:
 
 
 def _winprob() -> str:
-    from .ai import hard                      # (each check imports what it checks)
+    from .ai import hard                     # isolated: each check imports what it checks
     with open(hard._DATA, encoding="utf-8") as fh:
         presets = json.load(fh).get("presets", {})
     if not presets:
@@ -43,7 +43,7 @@ def _winprob() -> str:
 
 
 def _lessons() -> str:
-    from . import lessons                     # (each check imports what it checks)
+    from . import lessons                    # isolated: each check imports what it checks
     entries = lessons.load_all()
     if not entries:
         raise RuntimeError(f"no lesson file in {lessons.DATA}")
@@ -56,9 +56,9 @@ def _lessons() -> str:
 def _review() -> str:
     """A one-round match analysed in the review's background process (the frozen build
     must start that process from its own executable)."""
-    from .ai.players import make_player       # (each check imports what it checks)
-    from .engine import RULESETS, apply, events_to_json, legal_actions, new_match, view
-    from .review import ReviewJob
+    from .ai.players import make_player      # isolated: each check imports what it checks
+    from .engine import RULESETS, apply, events_to_json, legal_actions, new_match, view  # isolated: as above
+    from .review import ReviewJob            # isolated: each check imports what it checks
     state = new_match(RULESETS["nintendo"], seed=5, months=1, first_dealer=0)
     players = [make_player("easy", seed=1), make_player("easy", seed=2)]
     while not state.is_over:
@@ -83,10 +83,10 @@ def _review() -> str:
 
 def _online() -> str:
     """The online play's libraries are importable (no socket is opened)."""
-    import websockets                         # (each check imports what it checks)
-    import zeroconf
-    from .net import cli, discovery, server  # noqa: F401
-    from .ladder import ratings, store  # noqa: F401  (glicko2: quick match's ratings)
+    import websockets                        # isolated: each check imports what it checks
+    import zeroconf                          # isolated: each check imports what it checks
+    from .net import cli, discovery, server  # noqa: F401  isolated: each check imports what it checks
+    from .ladder import ratings, store       # noqa: F401  isolated: as above (glicko2: ratings)
     loop = cli._loop_factory()    # uvloop where installed: the bundle must carry it
     kind = "asyncio" if loop is None else loop.__module__.split(".")[0]
     return f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}, serve loop {kind}"
@@ -95,7 +95,7 @@ def _online() -> str:
 def _translations() -> str:
     """Every shipped catalog is there and readable, and says from which file (an installed
     copy reads the compiled koikoi.mo; a source checkout compiles its .po in memory)."""
-    from . import i18n                        # (each check imports what it checks)
+    from . import i18n                       # isolated: each check imports what it checks
     langs = [code for code in i18n.available() if code != i18n.SOURCE_LANGUAGE]
     if not langs:
         raise RuntimeError(f"no catalog in {i18n.LOCALE_DIR}")
@@ -112,7 +112,7 @@ def _translations() -> str:
 
 def _phrases() -> str:
     """Japanese lines break by phrase: BudouX and its model data are installed."""
-    from .ui.widgets import phrases           # (each check imports what it checks)
+    from .ui.widgets import phrases          # isolated: each check imports what it checks
     if phrases._parser() is None:
         raise RuntimeError("BudouX's Japanese parser could not be loaded")
     n = len(phrases.pieces("こいこいしますか、それとも勝負しますか。"))

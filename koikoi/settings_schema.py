@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .ai import OFFERED_LEVELS
+from .engine import RULESETS
 from .engine.rules import offered_changes
 from .files import BadFile, atomic_write_text, read_bytes, stamped_sibling
 from .i18n import N_, _
+from .session import clean_name
 
 log = logging.getLogger("koikoi.storage")
 
@@ -75,7 +77,6 @@ def _is_number(v) -> bool:
 
 
 def _valid_new_match(v) -> Optional[dict]:
-    from .engine import RULESETS
     if not isinstance(v, dict):
         return None
     opponent, rules, months = v.get("opponent"), v.get("rules"), v.get("months")
@@ -104,7 +105,6 @@ def valid_online(value: Any) -> Optional[dict]:
     """The online-play fields, each checked (a name as a seat name, an address and a code of
     printable text, bounded; "lan" a bool); a bad field falls back to its default. None if
     ``value`` is not a dict."""
-    from .session import clean_name
     if not isinstance(value, dict):
         return None
     out = dict(DEFAULT_SETTINGS["online"])
@@ -132,7 +132,6 @@ def valid_friend_names(value: Any) -> Optional[list]:
     """The two names of a friend match, cleaned (``koikoi.session.clean_name``): a name
     that is not a valid seat name falls back to its default ("Player 1" / "Player 2").
     None if ``value`` is not a list of two."""
-    from .session import clean_name
     if not isinstance(value, list) or len(value) != 2:
         return None
     out = []

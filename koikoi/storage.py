@@ -48,7 +48,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from .files import (BadFile, atomic_write_text, clean_stale_temps, move_aside, parse_json, read_json,
                     stamped_sibling)
@@ -63,10 +63,10 @@ from .storage_messages import (FILING_REASONS, filing_reason, match_problem, pat
                                problem_text, short)
 from .match_index import INDEX_NAME, MATCH_MAX_BYTES, FinishedMatch, MatchIndex, row_of
 from .engine.phase import SeatKind
+from .ai import make_player
+from . import session as sessions     # sessions.load_match: looked up at the call (tests count the replays)
+from .session import MatchSession, legacy_id, valid_match_id
 from .i18n import _
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .session import MatchSession
 
 log = logging.getLogger("koikoi.storage")
 
@@ -77,7 +77,6 @@ log = logging.getLogger("koikoi.storage")
 
 def level_available(level: Optional[str]) -> bool:
     """True if the CPU ``level`` is built into this copy of the game."""
-    from .ai import make_player
     try:
         make_player(level or "easy", seed=0)
         return True
@@ -92,7 +91,6 @@ def session_from_data(data: Any, **kwargs) -> "MatchSession":
     """A MatchSession from a save's parsed JSON, checked field by field and
     replayed; a CPU level missing from this build plays as the 'random' level
     (the seat keeps its name). Raises ValueError (only)."""
-    from .session import MatchSession
     if isinstance(data, dict) and isinstance(data.get("seats"), list):
         data = dict(data)
         seats = []
@@ -294,10 +292,9 @@ class Storage(KeptMatches):
     def _match_from_bytes(self, raw: bytes) -> tuple:
         """(id, seats, replayed state) of a match file's bytes, without seating a CPU;
         BadFile if unusable (``_read_match``'s kinds)."""
-        from .session import load_match
         data = parse_json(raw)
         try:
-            return load_match(data)
+            return sessions.load_match(data)
         except ValueError as exc:
             raise BadFile(str(exc), match_problem(data)) from None
         except Exception as exc:  # the session's own checks should catch all; a bug must not stop a listing
@@ -310,7 +307,6 @@ class Storage(KeptMatches):
 
     def _peek_id(self, path: Path) -> Optional[str]:
         """The id of the match in ``path``, or None (no file, or unreadable)."""
-        from .session import legacy_id, valid_match_id
         try:
             data = read_json(path, max_bytes=MATCH_MAX_BYTES, root=self.data_dir)
         except BadFile:

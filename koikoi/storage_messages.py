@@ -12,6 +12,7 @@ from typing import Any, Optional
 from .files import REASONS, BadFile
 from .i18n import N_, _, format_number
 from .paths import ENV_HOME
+from .session import FORMAT
 
 
 def path_problem(*folders) -> Optional[str]:
@@ -50,7 +51,6 @@ def problem_text(exc: BaseException) -> str:
 
 def match_problem(data: Any) -> str:
     """The BadFile kind of parsed JSON that is not a usable match."""
-    from .session import FORMAT
     if not isinstance(data, dict) or type(data.get("format")) is not int:
         return "not_a_match"
     if data["format"] > FORMAT:

@@ -290,7 +290,7 @@ def test_a_huge_window_size_is_clamped_with_a_message():
 
 
 def test_clamp_follows_the_desktop():
-    from koikoi.ui.app import clamp_window_size
+    from koikoi.ui.window import clamp_window_size
     assert clamp_window_size((1280, 720), [(1920, 1080)]) == ((1280, 720), False)
     assert clamp_window_size((5000, 5000), [(1920, 1080)]) == ((3840, 2160), True)
     assert clamp_window_size((9000, 9000), []) == ((7680, 4320), True)

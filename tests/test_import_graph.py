@@ -25,8 +25,6 @@ ROOT = Path(__file__).resolve().parents[1] / "koikoi"
 ALLOWED: dict[tuple[str, str], str] = {
     ("koikoi.review.reasons", "koikoi.review.analysis"):
         "koikoi/review/reasons.py (NOISE_Z imported inside a function; analysis imports reasons)",
-    ("koikoi.ui.scenes.rules_panel", "koikoi.ui.scenes.house_rules"):
-        "koikoi/ui/scenes/rules_panel.py (its module __getattr__ re-exports HouseRulesScene)",
 }
 
 

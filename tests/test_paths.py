@@ -41,3 +41,30 @@ def test_the_desktop_folder_is_the_one_user_dirs_names(tmp_path, monkeypatch):
     assert launcher.linux_desktop_dir(Path(home)) == home / "Schreibtisch"
     (home / ".config" / "user-dirs.dirs").unlink()
     assert paths.desktop_dir() is None                  # ~/Desktop is not there either
+
+
+def test_the_ladder_and_its_key_use_the_same_data_folder(tmp_path, monkeypatch):
+    from koikoi.ladder import identity, store as ladder_store
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path / "kh"))
+    assert ladder_store.default_path().parent == paths.data_dir() == identity.key_path().parent
+
+
+def test_the_crash_screen_finds_its_font_without_loading_the_ui(tmp_path):
+    """crash.py asks koikoi.paths for the assets folder: nothing of koikoi.ui is imported for
+    the font a translated crash screen needs."""
+    import subprocess
+    import sys
+    code = ("import sys, koikoi.crash as c\n"
+            "p = c._game_font_path(True)\n"
+            "print(p is not None and p.name, sorted(m for m in sys.modules if m.startswith('koikoi.ui')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parents[1]).stdout.split(None, 1)
+    assert out == ["KoiKoiSans-Bold.otf", "[]\n"]
+
+
+def test_the_assets_folder_can_be_named(tmp_path, monkeypatch):
+    (tmp_path / "fonts").mkdir()
+    monkeypatch.setenv("KOIKOI_ASSETS", str(tmp_path))
+    assert paths.assets_dir() == tmp_path
+    monkeypatch.setenv("KOIKOI_ASSETS", str(tmp_path / "nothing-here"))
+    assert paths.assets_dir() is not None and paths.assets_dir() != tmp_path / "nothing-here"

@@ -13,7 +13,8 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from koikoi.ui import assets as assets_mod  # noqa: E402
-from koikoi.ui.assets import Assets, card_size, find_assets_root  # noqa: E402
+from koikoi.paths import assets_dir  # noqa: E402
+from koikoi.ui.assets import Assets, card_size  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD_DIR = ROOT / "assets" / "cards"
@@ -43,7 +44,7 @@ def _card_faces():
 
 
 def test_finds_the_assets_folder():
-    root = find_assets_root()
+    root = assets_dir()
     assert root is not None
     assert (root / "table" / "felt.png").is_file()
     assert (root / "fonts" / "KoiKoiSans-Regular.otf").is_file()

@@ -15,7 +15,7 @@ import unicodedata
 from pathlib import Path
 from typing import Optional
 
-from .. import storage
+from .. import paths
 from ..i18n import N_
 
 KEY_FILE = "player_key"
@@ -47,7 +47,7 @@ def player_id(hashed: str) -> str:
 
 
 def key_path(folder: Optional[Path] = None) -> Path:
-    return Path(folder if folder is not None else storage.data_dir()) / KEY_FILE
+    return Path(folder if folder is not None else paths.data_dir()) / KEY_FILE
 
 
 def _write_new(path: Path, key: str) -> None:

@@ -13,152 +13,18 @@ import contextlib
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Optional, Union
 
-from .. import storage
+from .. import paths
 from . import identity, matchmaking, ratings
-from .ratings import Rating
+from .records import (PROFILE_COLUMNS, HistoryPoint, KeyReplaced, LadderError, MatchResult, Profile, RoomLocation,
+                      profile_from_row)
+from .schema import LATEST, MIGRATIONS
 
 DB_FILE = "ladder.sqlite3"
-
-# Numbered migrations, applied in order from an empty database; never edit one
-# that has shipped, add the next. "{id}" is the dialect's auto-numbered key.
-MIGRATIONS: list[tuple[int, list[str]]] = [
-    (1, [
-        """CREATE TABLE profiles (
-            key_hash TEXT PRIMARY KEY,
-            player_id TEXT NOT NULL UNIQUE,
-            name TEXT NOT NULL,
-            created DOUBLE PRECISION NOT NULL,
-            matches INTEGER NOT NULL DEFAULT 0,
-            wins INTEGER NOT NULL DEFAULT 0,
-            rating DOUBLE PRECISION NOT NULL,
-            rd DOUBLE PRECISION NOT NULL,
-            vol DOUBLE PRECISION NOT NULL,
-            replaced_by TEXT)""",
-        """CREATE TABLE rated_matches (
-            seq {id},
-            match_id TEXT NOT NULL UNIQUE,
-            finished DOUBLE PRECISION NOT NULL,
-            preset TEXT NOT NULL,
-            length INTEGER NOT NULL,
-            claimed INTEGER NOT NULL,
-            winner TEXT NOT NULL REFERENCES profiles(key_hash),
-            loser TEXT NOT NULL REFERENCES profiles(key_hash),
-            winner_before DOUBLE PRECISION NOT NULL,
-            winner_after DOUBLE PRECISION NOT NULL,
-            loser_before DOUBLE PRECISION NOT NULL,
-            loser_after DOUBLE PRECISION NOT NULL)""",
-        "CREATE INDEX rated_matches_winner ON rated_matches (winner, seq)",
-        "CREATE INDEX rated_matches_loser ON rated_matches (loser, seq)",
-        "CREATE INDEX profiles_rating ON profiles (rating DESC, player_id)",
-    ]),
-    (2, [
-        """CREATE TABLE queue (
-            key_hash TEXT PRIMARY KEY REFERENCES profiles(key_hash),
-            preset TEXT NOT NULL,
-            length INTEGER NOT NULL,
-            rating DOUBLE PRECISION NOT NULL,
-            since DOUBLE PRECISION NOT NULL,
-            process TEXT NOT NULL)""",
-        """CREATE TABLE rooms (
-            code TEXT PRIMARY KEY,
-            process TEXT NOT NULL,
-            address TEXT NOT NULL,
-            created DOUBLE PRECISION NOT NULL)""",
-        """CREATE TABLE matched (
-            key_hash TEXT PRIMARY KEY,
-            code TEXT NOT NULL,
-            opponent TEXT NOT NULL,
-            made DOUBLE PRECISION NOT NULL)""",
-    ]),
-    (3, [
-        # a drawn match (equal scores) is rated as half a win each
-        "ALTER TABLE profiles ADD COLUMN draws INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE rated_matches ADD COLUMN draw INTEGER NOT NULL DEFAULT 0",
-        # a waiting player's process refreshes `seen`; rows of a process that stopped
-        # refreshing (killed) are not paired
-        "ALTER TABLE queue ADD COLUMN seen DOUBLE PRECISION NOT NULL DEFAULT 0",
-        # a room made on one process for a player waiting on another: where, and the seat's token
-        "ALTER TABLE matched ADD COLUMN token TEXT",
-        "ALTER TABLE matched ADD COLUMN process TEXT",
-        "ALTER TABLE matched ADD COLUMN address TEXT",
-        # what a rated room is rated as, kept across a restart of its process
-        "ALTER TABLE rooms ADD COLUMN preset TEXT",
-        "ALTER TABLE rooms ADD COLUMN length INTEGER",
-    ]),
-]
-LATEST = MIGRATIONS[-1][0]
-
 LEADERBOARD_MAX = 100
 HISTORY_MAX = 500
-
-
-class LadderError(Exception):
-    """A refusal the operator or the server reports as it is."""
-
-
-class KeyReplaced(LadderError):
-    """The key was replaced by the operator (a stolen-key report): refuse it."""
-
-
-@dataclass(frozen=True)
-class Profile:
-    player_id: str
-    name: str
-    created: float
-    matches: int
-    wins: int
-    rating: Rating
-    key_hash: str = ""
-    replaced_by: Optional[str] = None
-    draws: int = 0
-
-    @property
-    def losses(self) -> int:
-        return self.matches - self.wins - self.draws
-
-    def public(self) -> dict:
-        """What the protocol may show anyone: no key hash, no hidden data."""
-        return {"id": self.player_id, "name": self.name, "matches": self.matches,
-                "wins": self.wins, "draws": self.draws, "rating": round(self.rating.rating),
-                "rd": round(self.rating.rd)}
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    match_id: str
-    winner: Profile
-    loser: Profile
-    winner_before: float
-    loser_before: float
-
-
-@dataclass(frozen=True)
-class HistoryPoint:
-    match_id: str
-    finished: float
-    rating: float
-    opponent_id: str
-    won: bool
-    draw: bool = False
-
-
-@dataclass(frozen=True)
-class RoomLocation:
-    code: str
-    process: str
-    address: str
-
-
-_PROFILE_COLUMNS = "player_id, name, created, matches, wins, rating, rd, vol, key_hash, replaced_by, draws"
-
-
-def _profile(row) -> Profile:
-    return Profile(row[0], row[1], row[2], row[3], row[4], Rating(row[5], row[6], row[7]),
-                   row[8], row[9], row[10])
 
 
 class Store:
@@ -244,8 +110,8 @@ class Store:
         return p
 
     def _profile_where(self, where: str, value) -> Optional[Profile]:
-        row = self._one(f"SELECT {_PROFILE_COLUMNS} FROM profiles WHERE {where}", (value,))
-        return _profile(row) if row else None
+        row = self._one(f"SELECT {PROFILE_COLUMNS} FROM profiles WHERE {where}", (value,))
+        return profile_from_row(row) if row else None
 
     def profile(self, key_hash: str) -> Optional[Profile]:
         with self._tx():
@@ -276,9 +142,9 @@ class Store:
             raise LadderError("a player cannot beat themself")
         now = time.time() if now is None else now
         with self._tx():
-            rows = self._all(f"SELECT {_PROFILE_COLUMNS} FROM profiles WHERE key_hash IN (?, ?) "
+            rows = self._all(f"SELECT {PROFILE_COLUMNS} FROM profiles WHERE key_hash IN (?, ?) "
                              f"ORDER BY key_hash{self._for_update()}", (winner, loser))
-            found = {r[8]: _profile(r) for r in rows}
+            found = {r[8]: profile_from_row(r) for r in rows}
             if winner not in found or loser not in found:
                 raise LadderError("both players need a profile")
             if self._one("SELECT 1 FROM rated_matches WHERE match_id = ?", (match_id,)):
@@ -306,8 +172,8 @@ class Store:
         """Rated players, best first (players who never finished a match are not listed)."""
         limit = max(0, min(int(limit), LEADERBOARD_MAX))
         with self._tx():
-            return [_profile(r) for r in self._all(
-                f"SELECT {_PROFILE_COLUMNS} FROM profiles WHERE matches > 0 AND replaced_by IS NULL "
+            return [profile_from_row(r) for r in self._all(
+                f"SELECT {PROFILE_COLUMNS} FROM profiles WHERE matches > 0 AND replaced_by IS NULL "
                 "ORDER BY rating DESC, player_id LIMIT ? OFFSET ?", (limit, max(0, int(offset))))]
 
     def place(self, key_hash: str) -> Optional[int]:
@@ -621,8 +487,8 @@ class PostgresStore(Store):
 
     def __init__(self, url: str):
         try:
-            import psycopg
-        except ImportError as exc:   # an optional dependency: only a shared --db needs it
+            import psycopg   # optional dependency: only a shared --db needs it (koikoi[postgres])
+        except ImportError as exc:
             raise RuntimeError("a PostgreSQL database needs the psycopg driver: "
                                "pip install 'koikoi[postgres]'") from exc
         super().__init__(psycopg.connect(url, autocommit=True, connect_timeout=15))
@@ -652,7 +518,7 @@ class PostgresStore(Store):
 def default_path(folder: Union[str, Path, None] = None) -> Path:
     """The embedded database: DB_FILE in `folder` (the server passes its data
     folder), else in the game's data folder."""
-    return Path(folder if folder is not None else storage.data_dir()) / DB_FILE
+    return Path(folder if folder is not None else paths.data_dir()) / DB_FILE
 
 
 def open_store(url: Optional[str] = None, folder: Union[str, Path, None] = None) -> Store:

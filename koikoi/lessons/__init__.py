@@ -39,98 +39,32 @@ Texts are the lesson's own words, in English. A translation lives next to it in
 switch). Whatever it leaves out stays English; a translation file that is malformed, names
 another id, a step the lesson lacks, or a text the English step does not have, is ignored
 whole with a log line, and the English lesson is used.
-Pure Python: no pygame, no writes.
+Pure Python: no pygame, no writes. Here: reading a lesson file (``parse``, ``load``,
+``load_all``, the translations); what a read lesson is: ``lessons.model``; playing its
+script: ``lessons.script`` (both named here too).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
 
-from ..engine import (RULESETS, ChooseMatch, IllegalAction, KoiKoi, Play, Rules, State, Stop,
-                      legal_actions, new_match)
-from ..engine import apply as engine_apply
-from ..engine import card as card_of
-from ..engine.cards import IDS, ids_of
-from ..engine.scoring import round_month, yaku_points
+from ..engine import RULESETS, ChooseMatch, KoiKoi, Play, Rules, Stop
+from ..engine.cards import IDS
 from .. import i18n
+from .model import (CPU, DATA, FORMAT, ID_RE, MAX_BYTES, MAX_STEPS, MAX_TEXT, PHASES, SEATS, YOU, Entry, Lesson,
+                    LessonError, Step)
+from .script import advance, check, highlights, phase_of, replay, step_ready, yaku_of
 
 log = logging.getLogger(__name__)
 
-DATA = Path(__file__).resolve().parent / "data"
-FORMAT = 1
-MAX_BYTES = 256 * 1024
-MAX_STEPS = 80
-MAX_TEXT = 600
-ID_RE = re.compile(r"[0-9a-z][0-9a-z-]{0,39}")
-SEATS = {"you": 0, "cpu": 1}
-YOU, CPU = 0, 1
-PHASES = ("play", "choose", "decide", "over")
 _TOP_KEYS = {"format", "id", "title", "summary", "rules", "house", "dealer", "deal", "deck", "seed",
              "steps", "intro"}
 _STEP_KEYS = {"say", "expect", "cpu", "highlight", "wrong", "check"}
 _CHECK_KEYS = {"captured", "not_captured", "yaku", "phase", "to_move", "field", "award", "hand"}
-
-
-class LessonError(ValueError):
-    """A lesson file that cannot be used, with the reason in words."""
-
-
-@dataclass(frozen=True)
-class Step:
-    say: str = ""
-    seat: Optional[int] = None          # who acts at this step: YOU, CPU, or None (read and go on)
-    action: Any = None                  # the engine action (Play, ChooseMatch, KoiKoi, Stop)
-    highlight: Optional[tuple] = None   # card ids to ring (None: the move's own cards, ``highlights``)
-    wrong: str = ""                     # the answer to any other move
-    check: dict = field(default_factory=dict)
-
-    @property
-    def decision(self) -> Optional[str]:
-        """"koikoi" or "stop" for a Koi-Koi question's answer, else None."""
-        if isinstance(self.action, KoiKoi):
-            return "koikoi"
-        if isinstance(self.action, Stop):
-            return "stop"
-        return None
-
-
-@dataclass(frozen=True)
-class Lesson:
-    id: str
-    title: str
-    summary: str
-    rules: Rules
-    deck: tuple
-    dealer: int
-    seed: int
-    steps: tuple
-    intro: str = ""
-    path: Optional[Path] = None
-    lang: str = "en"                    # the language of its texts (English where none)
-
-    def start(self) -> State:
-        """The lesson's match at its first step: one month, this deal, no oya-gime."""
-        return new_match(self.rules, seed=self.seed, months=1, decks=[list(self.deck)],
-                         first_dealer=self.dealer)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One lesson file as the Learn screen lists it: the lesson, or why it is unavailable."""
-
-    id: str
-    path: Path
-    lesson: Optional[Lesson]
-    problem: Optional[str] = None
-
-    @property
-    def title(self) -> str:
-        return self.lesson.title if self.lesson is not None else self.id
 
 
 # ---------------------------------------------------------------- parsing
@@ -467,138 +401,6 @@ def load_all(folder=None, lang: Optional[str] = None) -> list:
             out[i] = Entry(e.id, e.path, None, f"another lesson already has the id {e.id}")
         seen.add(e.id)
     return out
-
-
-# ---------------------------------------------------------------- playing a script
-def yaku_of(state: State, seat: int) -> tuple:
-    """The names of the yaku ``seat``'s capture pile holds now, sorted."""
-    return tuple(sorted(name for name, _ in yaku_points(
-        state.captured[seat], state.rules, state.field, state.calls[seat], round_month(state.round))))
-
-
-def phase_of(state: State) -> str:
-    """"play", "choose" (a stock card matched two), "decide" (Koi-Koi or Stop) or "over"."""
-    if state.is_over:
-        return "over"
-    name = str(state.phase_name)
-    return "choose" if name == "choose_match" else name
-
-
-def check(state: State, spec: dict, what: str = "check") -> None:
-    """Raise LessonError if ``state`` is not as ``spec`` (a parsed ``check``) says."""
-    for seat, cards in spec.get("captured", {}).items():
-        have = set(ids_of(state.captured[seat]))
-        missing = [c for c in cards if c not in have]
-        if missing:
-            raise LessonError(f"{what}: {'you' if seat == YOU else 'the CPU'} have not captured "
-                              f"{', '.join(missing)}")
-    for seat, cards in spec.get("not_captured", {}).items():
-        have = set(ids_of(state.captured[seat]))
-        there = [c for c in cards if c in have]
-        if there:
-            raise LessonError(f"{what}: {', '.join(there)} should not be captured yet")
-    for seat, cards in spec.get("hand", {}).items():
-        have = set(ids_of(state.hands[seat]))
-        missing = [c for c in cards if c not in have]
-        if missing:
-            raise LessonError(f"{what}: {', '.join(missing)} not in the hand")
-    for seat, names in spec.get("yaku", {}).items():
-        got = yaku_of(state, seat)
-        if got != names:
-            raise LessonError(f"{what}: the yaku held are {list(got)}, not {list(names)}")
-    if "field" in spec:
-        have = set(ids_of(state.field))
-        missing = [c for c in spec["field"] if c not in have]
-        if missing:
-            raise LessonError(f"{what}: {', '.join(missing)} not in the field")
-    if "phase" in spec and phase_of(state) != spec["phase"]:
-        raise LessonError(f"{what}: the phase is {phase_of(state)}, not {spec['phase']}")
-    if "to_move" in spec and state.to_move != spec["to_move"]:
-        raise LessonError(f"{what}: the wrong seat is to move")
-    if "award" in spec:
-        if not state.ledger:
-            raise LessonError(f"{what}: no round has been scored yet")
-        row = state.ledger[-1]
-        aw = spec["award"]
-        if "winner" in aw and row.winner != aw["winner"]:
-            raise LessonError(f"{what}: the round's winner is seat {row.winner}, not {aw['winner']}")
-        if "base" in aw and row.base != aw["base"]:
-            raise LessonError(f"{what}: the base points are {row.base}, not {aw['base']}")
-        if "total" in aw and row.award != aw["total"]:
-            raise LessonError(f"{what}: the award is {row.award}, not {aw['total']}")
-        if "yaku" in aw and tuple(sorted(y[0] for y in row.yaku)) != aw["yaku"]:
-            raise LessonError(f"{what}: the yaku scored are {[y[0] for y in row.yaku]}")
-
-
-def highlights(step: Step, state: State) -> tuple:
-    """The cards to ring at ``step`` on ``state``: the step's own list, else, for the
-    player's play, the card and the field cards it takes (its target, or every field card
-    of its month), and for a stock choice the card to take."""
-    if step.highlight is not None:
-        return step.highlight
-    a = step.action
-    if step.seat != YOU:
-        return ()
-    if isinstance(a, Play):
-        if a.target is not None:
-            return (a.card, a.target)
-        month = card_of(a.card).month
-        return (a.card,) + tuple(c for c in ids_of(state.field) if card_of(c).month == month)
-    if isinstance(a, ChooseMatch):
-        return (a.target,)
-    return ()
-
-
-def step_ready(step: Step, state: State) -> Optional[str]:
-    """Why ``step`` cannot be taken on ``state`` (None: it can): its seat is not the one to
-    move, or its move is not legal there."""
-    if step.seat is None:
-        return None
-    if state.to_move != step.seat:
-        who = "the player" if step.seat == YOU else "the CPU"
-        return f"it is {who}'s move, but {'nobody' if state.to_move is None else 'the other seat'} is to move"
-    legal = legal_actions(state) or ()
-    if step.action not in legal:
-        return f"{step.action!r} is not a legal move there"
-    return None
-
-
-def advance(step: Step, state: State, n: int) -> State:
-    """``state`` after step ``n`` (1-based): its move applied, its check made."""
-    problem = step_ready(step, state)
-    if problem is not None:
-        raise LessonError(f"step {n}: {problem}")
-    if step.seat is not None:
-        try:
-            state = engine_apply(state, step.action)
-        except IllegalAction as exc:
-            raise LessonError(f"step {n}: {exc}") from None
-    if step.check:
-        check(state, step.check, f"step {n}")
-    return state
-
-
-def replay(lesson: Lesson) -> list:
-    """Play the lesson's whole script through the engine; the state after each step
-    (``[start, after step 1, ...]``). Raises LessonError naming the first step that fails."""
-    try:
-        state = lesson.start()
-    except (TypeError, ValueError) as exc:
-        raise LessonError(f"the engine refused the deal: {exc}") from None
-    if phase_of(state) not in ("play",):
-        raise LessonError("the deal does not start with a play (a misdeal or a lucky hand?)")
-    states = [state]
-    for n, step in enumerate(lesson.steps, 1):
-        # what is highlighted must be face up on the table for the player to see
-        shown = set(ids_of(state.hands[YOU] | state.field | state.captured[0] | state.captured[1]))
-        if state.pending >= 0:
-            shown.add(IDS[state.pending])
-        for c in highlights(step, state):
-            if c not in shown:
-                raise LessonError(f"step {n}: highlighted card {c} is not face up on the table")
-        state = advance(step, state, n)
-        states.append(state)
-    return states
 
 
 __all__ = ["Lesson", "Step", "Entry", "LessonError", "parse", "load", "load_all", "overlay",

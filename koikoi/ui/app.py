@@ -45,11 +45,14 @@ import pygame
 
 from .. import i18n
 from ..i18n import N_, _
-from ..storage import LANGUAGES, MAX_WINDOW, Storage
+from ..storage import LANGUAGES, Storage
 from . import registry, theme
 from . import widgets as W
 from .assets import Assets
+from .memory import tune_malloc
+from .notices import CutTip, Toast, draw_toasts
 from .scene import Scene
+from .window import WINDOW_HIDDEN, WINDOW_SHOWN, buffer_size, clamp_window_size, map_pos
 
 log = logging.getLogger("koikoi.app")
 
@@ -61,86 +64,9 @@ IDLE_WAIT_MS = 250         # idle: wait this long for an event before the next f
 # tools/bench.py); 15 ms keeps the first input after a quiet spell within a frame.
 IDLE_POLL_S = 0.015
 MINIMISED_WAIT_MS = 500
-CUT_TIP_DELAY = 0.45       # seconds the pointer rests on a cut text before its whole shows
 IDLE_AFTER = 1.0           # seconds without input before the loop slows down
-MAX_BUFFER_RATIO = 4.0     # a back buffer (tiny windows) is at most 4:1 either way...
-MAX_BUFFER_SIDE = 8192     # ...and at most this many pixels on a side
 
 READ_ONLY_MESSAGE = N_("Koi-Koi is already open in another window: this one will not save")   # shown translated
-
-# glibc hands out blocks of at least this size with their own mmap, so freeing them gives
-# the memory back to the system at once (see tune_malloc).
-MMAP_THRESHOLD = 256 * 1024
-_M_MMAP_THRESHOLD = -3          # mallopt's parameter number (malloc.h)
-
-
-def tune_malloc(threshold: int = MMAP_THRESHOLD) -> bool:
-    """On glibc, give every block of ``threshold`` bytes or more its own mapping.
-
-    Window-sized surfaces are 8 MB at 1920x1080 (a scene's layers, the felt, a
-    results panel being drawn). glibc starts by mapping blocks over 128 KB on
-    their own, but the first one freed raises that limit to its size, so from
-    then on such surfaces come from the ordinary heap, where small blocks
-    allocated after them pin the space they leave: a long session held 50-90 MB
-    of freed memory that way (tools/soak.py; malloc_trim gave it back). A fixed
-    threshold keeps big surfaces out of the heap; the round table allocates
-    almost none per frame, so it costs no frame time. True if it was set; a
-    no-op elsewhere (other C libraries return big blocks on their own).
-    """
-    import sys
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    if not hasattr(libc, "gnu_get_libc_version"):   # glibc only (musl's mallopt does nothing)
-        return False
-    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
-    mallopt.restype = ctypes.c_int
-    try:
-        return bool(mallopt(_M_MMAP_THRESHOLD, int(threshold)))
-    except Exception:  # pragma: no cover - a foreign libc
-        return False
-
-_WINDOW_SHOWN = tuple(getattr(pygame, n) for n in (
-    "WINDOWRESTORED", "WINDOWMAXIMIZED", "WINDOWSHOWN", "WINDOWEXPOSED", "WINDOWFOCUSGAINED")
-    if hasattr(pygame, n))
-_WINDOW_HIDDEN = tuple(getattr(pygame, n) for n in ("WINDOWMINIMIZED", "WINDOWHIDDEN")
-                       if hasattr(pygame, n))
-
-
-def clamp_window_size(size, desktops=None) -> tuple[tuple[int, int], bool]:
-    """((w, h), clamped?): ``size`` within MAX_WINDOW and twice the largest
-    desktop on each side (``desktops``: (w, h) pairs; asked of SDL if None)."""
-    try:
-        w, h = int(size[0]), int(size[1])
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return (1280, 720), True
-    limit_w, limit_h = MAX_WINDOW
-    if desktops is None:
-        try:
-            desktops = pygame.display.get_desktop_sizes()
-        except (pygame.error, AttributeError):
-            desktops = []
-    desktops = [(dw, dh) for dw, dh in desktops if dw > 0 and dh > 0]
-    if desktops:
-        limit_w = min(limit_w, 2 * max(dw for dw, _ in desktops))
-        limit_h = min(limit_h, 2 * max(dh for _, dh in desktops))
-    out = (max(1, min(w, limit_w)), max(1, min(h, limit_h)))
-    return out, out != (w, h)
-
-
-class Toast:
-    """A short message shown at the top of the window for a few seconds."""
-
-    def __init__(self, text: str, seconds: float = 5.0, kind: str = "info"):
-        self.text = text
-        self.left = seconds
-        self.total = seconds
-        self.kind = kind
 
 
 class App:
@@ -161,9 +87,7 @@ class App:
         self.seed = seed
         self.scenes: list[Scene] = []
         self.toasts: list[Toast] = []
-        self._cut_tip: Optional[str] = None  # the whole of the cut text under the pointer
-        self._cut_tip_t = 0.0                # and how long the pointer has rested on it
-        self._pointer = None                 # the pointer's last position (None: off the window)
+        self.cut_tip = CutTip()              # the whole of a cut text under the pointer
         self.running = True
         self.frame = 0
         self.clock = pygame.time.Clock()
@@ -228,34 +152,19 @@ class App:
         """Scenes draw on ``self.screen``: the window itself, or a back buffer of
         at least the minimum layout size when the window is smaller."""
         self.window = pygame.display.get_surface() or self.window
-        ww, wh = self.window.get_size()
-        mw, mh = theme.MIN_LAYOUT_SIZE
-        if ww >= mw and wh >= mh:
+        size = buffer_size(self.window.get_size(), theme.MIN_LAYOUT_SIZE)
+        if size is None:
             self._buffer = None
             self.screen = self.window
         else:
-            bw, bh = max(ww, mw), max(wh, mh)
-            # keep the window's shape so the scaled picture is not distorted, up to
-            # 4:1 either way: a 3x447 window would otherwise ask for a 960x143040
-            # buffer (550 MB), and pygame-ce's smoothscale corrupts the heap when it
-            # shrinks a source that tall (a "double free" abort, found by tools/fuzz.py)
-            if ww > 0 and wh > 0:
-                ratio = min(MAX_BUFFER_RATIO, max(1 / MAX_BUFFER_RATIO, ww / wh))
-                if bw / bh < ratio:
-                    bw = int(bh * ratio)
-                else:
-                    bh = int(bw / ratio)
-            bw, bh = min(bw, MAX_BUFFER_SIDE), min(bh, MAX_BUFFER_SIDE)
-            self._buffer = pygame.Surface((bw, bh)).convert()
+            self._buffer = pygame.Surface(size).convert()
             self.screen = self._buffer
         self.size = self.screen.get_size()
 
     def _map_pos(self, pos) -> tuple[int, int]:
         if self._buffer is None:
             return pos
-        ww, wh = self.window.get_size()
-        bw, bh = self._buffer.get_size()
-        return int(pos[0] * bw / max(1, ww)), int(pos[1] * bh / max(1, wh))
+        return map_pos(pos, self.window.get_size(), self._buffer.get_size())
 
     def on_window_resized(self) -> None:
         old = self.size
@@ -551,18 +460,18 @@ class App:
         """Send one event down the stack; True if something consumed it."""
         t = event.type
         if t == pygame.MOUSEMOTION:
-            self._pointer = event.pos            # where a cut text's hover looks
+            self.cut_tip.pointer = event.pos     # where a cut text's hover looks
         elif t == pygame.WINDOWLEAVE:
-            self._pointer = None
+            self.cut_tip.pointer = None
         if t == pygame.QUIT:
             self.running = False
             return True
         if t in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED):
             self.on_window_resized()
             return True
-        if t in _WINDOW_HIDDEN:
+        if t in WINDOW_HIDDEN:
             self.minimised = True
-        elif t in _WINDOW_SHOWN:
+        elif t in WINDOW_SHOWN:
             self.minimised = False
             self._mark_input()
         if t in (pygame.KEYDOWN, pygame.KEYUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP,
@@ -605,7 +514,7 @@ class App:
         self.push_overlay("pause")
 
     def update(self, dt: float) -> None:
-        self._cut_tip_t += dt
+        self.cut_tip.update(dt)
         for toast in list(self.toasts):
             toast.left -= dt
             if toast.left <= 0:
@@ -632,64 +541,10 @@ class App:
         W.text.new_frame(surface.get_size())
         for scene in self.scenes[first:]:
             scene.draw(surface)
-        self._draw_cut_tip(surface)
-        self._draw_toasts(surface)
+        self.cut_tip.draw(surface, self.assets, self.size)
+        draw_toasts(surface, self.toasts, self.assets, self.size)
         if self._buffer is not None:
             pygame.transform.smoothscale(self._buffer, self.window.get_size(), self.window)
 
-    def _draw_cut_tip(self, surface: pygame.Surface) -> None:
-        """The one text rule's hover: the pointer resting on a text cut with "…" (or a list
-        cut short) shows the whole of it beside the pointer."""
-        pos = self._pointer
-        hit = None
-        if pos is not None:
-            for rect, whole in reversed(W.cuts_shown()):
-                if rect.collidepoint(pos):
-                    hit = whole
-                    break
-        if hit != self._cut_tip:
-            self._cut_tip, self._cut_tip_t = hit, 0.0
-        if hit is None or self._cut_tip_t < CUT_TIP_DELAY:
-            return
-        s = theme.scale(self.size)
-        font = self.assets.font(theme.font_px("small", s))
-        pad = theme.px(12, s)
-        lines = W.wrap_text(hit, font, max(120, self.size[0] * 2 // 5))[:12]
-        w = max(W.text_width(ln, font) for ln in lines) + 2 * pad
-        h = len(lines) * font.get_linesize() + 2 * pad
-        from .tooltip import place
-        r = place(surface.get_size(), pos, (w, h))
-        surface.blit(W.rounded_surface((w, h), max(4, pad // 2), (22, 14, 14, 246), bottom=(10, 8, 8, 246),
-                                       border=theme.GOLD, border_width=max(1, theme.px(2, s))), r.topleft)
-        y = r.y + pad
-        for ln in lines:
-            W.draw_text(surface, ln, font, theme.CREAM, (r.x + pad, y), shadow=False)
-            y += font.get_linesize()
 
-    def _draw_toasts(self, surface: pygame.Surface) -> None:
-        if not self.toasts:
-            return
-        s = theme.scale(self.size)
-        font = self.assets.font(theme.font_px("small", s))
-        y = theme.px(theme.SPACE_L, s)
-        maxw = min(self.size[0] - 2 * theme.px(40, s), theme.px(1100, s))
-        for toast in self.toasts[-3:]:
-            lines = W.wrap_text(toast.text, font, maxw - 2 * theme.px(28, s))
-            lh = font.get_linesize()
-            w = max(font.size(line)[0] for line in lines) + 2 * theme.px(28, s)
-            h = lh * len(lines) + 2 * theme.px(14, s)
-            rect = pygame.Rect(0, y, w, h)
-            rect.centerx = self.size[0] // 2
-            fade = min(1.0, toast.left / 0.4, (toast.total - toast.left) / 0.2 + 0.001)
-            border = theme.GOLD if toast.kind == "info" else theme.LACQUER_LIGHT
-            layer = pygame.Surface(rect.inflate(80, 80).size, pygame.SRCALPHA)
-            W.draw_panel(layer, pygame.Rect(40, 40, w, h), fill=theme.PANEL_STRONG, border=border, s=s)
-            for i, line in enumerate(lines):
-                W.draw_text(layer, line, font, theme.CREAM, (40 + w // 2, 40 + theme.px(14, s) + i * lh),
-                            "midtop")
-            layer.set_alpha(int(255 * max(0.0, min(1.0, fade))))
-            surface.blit(layer, (rect.x - 40, rect.y - 40))
-            y += h + theme.px(12, s)
-
-
-__all__ = ["App", "Toast", "READ_ONLY_MESSAGE", "tune_malloc", "clamp_window_size"]
+__all__ = ["App", "READ_ONLY_MESSAGE"]

@@ -25,12 +25,13 @@ scaled with the card): blit them centred on the card's centre.
 from __future__ import annotations
 
 import logging
-import os
 from collections import OrderedDict
 from pathlib import Path
 from typing import Callable
 
 import pygame
+
+from .. import paths
 
 log = logging.getLogger("koikoi.assets")
 
@@ -63,29 +64,6 @@ def card_size(height: int) -> tuple[int, int]:
     """(width, height) of a card drawn `height` pixels tall (216:348 ratio)."""
     height = max(1, int(round(height)))
     return max(1, int(round(height * CARD_W / CARD_H))), height
-
-
-def find_assets_root() -> Path | None:
-    """The folder holding cards/, table/, sounds/, fonts/ (None if none is found)."""
-    candidates: list[Path] = []
-    env = os.environ.get("KOIKOI_ASSETS")
-    if env:
-        candidates.append(Path(env))
-    package_dir = Path(__file__).resolve().parent.parent       # .../koikoi
-    try:  # the installed package koikoi.assets
-        from importlib import resources
-
-        traversable = resources.files("koikoi.assets")
-        if isinstance(traversable, Path):
-            candidates.append(traversable)
-    except Exception:  # not installed as a package (source checkout), or odd loader
-        pass
-    candidates.append(package_dir / "assets")                  # installed layout
-    candidates.append(package_dir.parent / "assets")           # source checkout
-    for c in candidates:
-        if c.is_dir() and any((c / sub).is_dir() for sub in ("cards", "table", "sounds", "fonts")):
-            return c
-    return None
 
 
 def _has_display() -> bool:
@@ -159,7 +137,7 @@ class Assets:
     """Loads, scales and caches the game's images, fonts and sounds."""
 
     def __init__(self, root: Path | None = None):
-        self.root: Path | None = Path(root) if root is not None else find_assets_root()
+        self.root: Path | None = Path(root) if root is not None else paths.assets_dir()
         if self.root is None:
             log.warning("assets folder not found (looked for koikoi/assets and the "
                         "repository's assets/); using drawn stand-ins. Regenerate with "

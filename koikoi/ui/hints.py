@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import NamedTuple, Optional
 
+from ..ai import hints_on
 from ..engine import KIND_JAPANESE, MONTH_NAMES
 from ..engine import card as card_of
 from ..engine import yaku as Y
@@ -246,7 +247,6 @@ def hints_enabled(settings, level: Optional[str], hotseat: bool) -> bool:
         return False
     if mode == "on":
         return True
-    from ..ai import hints_on
     return hints_on(level)
 
 

@@ -14,7 +14,8 @@ from koikoi.engine.rules import HOUSE_ROWS, KNOB_GROUPS, KNOBS, house_knobs
 from koikoi.ui import widgets as W
 from koikoi.ui.scenes import newmatch
 from koikoi.ui.scenes.newmatch import NewMatchScene, make_seats
-from koikoi.ui.scenes.rules_panel import (GROUPS, HOUSE_KNOBS, KNOB_LABELS, HouseRulesScene, RulesPanelScene,
+from koikoi.ui.scenes.house_rules import HouseRulesScene
+from koikoi.ui.scenes.rules_panel import (GROUPS, HOUSE_KNOBS, KNOB_LABELS, RulesPanelScene,
                                           Stepper, format_value, rules_rows, short_value)
 from koikoi.ui.scenes.settings import SettingsScene
 from koikoi.ui.scenes.title import TitleScene

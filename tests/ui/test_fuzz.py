@@ -66,7 +66,7 @@ def test_every_scene_class_can_be_pushed_and_survives_a_storm():
 
 
 def test_match_summary_fallback_escape_does_not_empty_the_stack():
-    from koikoi.ui.scenes.prompt import MatchSummaryScene
+    from koikoi.ui.scenes.plain_results import MatchSummaryScene
     app = make_app((960, 540), anim_speed=None)
     rng = fuzz.random.Random(1)
     session = fuzz.Builder(app, rng).session("finished")
@@ -96,7 +96,7 @@ def test_soak_five_short_matches_no_runaway_growth():
 def test_extreme_window_shapes_keep_the_back_buffer_sane(size):
     """A 3x447 window once made a 960x143040 back buffer, and pygame-ce's smoothscale
     then corrupted the heap (found by the fuzzer: seed 12, 'double free' abort)."""
-    from koikoi.ui.app import MAX_BUFFER_RATIO, MAX_BUFFER_SIDE
+    from koikoi.ui.window import MAX_BUFFER_RATIO, MAX_BUFFER_SIDE
     from koikoi.ui.scenes.title import TitleScene
     app = make_app((960, 540), anim_speed=None)
     app.push(TitleScene(app))

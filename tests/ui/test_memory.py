@@ -12,7 +12,7 @@ from koikoi.engine import RULESETS
 from koikoi.engine.events import LedgerRow, RoundEnded
 from koikoi.ui import assets as A
 from koikoi.ui import widgets as W
-from koikoi.ui.app import tune_malloc
+from koikoi.ui.memory import tune_malloc
 from koikoi.ui.assets import Assets
 from koikoi.ui.scenes.results import RoundResultsScene
 from koikoi.session import MatchSession, SeatConfig

@@ -14,7 +14,8 @@ from koikoi.ui.scenes.howto import HowToPlayScene
 from koikoi.ui.scenes.ledger import MatchResultsScene
 from koikoi.ui.scenes.newmatch import NewMatchScene
 from koikoi.ui.scenes.replay import ReplayScene, position_key, position_of_state, round_steps
-from koikoi.ui.scenes.rules_panel import (GROUPS, HouseRulesScene, RulesPanelScene, build_rules,
+from koikoi.ui.scenes.house_rules import HouseRulesScene
+from koikoi.ui.scenes.rules_panel import (GROUPS, RulesPanelScene, build_rules,
                                           differing_knobs, rules_rows)
 from koikoi.ui.scenes.settings import ConfirmScene, PauseMenuScene, SettingsScene
 from koikoi.ui.scenes.stats import StatsScene, table_rows

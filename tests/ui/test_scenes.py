@@ -365,7 +365,8 @@ def test_screenshot_tool_renders(tmp_path, scene):
 
 def test_review_screens_at_every_size(app):
     from koikoi.ui.scenes.replay import ReplayScene
-    from koikoi.ui.scenes.rules_panel import HouseRulesScene, RulesPanelScene, build_rules
+    from koikoi.ui.scenes.house_rules import HouseRulesScene
+    from koikoi.ui.scenes.rules_panel import RulesPanelScene, build_rules
     from koikoi.ui.scenes.settings import ConfirmScene
     from koikoi.ui.scenes.stats import StatsScene
     s = finish(cpu_session(seed=4, months=2))

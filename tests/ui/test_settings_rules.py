@@ -18,7 +18,8 @@ from koikoi.ui import widgets as W
 from koikoi.ui.scenes import howto
 from koikoi.ui.scenes.howto import HowToPlayScene, rule_notes
 from koikoi.ui.scenes.newmatch import NewMatchScene, make_seats
-from koikoi.ui.scenes.rules_panel import (HouseRulesScene, RulesPanelScene, Stepper, build_rules, format_value,
+from koikoi.ui.scenes.house_rules import HouseRulesScene
+from koikoi.ui.scenes.rules_panel import (RulesPanelScene, Stepper, build_rules, format_value,
                                           help_text, idle_knobs)
 from koikoi.ui.scenes.settings import HINT_CHOICES, PACE_CHOICES, SettingsScene
 from koikoi.ui.scenes.title import TitleScene

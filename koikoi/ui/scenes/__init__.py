@@ -15,7 +15,10 @@
     stats.py       StatsScene: statistics across finished matches
     howto.py       How to play: card gallery, turns, yaku per rule set, the decision
     rules_panel.py RulesPanelScene: the rules of this match
-    settings.py    SettingsScene, PauseMenuScene
+    house_rules.py HouseRulesScene: the house-rule editor of the New match dialog
+    settings.py    SettingsScene, PauseMenuScene, ConfirmScene
+    pause_menu.py  TablePauseMenu: what the local and the online pause menus share
+    plain_results.py  RoundSummaryScene, MatchSummaryScene: plain stand-ins for the results screens
 """
 
 from __future__ import annotations
@@ -106,6 +109,16 @@ class MenuScene(Scene):
                     (self.panel.centerx, self.panel.y + self.px(34)), "midtop")
         for wdg in self.widgets:
             wdg.draw(surface)
+
+    def dialog_panel(self, width: int, height: int) -> tuple[int, int, int, int]:
+        """A question's panel (``self.panel``): ``width`` wide at most (a margin kept in a narrow
+        window), ``height`` tall, centred; (button width, height, gap, top) of its row of buttons
+        along the bottom (the sizes in design pixels)."""
+        w, h = self.size
+        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(width)), self.px(height))
+        self.panel.center = (w // 2, h // 2)
+        bw, bh, gap = self.px(300), self.px(72), self.px(24)
+        return bw, bh, gap, self.panel.bottom - self.px(36) - bh
 
     def layout_button_column(self, labels, bw: int, bh: int, gap: int) -> None:
         """A menu panel (``self.panel``) of buttons one under another, centred in the window

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
+from types import SimpleNamespace
 
 import pygame
 
@@ -58,7 +59,6 @@ class HouseRulesScene(_Overlay):
     def knob_values(self):
         """Every knob's value under these choices, as attributes (even for a combination
         the Rules refuse), for the dependencies."""
-        from types import SimpleNamespace
         values = {f: getattr(self.preset, f) for f in KNOBS}
         values.update(self.changes)
         return SimpleNamespace(**values)

@@ -13,7 +13,7 @@ from typing import Optional
 
 import pygame
 
-from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_DESCRIPTIONS, RULESETS, Kind, Rules
+from ...engine import DECK, MONTH_NAMES, PLANTS, PRESET_DESCRIPTIONS, RULESETS, Kind, Rules, settle
 from ...engine import yaku as Y
 from ...engine.scoring import ino_mode
 from ... import narration as N
@@ -23,6 +23,7 @@ from ..hints import yaku_title
 from ..table import N_, _, ngettext
 from . import MenuScene
 from .rule_notes import rule_note_items, rule_notes  # noqa: F401  (re-exported)
+from .rules_panel import differing_knobs
 
 # name -> the cards its row pictures (the yaku table's examples); title.py re-exports it.
 YAKU_CARDS = {y.name: y.example for y in Y.CAPTURES}
@@ -139,7 +140,6 @@ def _award_text(award) -> str:
 
 def worked_examples(rules: Rules) -> list[str]:
     """Awards computed by the engine's own ``settle`` for a few stops under ``rules``."""
-    from ...engine import settle
     three = ("01-B", "03-B", "08-B")
     out = [_("You stop with Sankō ({points}), no Koi-Koi called: {award}.").format(
         points=rules.sanko, award=_award_text(settle(three, rules)))]
@@ -398,7 +398,6 @@ class HowToPlayScene(MenuScene):
         ops.append(("text", _("SCORING AND MULTIPLIERS IN THESE RULES"), self.font("small", True), theme.GOLD,
                     (0, y)))
         y += small.get_linesize() + self.px(8)
-        from .rules_panel import differing_knobs
         for note in rule_notes(rules, changed=differing_knobs(rules)):
             ops.append(("bullet", (self.px(8), y + body.get_linesize() // 2)))
             para(note, body, theme.CREAM, indent=self.px(30))

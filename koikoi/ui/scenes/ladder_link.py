@@ -7,9 +7,12 @@ player's words; the screens share ``ladder_address`` (the match server typed las
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Optional
 
-from ..table import _
+from ...net.client import ServerError, ThreadedClient
+from ..table import N_, _
+from .online_table import PREFS, _failure_text, load_prefs
 
 log = logging.getLogger("koikoi.ladder_ui")
 
@@ -17,40 +20,46 @@ log = logging.getLogger("koikoi.ladder_ui")
 NO_LADDER = ("bad_type", "unknown_type")
 
 
+# the sentence for each of the ladder's refusals (by its code), translated when shown
+_KEY_REFUSED = N_("The server does not accept this computer's player key: use a key copied from your other "
+                  "computer, or ask the server's operator.")
+LADDER_REFUSALS = {
+    "bad_name": N_("The server does not accept that name: at most 20 characters, without control or invisible "
+                   "characters."),
+    "bad_key": _KEY_REFUSED,
+    "other_key": _KEY_REFUSED,
+    "key_replaced": N_("This player key was replaced by a new one: use the new key (Profile, Use a key)."),
+    "too_many_profiles": N_("Too many new players came from this computer's address in the last hour: try again "
+                            "later."),
+    "ladder_unavailable": N_("The match server's ladder is not answering just now: try again in a moment."),
+    "rate_limited": N_("Too many requests went to the server too fast: wait a moment, then try again."),
+    "no_player": N_("The server knows no player with that id."),
+    "not_queued": N_("You were no longer waiting: a match may have been found just now."),
+}
+
+
 def ladder_error_text(exc: BaseException, address: str) -> str:
     """The sentence for a failed ladder request (the raw text goes to the log only)."""
-    from ...net.client import ServerError
-    from .online_table import _failure_text
     code = getattr(exc, "code", None) if isinstance(exc, ServerError) else None
     if code in NO_LADDER:
         return _("The match server at {address} does not offer quick match: it runs an older version, or "
                  "without the ladder.").format(address=address)
-    if code == "bad_name":
-        return _("The server does not accept that name: at most 20 characters, without control or invisible "
-                 "characters.")
-    if code == "bad_key" or code == "other_key":
-        return _("The server does not accept this computer's player key: use a key copied from your other "
-                 "computer, or ask the server's operator.")
-    if code == "key_replaced":
-        return _("This player key was replaced by a new one: use the new key (Profile, Use a key).")
-    if code == "too_many_profiles":
-        return _("Too many new players came from this computer's address in the last hour: try again later.")
-    if code == "ladder_unavailable":
-        return _("The match server's ladder is not answering just now: try again in a moment.")
-    if code == "rate_limited":
-        return _("Too many requests went to the server too fast: wait a moment, then try again.")
-    if code == "no_player":
-        return _("The server knows no player with that id.")
-    if code == "not_queued":
-        return _("You were no longer waiting: a match may have been found just now.")
+    text = LADDER_REFUSALS.get(code)
+    if text is not None:
+        return _(text)
     return _failure_text(exc, address, server=True)
 
 
 def ladder_address(app) -> str:
     """The match server typed last (Host a match's "A match server", or Quick match)."""
-    from .online_table import PREFS, load_prefs
     load_prefs(app)
     return (PREFS.get("server") or "").strip()
+
+
+def answer_rows(answer: dict, key: str) -> list:
+    """The rows (dicts) an answer lists under ``key``; none for anything else there."""
+    rows = answer.get(key)
+    return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
 
 
 def player_folder(app):
@@ -67,7 +76,6 @@ class LadderLink:
     the sentence for a refused one. ``tick()`` once a frame; ``close()`` when done."""
 
     def __init__(self, app, url: str, address: str, name: str):
-        from ...net.client import ThreadedClient
         self.address = address
         self.client = ThreadedClient(url, auto_reconnect=False)
         self.stage = "connecting"
@@ -129,7 +137,6 @@ class LadderLink:
                 self.problems[kind] = ladder_error_text(exc, self.address)
 
     def close(self) -> None:
-        import threading
         threading.Thread(target=self.client.close, args=(2.0,), name="koikoi-ladder-close", daemon=True).start()
 
 
@@ -140,6 +147,25 @@ class LinkScreen:
 
     link = None
     own_link = False
+    _shown = None                  # the answer the screen shows now
+
+    def current_answer(self) -> Optional[dict]:
+        """The link's answer this screen shows (None while there is none)."""
+        raise NotImplementedError
+
+    def show_answer(self, answer: dict) -> None:
+        """Take a new answer in (its rows into ``self.table``)."""
+        raise NotImplementedError
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.link is None:
+            return
+        self.link.tick()
+        got = self.current_answer()
+        if got is not None and got is not self._shown:
+            self._shown = got
+            self.show_answer(got)
 
     def handle(self, event) -> bool:
         return super().handle(event) or self.table.handle(event)

@@ -10,11 +10,14 @@ from typing import Optional
 
 import pygame
 
+from ...net.netsession import AddressError, parse_address
+
 from .. import theme
 from .. import widgets as W
 from ..table import N_, _, ngettext
 from . import MenuScene, TableScreen
-from .ladder_link import LadderLink, LinkScreen, ladder_address
+from .ladder_link import LadderLink, LinkScreen, answer_rows, ladder_address
+from .online_table import default_name
 
 log = logging.getLogger("koikoi.leaderboard")
 
@@ -37,8 +40,6 @@ def record_text(row: dict) -> str:
 
 def open_link(app, address: Optional[str]):
     """A LadderLink to the match server at ``address`` (typed text), or (None, why)."""
-    from ...net.netsession import AddressError, parse_address
-    from .online_table import default_name
     text = (address or "").strip()
     if not text:
         return None, _("Type the address of the match server on the Quick match screen first.")
@@ -59,7 +60,6 @@ class LeaderboardScene(LinkScreen, TableScreen, MenuScene):
             link, self.error = open_link(app, self.address)
         self.link = link
         self.rows: list = []
-        self._shown = None
         self.table = W.Table(COLUMNS, cells=self.cells, assets=app.assets, hoverable=True, selectable=True,
                              click=True, on_activate=self.open_row, keys=self.table_keys_free,
                              empty=N_("No rated players yet"),
@@ -88,17 +88,12 @@ class LeaderboardScene(LinkScreen, TableScreen, MenuScene):
                 "matches": W.Cell(str(row.get("matches", "")), color),
                 "record": W.Cell(record_text(row), color)}
 
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        if self.link is None:
-            return
-        self.link.tick()
-        board = self.board
-        if board is not None and board is not self._shown:
-            self._shown = board
-            rows = board.get("rows")
-            self.rows = [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
-            self.table.set_rows(self.rows)
+    def current_answer(self) -> Optional[dict]:
+        return self.board
+
+    def show_answer(self, board: dict) -> None:
+        self.rows = answer_rows(board, "rows")
+        self.table.set_rows(self.rows)
 
     def open_row(self, i: int) -> None:
         if 0 <= i < len(self.rows) and self.link is not None:

@@ -20,6 +20,7 @@ from ... import lessons
 from .. import theme
 from .. import widgets as W
 from ...i18n import pgettext
+from ...review.puzzles import from_history
 from ..table import _
 from . import MenuScene
 
@@ -51,7 +52,6 @@ class LearnScene(MenuScene):
         if storage is None:
             return []
         try:
-            from ...review.puzzles import from_history
             return from_history(storage)
         except Exception:   # puzzles are extra: the lessons still open without them
             log.exception("could not make the puzzles")

@@ -1,7 +1,7 @@
 """The new-match dialog: opponent, rule set and length, then Start.
 
 After the preset, "House rules…" opens an editor of the house-rule knobs
-(``rules_panel.HouseRulesScene``); the match starts with
+(``house_rules.HouseRulesScene``); the match starts with
 ``dataclasses.replace(preset, **changes)``, and a combination the Rules refuse
 is shown, never started. The last choice, house rules included, is remembered
 in the settings (``last_new_match``). A CPU
@@ -32,6 +32,8 @@ from ...session import MAX_NAME_LEN, MatchSession, SeatConfig, clean_name
 from ..registry import scene_class
 from ..table import N_, _, ngettext, seat_label
 from . import MenuScene
+from .rule_notes import rule_note_items
+from .rules_panel import build_rules, changed_text, count_changes, rules_problem
 from ...engine.phase import SeatKind
 from ...narration import preset_parts, rules_name
 
@@ -85,7 +87,6 @@ def new_session(app, opponent: str, rules_name: str, months: Optional[int],
     """A fresh MatchSession for the dialog's choices, autosaving after every action.
     ``house``: house-rule changes on top of the preset (ValueError if the Rules refuse them);
     ``names``: the two players' names of a friend match."""
-    from .rules_panel import build_rules
     rules = build_rules(rules_name, house or {})
     if house and "months" in house and house["months"] is None:
         months = None   # no limit: played to a target or to bankruptcy
@@ -310,7 +311,6 @@ class NewMatchScene(MenuScene):
 
     def chosen_rules(self):
         """The Rules the match would start with (ValueError if they are refused)."""
-        from .rules_panel import build_rules
         return build_rules(self.rules_name, self.house)
 
     def start_match(self) -> None:
@@ -319,7 +319,6 @@ class NewMatchScene(MenuScene):
         try:
             self.chosen_rules()
         except ValueError as exc:
-            from .rules_panel import rules_problem
             log.warning("the house rules were refused: %s", exc)
             self.error = str(exc).replace("invalid rules: ", "")     # technical: for the log, tests
             self.app.toast(_("These house rules cannot be played: {error}").format(error=rules_problem(exc)),
@@ -352,7 +351,6 @@ class NewMatchScene(MenuScene):
         if self.names_y is not None:
             W.draw_text(surface, _("NAMES"), head, theme.GOLD, (self.opp_row.rect.x, self.names_y), "midleft")
         # the chosen preset in a sentence, and a note on an unbuilt level
-        from .rules_panel import changed_text, count_changes
         dr = W.draw_text(surface, preset_line(self.rules_name),
                          self.font("small"), theme.CREAM_DIM,
                          (self.rules_row.rect.x, self.detail_y))
@@ -382,7 +380,6 @@ class NewMatchScene(MenuScene):
         """(sentence, about a house rule) for "Scoring in these rules": the notes on the
         knobs the house rules changed first, then the rest (not the match length, which
         the Length row shows)."""
-        from .rule_notes import rule_note_items
         try:
             rules = self.chosen_rules()
         except ValueError:

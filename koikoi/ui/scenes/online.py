@@ -36,7 +36,6 @@ from typing import Optional
 import pygame
 
 from ...engine import RULESETS
-from ...narration import rules_name
 from ...net.discovery import Announcer, RoomAd
 from ...net.netsession import AddressError, HostedServer, parse_address
 from ...storage import valid_house_rules
@@ -191,19 +190,13 @@ class HostScene(_NameMixin, MenuScene):
                                               self.resume_new_port, style="primary",
                                               sublabel=_("Tell your guest the new address"))
             top += rh + self.px(16)
-        self.panel = pygame.Rect(0, top, pw, 0)
-        self.panel.centerx = w // 2
+        by = self._form_panel(top, pw)
         bw, bh = self.px(340), self.px(78)
-        by = h - self.px(30) - bh
-        self.panel.h = by - self.px(24) - self.panel.y
         x = self.panel.x + self.px(56)
         inner = self.panel.w - 2 * self.px(56)
         y = self.panel.y + self.px(30)
-        self.labels = []
-        self.labels.append((_("Your name"), y))
-        self.name_field = getattr(self, "name_field", None) or self._name_field((0, 0, 1, 1))
-        name_w = min((inner - self.px(40)) * 2 // 5, self.px(440))
-        self.name_field.rect = pygame.Rect(x, y + self.px(36), name_w, self.px(56))
+        self.labels = [(_("Your name"), y)]
+        name_w = self._place_name_field(x, y, inner)
         wx = x + name_w + self.px(40)
         self.where_x = wx
         self.where_row = W.ChoiceRow((wx, y + self.px(36), x + inner - wx, self.px(56)),
@@ -213,9 +206,7 @@ class HostScene(_NameMixin, MenuScene):
         y += self.px(36 + 56 + 26)
         self.labels.append((_("Rules"), y))
         y += self.px(36)
-        self.rules_row = W.ChoiceRow((x, y, inner, self.px(50) * 2 + self.px(10)),
-                                     [(n, rules_name(n)) for n in RULESETS], self.rules_name, self.set_rules,
-                                     columns=4, gap=self.px(10), assets=a, font_size=fs)
+        self.rules_row = self._rules_row(x, y, inner)
         y += self.px(110 + 14)
         self.detail_y = y
         y += self.px(44)
@@ -226,9 +217,7 @@ class HostScene(_NameMixin, MenuScene):
         y += self.px(56 + 26)
         self.lan_toggle = W.Toggle((x, y, self.px(86), self.px(44)), self.lan, self.set_lan, assets=a)
         self.lan_y = y + self.px(22)
-        self.server_field = getattr(self, "server_field", None) or W.TextField(
-            (0, 0, 1, 1), self.server_text, self._set_server, max_len=100, placeholder="play.example.org:8765",
-            assets=a, font_size=fs)
+        self.server_field = self._made_server_field()
         self.server_label_y = y
         self.server_field.rect = pygame.Rect(x, y + self.px(36), min(inner * 11 // 20, self.px(560)),
                                              self.px(56))
@@ -296,9 +285,7 @@ class HostScene(_NameMixin, MenuScene):
     def start(self) -> None:
         if self.hosting:
             return
-        self.name_field.commit()
-        name = self.typed_name()
-        PREFS["name"] = name
+        name = self._commit_name()
         if self.where == "server":
             self.server_field.commit()
             self.server_text = PREFS["server"] = self.server_field.text.strip()

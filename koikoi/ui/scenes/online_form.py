@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...engine import RULESETS
+from ...narration import rules_name
 from ...session import MAX_NAME_LEN, clean_name
 from .. import theme
 from .. import widgets as W
@@ -83,6 +85,46 @@ class _NameMixin:
         self.back_b.rect.right = w // 2 - gap // 2
         go.rect.left = w // 2 + gap // 2
         return go
+
+    # ---------------------------------------------------------- the form's layout
+    def _form_panel(self, top: int, width: int) -> int:
+        """The form's panel (``self.panel``): ``width`` pixels wide at most (a margin kept),
+        centred, from ``top`` down to above the row of buttons (``px(78)`` tall) at the bottom,
+        whose top is returned."""
+        w, h = self.size
+        self.panel = pygame.Rect(0, top, min(w - self.px(80), width), 0)
+        self.panel.centerx = w // 2
+        by = h - self.px(30) - self.px(78)
+        self.panel.h = by - self.px(24) - self.panel.y
+        return by
+
+    def _place_name_field(self, x: int, y: int, inner: int) -> int:
+        """The name field under its label at ``y`` (made once, moved after): two fifths of the
+        ``inner`` width at most; that width is returned."""
+        name_w = min((inner - self.px(40)) * 2 // 5, self.px(440))
+        self.name_field = getattr(self, "name_field", None) or self._name_field((0, 0, 1, 1))
+        self.name_field.rect = pygame.Rect(x, y + self.px(36), name_w, self.px(56))
+        return name_w
+
+    def _made_server_field(self) -> W.TextField:
+        """The match server's address field (made once, kept across layouts)."""
+        return getattr(self, "server_field", None) or W.TextField(
+            (0, 0, 1, 1), self.server_text, self._set_server, max_len=100, placeholder="play.example.org:8765",
+            assets=self.app.assets, font_size=theme.font_px("body", self.s))
+
+    def _rules_row(self, x: int, y: int, inner: int) -> W.ChoiceRow:
+        """The rule sets to choose from, four a row."""
+        return W.ChoiceRow((x, y, inner, self.px(50) * 2 + self.px(10)),
+                           [(n, rules_name(n)) for n in RULESETS], self.rules_name, self.set_rules,
+                           columns=4, gap=self.px(10), assets=self.app.assets,
+                           font_size=theme.font_px("body", self.s))
+
+    def _commit_name(self) -> str:
+        """The name as typed, taken from the field and remembered for the next screen."""
+        self.name_field.commit()
+        name = self.typed_name()
+        OT.PREFS["name"] = name
+        return name
 
     def _name_field(self, rect) -> W.TextField:
         return W.TextField(rect, default_name(self.app), self._set_name, max_len=MAX_NAME_LEN, clean=clean_name,

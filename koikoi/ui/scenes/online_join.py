@@ -59,11 +59,9 @@ class JoinScene(_NameMixin, MenuScene):
         w, h = self.size
         a = self.app.assets
         fs = theme.font_px("body", self.s)
-        self.panel = pygame.Rect(0, self.px(175), min(w - self.px(80), self.px(1560)), 0)
-        self.panel.centerx = w // 2
+        by = self._form_panel(self.px(175), self.px(1560))
+        self.panel.h = max(self.px(200), min(self.panel.h, self.px(700)))
         bw, bh = self.px(340), self.px(78)
-        by = h - self.px(30) - bh
-        self.panel.h = max(self.px(200), min(by - self.px(24) - self.panel.y, self.px(700)))
         pad, gap = self.px(48), self.px(56)
         inner = self.panel.w - 2 * pad
         left = min(self.px(600), (inner - gap) * 9 // 20)

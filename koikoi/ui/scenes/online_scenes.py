@@ -29,6 +29,7 @@ from ..table import _, seat_label
 from . import MenuScene
 from .ledger import MatchResultsScene
 from .oyagime import OyagimeScene
+from .pause_menu import TablePauseMenu
 from .round import RoundScene
 
 if TYPE_CHECKING:
@@ -50,15 +51,22 @@ def table_scene(app, match: OnlineMatch):
 
 # ------------------------------------------------------------------ the table, online
 
-class OnlineRoundScene(RoundScene):
+class _OnMatch:
+    """What the scenes of an online match's session share (mixed in first): ``self.match``,
+    the ``OnlineMatch`` (set before the scene is built), and quitting the game keeps the seat."""
+
+    def __init__(self, app, online: OnlineMatch, **kwargs):
+        self.match = online
+        super().__init__(app, online.session, **kwargs)
+
+    def on_quit(self) -> None:
+        self.match.quit_keeping_seat()
+
+
+class OnlineRoundScene(_OnMatch, RoundScene):
     """The round table on a ``NetSession`` (see the module docstring for what differs)."""
 
     pausable = False            # Escape opens the online menu, not the local pause menu
-
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        super().__init__(app, match.session)
 
     def handle(self, event) -> bool:
         used = super().handle(event)
@@ -82,16 +90,8 @@ class OnlineRoundScene(RoundScene):
         self.closed = True
         self.app.replace(OnlineResultsScene(self.app, self.match))
 
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
 
-
-class OnlineOyagimeScene(OyagimeScene):
-    def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        super().__init__(app, match.session)
-
+class OnlineOyagimeScene(_OnMatch, OyagimeScene):
     def continue_(self) -> None:
         if self.decided is None or self.decided.dealer is None:
             return
@@ -106,19 +106,14 @@ class OnlineOyagimeScene(OyagimeScene):
             return _("{name} is choosing…").format(name=seat_label(self.session.seats[seat].name)), None
         return super()._prompt()
 
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
 
-
-class OnlineResultsScene(MatchResultsScene):
+class OnlineResultsScene(_OnMatch, MatchResultsScene):
     """The usual match results, without Replay (the other hand never came here)."""
 
     def __init__(self, app, online: OnlineMatch):
-        match = online
-        self.match = match
-        over = match.session.over or {}
+        over = online.session.over or {}
         conceded = over.get("conceded") if over.get("reason") == "forfeit" else None
-        super().__init__(app, match.session, conceded=conceded)
+        super().__init__(app, online, conceded=conceded)
 
     def layout(self) -> None:
         self.columns = [c for c in self.columns if c.key != "replay"]
@@ -145,46 +140,21 @@ class OnlineResultsScene(MatchResultsScene):
             W.draw_text(surface, _("Click a round for its details"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
 
-    def on_quit(self) -> None:
-        self.match.quit_keeping_seat()
 
-
-class OnlinePauseScene(MenuScene):
+class OnlinePauseScene(TablePauseMenu):
     """The menu over an online table: resume, rules, how to play, settings, leave, quit."""
-
-    opaque = False
-    intro_time = 0.2
 
     def __init__(self, app, online: OnlineMatch):
         match = online
         self.match = match
         super().__init__(app)
 
-    def layout(self) -> None:
-        w, h = self.size
-        bw, bh, gap = self.px(420), self.px(74), self.px(18)
-        labels = [(_("Resume"), self.back, "primary", (pygame.K_ESCAPE,)),
-                  (_("Rules of this match"), self.rules_panel, "secondary", (pygame.K_r,)),
-                  (_("How to play"), self.how_to, "secondary", (pygame.K_F1,)),
-                  (_("Settings"), self.settings, "secondary", ()),
-                  (_("Leave the match"), self.leave, "danger", ()),
-                  (_("Quit the game"), self.quit, "danger", ())]
-        self.layout_button_column(labels, bw, bh, gap)
-
-    def rules_panel(self) -> None:
+    def match_rules(self):
         st = self.match.session.state
-        if st.rules is not None:
-            self.app.open("rules_panel", st.rules, st.months)
+        return None if st.rules is None else (st.rules, st.months)
 
-    def how_to(self) -> None:
-        rules = self.match.session.state.rules
-        if rules is None:
-            self.app.open("howto", None)
-        else:
-            self.app.open("howto", rules.name, rules=rules)
-
-    def settings(self) -> None:
-        self.app.open("settings")
+    def leave_buttons(self) -> list:
+        return [(_("Leave the match"), self.leave, "danger", ())]
 
     def leave(self) -> None:
         name = self.match.session.opponent_name
@@ -196,13 +166,9 @@ class OnlinePauseScene(MenuScene):
         self.match.close()
         self.app.open("title", mode="reset")
 
-    def quit(self) -> None:
+    def quit_game(self) -> None:
         self.match.close(leave=False)       # the seat is kept: the game started again takes it back
         self.app.quit()
-
-    def handle(self, event) -> bool:
-        super().handle(event)
-        return True   # modal
 
     def draw(self, surface: pygame.Surface) -> None:
         self.draw_menu_panel(surface, _("Online match {code}").format(code=self.match.code or ""))

@@ -17,11 +17,14 @@ from typing import Optional
 
 import pygame
 
+from ... import crash
+from ...ladder import identity
+
 from .. import theme
 from .. import widgets as W
 from ..table import N_, _
 from . import MenuScene
-from .ladder_link import LinkScreen, player_folder
+from .ladder_link import LinkScreen, answer_rows, player_folder
 from .leaderboard import open_link, ladder_address
 
 log = logging.getLogger("koikoi.profile")
@@ -86,7 +89,6 @@ class ProfileScene(LinkScreen, MenuScene):
         self.link = link
         self.address = link.address if link is not None else (address or "")
         self.against: list = []
-        self._shown = None
         self.table = W.Table(AGAINST_COLUMNS, cells=self.cells, assets=app.assets, hoverable=True,
                              selectable=True, click=True, on_activate=self.open_row,
                              keys=lambda: self.focus.current is None,
@@ -117,18 +119,13 @@ class ProfileScene(LinkScreen, MenuScene):
         return {"name": str(row.get("name", "")), "wins": str(_int(row.get("wins"))),
                 "draws": str(_int(row.get("draws"))), "losses": str(_int(row.get("losses")))}
 
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        if self.link is None:
-            return
-        self.link.tick()
-        v = self.view
-        if v is not None and v is not self._shown:
-            self._shown = v
-            rows = v.get("against")
-            self.against = [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
-            self.table.set_rows(self.against)
-            self.layout()
+    def current_answer(self) -> Optional[dict]:
+        return self.view
+
+    def show_answer(self, view: dict) -> None:
+        self.against = answer_rows(view, "against")
+        self.table.set_rows(self.against)
+        self.layout()
 
     def open_row(self, i: int) -> None:
         if 0 <= i < len(self.against) and self.link is not None:
@@ -143,12 +140,7 @@ class ProfileScene(LinkScreen, MenuScene):
         by = h - self.px(34) - bh
         self.content.h = by - self.px(30) - self.content.y
         self.tiles_h = self.px(168)
-        below = self.content.y + self.tiles_h + self.px(24)
-        left_w = int(self.content.w * 0.56)
-        self.plot_panel = pygame.Rect(self.content.x, below, left_w, self.content.bottom - below)
-        self.against_panel = pygame.Rect(self.plot_panel.right + self.px(24), below,
-                                         self.content.right - self.plot_panel.right - self.px(24),
-                                         self.content.bottom - below)
+        self.plot_panel, self.against_panel = W.panels_below(self.content, self.tiles_h, self.px(24), 0.56)
         p = self.against_panel
         inner = p.inflate(-2 * self.px(26), 0)
         top = p.y + self.px(64)
@@ -238,11 +230,8 @@ class ProfileScene(LinkScreen, MenuScene):
 
     def _draw_tiles(self, surface: pygame.Surface, v: dict) -> None:
         tiles = self.tiles(v)
-        gap = self.px(20)
-        n = len(tiles)
-        tw = (self.content.w - gap * (n - 1)) // n
-        for i, (label, big, small) in enumerate(tiles):
-            r = pygame.Rect(self.content.x + i * (tw + gap), self.content.y, tw, self.tiles_h)
+        for r, (label, big, small) in zip(W.tile_rects(self.content, len(tiles), self.px(20), self.tiles_h), tiles):
+            tw = r.w
             W.draw_panel(surface, r, s=self.s)
             W.draw_text(surface, label.upper(), self.font("tiny", True), theme.GOLD, (r.centerx, r.y + self.px(14)),
                         "midtop", shadow=False)
@@ -285,10 +274,7 @@ class PlayerKeyScene(MenuScene):
 
     def layout(self) -> None:
         w, h = self.size
-        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(1000)), self.px(580))
-        self.panel.center = (w // 2, h // 2)
-        bw, bh, gap = self.px(300), self.px(72), self.px(24)
-        by = self.panel.bottom - self.px(36) - bh
+        bw, bh, gap, by = self.dialog_panel(1000, 580)
         self.no_b = self.button((0, by, bw, bh), _("Close") if self.status else _("Cancel"), self.back,
                                 style="secondary")
         self.widgets = [self.no_b]
@@ -330,7 +316,6 @@ class PlayerKeyScene(MenuScene):
         return True     # modal
 
     def confirm(self) -> None:
-        from ...ladder import identity
         self.problem = None
         if self.mode == "copy":
             try:
@@ -339,8 +324,7 @@ class PlayerKeyScene(MenuScene):
                 log.warning("the player key could not be read or made: %s", exc)
                 self.problem = _("The player key could not be kept in the game's data folder (see the log).")
                 return
-            from ...crash import copy_text
-            if copy_text(key):
+            if crash.copy_text(key):
                 self.status = _("Your key is on the clipboard. Paste it into Use a key on your other computer.")
             else:
                 self.shown_key = key

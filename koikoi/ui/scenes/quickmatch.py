@@ -23,11 +23,13 @@ import pygame
 
 from ...engine import RULESETS
 from ...net.netsession import AddressError, parse_address
+from ...narration import rules_name
 from .. import theme
 from .. import widgets as W
 from ..table import _, ngettext
 from . import MenuScene
 from .ladder_link import ladder_error_text, player_folder
+from .newmatch import months_row
 from .online import _NameMixin
 from .online_table import PREFS, OnlineMatch, clock, load_prefs, save_prefs, server_error_text
 
@@ -104,34 +106,20 @@ class QuickMatchScene(_NameMixin, MenuScene):
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
         w, h = self.size
-        a = self.app.assets
-        fs = theme.font_px("body", self.s)
-        self.panel = pygame.Rect(0, self.px(196), min(w - self.px(80), self.px(1180)), 0)
-        self.panel.centerx = w // 2
+        by = self._form_panel(self.px(196), self.px(1180))
         bh = self.px(78)
-        by = h - self.px(30) - bh
-        self.panel.h = by - self.px(24) - self.panel.y
         x = self.panel.x + self.px(56)
         inner = self.panel.w - 2 * self.px(56)
         y = self.panel.y + self.px(30)
-        self.labels = []
-        name_w = min((inner - self.px(40)) * 2 // 5, self.px(440))
-        self.labels.append((_("Your name"), x, y))
-        self.name_field = getattr(self, "name_field", None) or self._name_field((0, 0, 1, 1))
-        self.name_field.rect = pygame.Rect(x, y + self.px(36), name_w, self.px(56))
+        name_w = self._place_name_field(x, y, inner)
         sx = x + name_w + self.px(40)
-        self.labels.append((_("Match server"), sx, y))
-        self.server_field = getattr(self, "server_field", None) or W.TextField(
-            (0, 0, 1, 1), self.server_text, self._set_server, max_len=100, placeholder="play.example.org:8765",
-            assets=a, font_size=fs)
+        self.labels = [(_("Your name"), x, y), (_("Match server"), sx, y)]
+        self.server_field = self._made_server_field()
         self.server_field.rect = pygame.Rect(sx, y + self.px(36), x + inner - sx, self.px(56))
         y += self.px(36 + 56 + 26)
         self.labels.append((_("Rules"), x, y))
         y += self.px(36)
-        from ...narration import rules_name
-        self.rules_row = W.ChoiceRow((x, y, inner, self.px(50) * 2 + self.px(10)),
-                                     [(n, rules_name(n)) for n in RULESETS], self.rules_name, self.set_rules,
-                                     columns=4, gap=self.px(10), assets=a, font_size=fs)
+        self.rules_row = self._rules_row(x, y, inner)
         y += self.px(110 + 26)
         self.labels.append((_("Length"), x, y))
         y += self.px(36)
@@ -158,7 +146,6 @@ class QuickMatchScene(_NameMixin, MenuScene):
         self._collect()
 
     def _build_months(self) -> None:
-        from .newmatch import months_row
         self.months_row = months_row(self, self.rules_name, self.months_rect, self.months, self.set_months,
                                      old=getattr(self, "months_row", None))
         self.months = self.months_row.selected
@@ -208,9 +195,7 @@ class QuickMatchScene(_NameMixin, MenuScene):
     def start(self) -> None:
         if self.searching:
             return
-        self.name_field.commit()
-        name = self.typed_name()
-        PREFS["name"] = name
+        name = self._commit_name()
         self.error = None
         where = self._address()
         save_prefs(self.app)
@@ -221,8 +206,7 @@ class QuickMatchScene(_NameMixin, MenuScene):
         self._collect()
 
     def _reading(self, scene: str) -> None:
-        self.name_field.commit()
-        PREFS["name"] = self.typed_name()
+        self._commit_name()
         self.error = None
         where = self._address()
         save_prefs(self.app)
@@ -266,7 +250,6 @@ class QuickMatchScene(_NameMixin, MenuScene):
         m = self.match
         cx = self.panel.centerx
         y = max(self.panel.y + self.px(40), self.panel.centery - self.px(230))
-        from ...narration import rules_name
         if m.stage in ("connecting", "entering") and m.queued_at is None:
             text = _("Connecting to {address}…").format(address=m.address)
             W.draw_text(surface, W.ellipsize(text, self.font("h3", True), self.panel.w - self.px(60)),

@@ -2,7 +2,7 @@
 editor of the New match dialog.
 
     RulesPanelScene(app, rules, months=None)       # read-only, over any scene
-    HouseRulesScene(app, "nintendo", {"weather": True}, on_done=callback)
+    house_rules.HouseRulesScene(app, "nintendo", {"weather": True}, on_done=callback)   # the editor: house_rules.py
 
 Both speak of the knobs of ``koikoi.engine.rules.Rules`` with the labels, value
 words, units, explanations, dependencies, groups and editor rows declared with
@@ -25,6 +25,7 @@ from ...engine.rules import (CANNOT_PLAY, HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, K
                              TARGET_POINTS_MAX, Knob, RulesError, dependency_text,
                              house_knobs, knob_info, matters, match_rules)
 from ...i18n import format_number
+from ...narration import preset_label, rules_name
 from .. import theme
 from .. import widgets as W
 from ..table import _, ngettext
@@ -210,7 +211,6 @@ def match_rules_title(rules: Rules, months: Optional[int]) -> str:
     """The rules a match was played with, named right for its length: the preset's label
     ("Casual (6 months, stacking yaku)") only when the match kept the preset's length, else
     its name and the length played ("Casual (3 months)"; no length for a match to a target)."""
-    from ...narration import preset_label, rules_name
     name = rules.name
     preset = RULESETS.get(name)
     if preset is not None and (months == preset.months or (months is None and preset.months is None)):
@@ -527,10 +527,3 @@ class RulesPanelScene(_Overlay):
                 tip = _("{first} {then}").format(first=tip, then=_("Greyed rules change nothing under these rules."))
             self.draw_help(surface, tip, color=theme.CREAM_DIM)
 
-
-def __getattr__(name: str):
-    """``HouseRulesScene`` lives in house_rules.py; importing it from here still works."""
-    if name == "HouseRulesScene":
-        from .house_rules import HouseRulesScene
-        return HouseRulesScene
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,14 +13,21 @@ no Apply button to forget.
 
 from __future__ import annotations
 
+import copy
+
 import pygame
 
 from ... import i18n
-from ...storage import DEFAULT_SETTINGS, LANGUAGES
-from .. import theme
+from ...engine import RULESETS
+from ...narration import rules_name
+from ...storage import CARD_SCALES, DEFAULT_SETTINGS, LANGUAGES, NAME_STYLES, OPPONENTS
+from .. import board, theme
 from .. import widgets as W
 from ..table import N_, _, seat_label
 from . import MenuScene
+from .newmatch import OPPONENTS as OPP_LABELS
+from .pause_menu import TablePauseMenu
+from .rules_panel import Stepper
 
 
 def speed_text(v: float) -> str:
@@ -91,11 +98,6 @@ class SettingsScene(MenuScene):
     )
 
     def layout(self) -> None:
-        from ...engine import RULESETS
-        from ...storage import CARD_SCALES, NAME_STYLES, OPPONENTS
-        from ...narration import rules_name
-        from .newmatch import OPPONENTS as OPP_LABELS
-        from .rules_panel import Stepper
         w, h = self.size
         a = self.app.assets
         st = self.app.settings
@@ -313,7 +315,6 @@ class SettingsScene(MenuScene):
         self._save()
 
     def set_default_rules(self, name: str) -> None:
-        from ...engine import RULESETS
         last = self._last()
         if last.get("rules") != name:
             last.pop("house", None)   # house rules belong to their preset
@@ -329,7 +330,6 @@ class SettingsScene(MenuScene):
         self._save()
 
     def restore(self) -> None:
-        import copy
         keep = {k: self.app.settings.get(k) for k in ("last_new_match", "window_size", "friend_names")}
         fresh = copy.deepcopy(DEFAULT_SETTINGS)
         fresh.update({k: v for k, v in keep.items() if v is not None or k == "window_size"})
@@ -359,7 +359,6 @@ class SettingsScene(MenuScene):
         """What shows of the preview card: its top, with the month number, at the size the
         table draws cards at in this window with the chosen card size (a whole card would
         have to be too small to read in the row), inside ``preview_area``."""
-        from .. import board
         area = self.preview_area()
         try:
             scale = float(self.app.settings.get("card_scale", 1.0))
@@ -415,7 +414,7 @@ class SettingsScene(MenuScene):
         surface.set_clip(prev)
 
 
-class PauseMenuScene(MenuScene):
+class PauseMenuScene(TablePauseMenu):
     """The in-game menu (Escape on the table): resume, the rules of this match,
     how to play, settings, concede, or leave.
 
@@ -425,42 +424,23 @@ class PauseMenuScene(MenuScene):
     conceding seat, and removes the autosave.
     """
 
-    opaque = False
-    intro_time = 0.2
-
-    def layout(self) -> None:
-        w, h = self.size
-        bw, bh, gap = self.px(420), self.px(74), self.px(18)
-        labels = [(_("Resume"), self.back, "primary", (pygame.K_ESCAPE,)),
-                  (_("Rules of this match"), self.rules_panel, "secondary", (pygame.K_r,)),
-                  (_("How to play"), self.how_to, "secondary", (pygame.K_F1,)),
-                  (_("Settings"), self.settings, "secondary", ()),
-                  (_("Save and leave to title"), self.to_title, "secondary", ()),
-                  (_("Concede the match"), self.concede, "danger", ()),
-                  (_("Quit the game"), self.app.quit, "danger", ())]
+    def match_rules(self):
         session = self._session()
-        if session is None or session.state.is_over:
+        return None if session is None else (session.rules, session.state.months)
+
+    def leave_buttons(self) -> list:
+        return [(_("Save and leave to title"), self.to_title, "secondary", ()),
+                (_("Concede the match"), self.concede, "danger", ())]
+
+    def shown(self, labels: list) -> list:
+        session = self._session()
+        if session is None or session.state.is_over:     # no match below, or it is over
             labels = [lb for lb in labels if lb[1] not in (self.rules_panel, self.concede)]
-        self.layout_button_column(labels, bw, bh, gap)
+        return labels
 
     def enter(self) -> None:
         self.layout()   # the buttons depend on the match below (none: no rules, no concede)
         super().enter()
-
-    def how_to(self) -> None:
-        session = self._session()
-        if session is None:
-            self.app.open("howto", None)
-        else:   # the page explains this match's rules, house rules included
-            self.app.open("howto", session.rules.name, rules=session.rules)
-
-    def settings(self) -> None:
-        self.app.push(SettingsScene(self.app))
-
-    def rules_panel(self) -> None:
-        session = self._session()
-        if session is not None:
-            self.app.open("rules_panel", session.rules, session.state.months)
 
     def conceding_seat(self, session) -> int:
         """The human conceding: the only human seat, or (two people) the one to move."""
@@ -507,13 +487,6 @@ class PauseMenuScene(MenuScene):
             self.app.storage.save_autosave(session)
         self.app.open("title", mode="reset")
 
-    def handle(self, event) -> bool:
-        super().handle(event)
-        return True   # modal
-
-    def draw(self, surface: pygame.Surface) -> None:
-        self.draw_menu_panel(surface, _("Paused"))
-
 
 class ConfirmScene(MenuScene):
     """A yes / no question over the scene below: ``on_yes()`` runs after it closes."""
@@ -529,11 +502,8 @@ class ConfirmScene(MenuScene):
         super().__init__(app)
 
     def layout(self) -> None:
-        w, h = self.size
-        self.panel = pygame.Rect(0, 0, min(w - self.px(80), self.px(860)), self.px(380))
-        self.panel.center = (w // 2, h // 2)
-        bw, bh, gap = self.px(300), self.px(72), self.px(24)
-        by = self.panel.bottom - self.px(36) - bh
+        w = self.size[0]
+        bw, bh, gap, by = self.dialog_panel(860, 380)
         self.no_b = self.button((0, by, bw, bh), self.no_label, self.back, style="secondary",
                                 hotkeys=(pygame.K_n,))
         self.yes_b = self.button((0, by, bw, bh), self.yes_label, self.yes, style="danger",

@@ -9,7 +9,7 @@
 The package's modules, by responsibility (every name is re-exported here, so
 ``W.<name>`` is all a screen needs):
 
-    core.py      bounded caches, small helpers, ``Widget``, ``FocusGroup``
+    core.py      bounded caches, small helpers (panels_below, tile_rects), ``Widget``, ``FocusGroup``
     text.py      render_text, draw_text, text_width, wrap_text, fit_font, ellipsize
     draw.py      rounded_surface, soft_shadow, draw_panel, draw_scrim, draw_divider,
                  draw_card, ``Panel``
@@ -46,7 +46,7 @@ from . import choice, controls, core, draw, scroll, table, text  # noqa: F401
 from .choice import Choice, ChoiceRow
 from .controls import _BUTTON_STYLES, Button, Slider, Toggle
 from .core import (_ACTIVATE_KEYS, FocusGroup, Widget, _assets, _Cache, _is_click_down, _is_click_up,
-                   _pixels, _play, _rect)
+                   _pixels, _play, _rect, panels_below, tile_rects)
 from .draw import (_SHAPES, MASK_CACHE_PIXELS, SCRIM_ROWS, Panel, _rounded_alpha, _supersampled_mask,
                    opaque_inside, draw_card, draw_divider, draw_panel, draw_scrim, rounded_surface, soft_shadow)
 from .scroll import Scroller, layout_columns
@@ -84,5 +84,5 @@ __all__ = [
     "draw_text", "render_text", "text_width", "wrap_text", "fit_font", "ellipsize",
     "rounded_surface", "soft_shadow", "draw_panel", "draw_scrim", "draw_divider", "draw_card",
     "Widget", "Button", "Panel", "Slider", "Toggle", "Choice", "ChoiceRow", "FocusGroup", "Scroller",
-    "Table", "Column", "Cell",
+    "Table", "Column", "Cell", "panels_below", "tile_rects",
 ]

@@ -8,6 +8,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import pygame
 
+from ..assets import get_assets
+
 # ------------------------------------------------------------------ caches
 
 
@@ -55,7 +57,6 @@ class _Cache(OrderedDict):
 def _assets(assets):
     if assets is not None:
         return assets
-    from ..assets import get_assets
     return get_assets()
 
 
@@ -102,6 +103,23 @@ class Widget:
 
     def draw(self, surface: pygame.Surface) -> None:  # pragma: no cover - overridden
         pass
+
+
+def panels_below(area: pygame.Rect, above: int, gap: int, share: float) -> tuple[pygame.Rect, pygame.Rect]:
+    """Two panels side by side filling ``area`` below a band ``above`` pixels tall (a
+    screen's tiles), ``gap`` pixels from the band and from each other; the left one takes
+    ``share`` of the width."""
+    below = area.y + above + gap
+    left = pygame.Rect(area.x, below, int(area.w * share), area.bottom - below)
+    right = pygame.Rect(left.right + gap, below, area.right - left.right - gap, area.bottom - below)
+    return left, right
+
+
+def tile_rects(area: pygame.Rect, n: int, gap: int, height: int) -> list[pygame.Rect]:
+    """``n`` tiles side by side along the top of ``area``, ``gap`` pixels apart, ``height``
+    tall (the summary tiles of the profile and statistics screens)."""
+    tw = (area.w - gap * (n - 1)) // max(1, n)
+    return [pygame.Rect(area.x + i * (tw + gap), area.y, tw, height) for i in range(n)]
 
 
 def _is_click_down(event) -> bool:

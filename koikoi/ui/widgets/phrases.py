@@ -40,7 +40,7 @@ def is_japanese(text: str) -> bool:
 @lru_cache(maxsize=1)
 def _parser():
     try:
-        import budoux
+        import budoux  # optional dependency: without it (or its model) Japanese breaks by character
         return budoux.load_default_japanese_parser()
     except Exception as exc:    # noqa: BLE001 - any failure: break by characters, as before
         log.warning("BudouX is not available (%s): Japanese lines break by character", exc)
