@@ -65,9 +65,6 @@ PENDING: set[str] = {
     "koikoi/review/cache.py",
     "koikoi/review/job.py",
     "koikoi/review/reasons.py",
-    "koikoi/session.py",
-    "koikoi/ui/scenes/ledger.py",
-    "koikoi/ui/scenes/stats.py",
 }
 
 

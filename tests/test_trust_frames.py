@@ -314,3 +314,20 @@ def test_statistics_fold_the_same_rows_once(rebuilding, monkeypatch):
     app.push(scene)
     app.step(1 / 60)
     assert scene.stats.overall.matches == 25 and folds[-1] == 25
+
+
+def test_the_app_loop_gives_the_deferred_collection_its_idle_moment(koikoi_home, monkeypatch):
+    """App.wait_idle (the loop's wait for input when nothing moves) is where gc_pacing.idle
+    runs: without the call the deferred full collection waited its 20 s and then came back on
+    the collector's own schedule, inside some frame."""
+    calls = []
+    monkeypatch.setattr(gc_pacing, "idle", lambda: calls.append(1) or False)
+    app = App((1280, 720), storage=Storage())
+    try:
+        app.push(TitleScene(app))
+        app.step(1 / 60)
+        assert calls == []                      # a frame being drawn is no idle moment
+        app.wait_idle(1)
+        assert calls == [1]
+    finally:
+        app.close()

@@ -292,12 +292,6 @@ class NetSession:
     def rules(self) -> Optional[Rules]:
         return self._rules
 
-    # The scenes written against ``MatchSession.state`` (the Koi-Koi prompt, the round
-    # results, the oya-gime draw, the online pause menu) read these members through
-    # ``session.state``: here that is the session itself, never an imitation of State.
-    state = property(lambda self: self)
-    phase_name = phase
-
     # ------------------------------------------------------------ who sits where
     @property
     def seat(self) -> int:

@@ -43,7 +43,7 @@ from typing import Optional
 
 import pygame
 
-from .. import i18n
+from .. import gc_pacing, i18n
 from ..i18n import N_, _
 from ..storage import LANGUAGES, Storage
 from . import registry, theme
@@ -291,7 +291,7 @@ class App:
 
     def finish_match(self, session) -> None:
         """Make sure a finished ``session`` is filed (idempotent)."""
-        if session.state.is_over:
+        if session.is_over:
             self.autosave(session)
 
     # ------------------------------------------------------------ stack
@@ -403,6 +403,7 @@ class App:
     def wait_idle(self, timeout_ms: Optional[int] = None) -> bool:
         """Sleep until an event arrives or ``timeout_ms`` passes (idle frames).
         The event is kept for the next ``step``; True if one arrived."""
+        gc_pacing.idle()   # a full collection a background worker deferred: nothing moves now
         if timeout_ms is None:
             timeout_ms = MINIMISED_WAIT_MS if self.minimised else IDLE_WAIT_MS
         self.idle_frames += 1

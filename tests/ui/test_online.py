@@ -182,7 +182,7 @@ def play(app, client, rng, *, local_actions: int, limit_s: float = 60.0) -> int:
             break
         other_moves(client, rng)
         session = app.top.session if hasattr(app.top, "session") else None
-        if session is not None and session.state.is_over:
+        if session is not None and session.is_over:
             break
         top = app.top
         if local_move(app):
@@ -207,7 +207,7 @@ def settle(app, client, scene, hosted, limit=LIMIT) -> bool:
         s = scene.session
         n = len(server_events(hosted, s.room))
         shown = (scene.shown == n and not scene.tl.busy) or scene.overlay is not None
-        return not s.pending and len(s.state.events) == len(client.state.events) == n and shown
+        return not s.pending and len(s.events) == len(client.state.events) == n and shown
     return wait_real(app, ok, limit)
 
 
@@ -642,7 +642,7 @@ def test_a_restarted_guest_takes_its_seat_back_through_join(app, server, clients
     assert wait_real(app, lambda: m2.client.state.total == before.total, LIMIT)
     assert m2.client.state.table == before.table and m2.client.state.events == before.events
     assert m2.client.state.legal == before.legal
-    assert again.session.state.table == before.table     # the exact position on the table
+    assert again.session.table == before.table     # the exact position on the table
     assert wait_real(app, lambda: (host.state.presence[1] or {}).get("state") == "connected", LIMIT)
     assert play(app, host, rng, local_actions=3) >= 1
     assert settle(app, host, again, server)
@@ -694,7 +694,7 @@ def test_a_restarted_host_resumes_its_match_on_the_same_port(app, clients):
     assert wait_real(app, lambda: isinstance(app.top, O.OnlineOyagimeScene), LIMIT)
     rng = random.Random(8)
     assert play(app, guest, rng, local_actions=4) >= 4
-    assert not m.session.state.is_over
+    assert not m.session.is_over
     table = app.top
     assert settle(app, guest, table, m.hosted)
     before = m.client.state
@@ -819,7 +819,7 @@ def test_host_a_match_on_a_match_server_then_resume_it_through_join(app, server,
     assert wait_real(app, lambda: table_of(app) is not None, LIMIT)    # (under its round results, maybe)
     again = table_of(app)
     assert wait_real(app, lambda: again.match.client.state.total == before.total, LIMIT)
-    assert again.session.seat == 0 and again.session.state.table == before.table
+    assert again.session.seat == 0 and again.session.table == before.table
     assert play(app, guest, rng, local_actions=2) >= 1
     assert settle(app, guest, again, server)
     finish(app)

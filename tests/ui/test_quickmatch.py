@@ -128,7 +128,7 @@ def test_quick_match_waits_then_takes_the_seat_made_on_another_process(app, tmp_
         assert seen[1] == {"type": "queue", "id": 2, "preset": "koikoi-japan", "months": 8}
         match = app.top.match
         assert match.client.url == server.url and match.address == server.url
-        assert match.session.state.events and host.state.names == ("Aki", "Haru")
+        assert match.session.events and host.state.names == ("Aki", "Haru")
         app.open("title", mode="reset")
         step(app, 3 * DT)
         assert match.stage == "closed" and match.join_closed(15.0)

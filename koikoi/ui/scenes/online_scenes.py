@@ -44,7 +44,7 @@ def clock(seconds: float) -> str:
 
 def table_scene(app, match: OnlineMatch):
     """The draw for dealer while it goes on, else the round table."""
-    if match.session.state.phase_name == Phase.OYAGIME:
+    if match.session.phase == Phase.OYAGIME:
         return OnlineOyagimeScene(app, match)
     return OnlineRoundScene(app, match)
 
@@ -150,8 +150,8 @@ class OnlinePauseScene(TablePauseMenu):
         super().__init__(app)
 
     def match_rules(self):
-        st = self.match.session.state
-        return None if st.rules is None else (st.rules, st.months)
+        s = self.match.session
+        return None if s.rules is None else (s.rules, s.months)
 
     def leave_buttons(self) -> list:
         return [(_("Leave the match"), self.leave, "danger", ())]

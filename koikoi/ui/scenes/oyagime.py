@@ -38,7 +38,7 @@ def open_round(app, session, *, replace: bool = True) -> Optional[Scene]:
     """Show the table for ``session``: this scene while the first dealer is being drawn,
     else the round table (lazily imported). If the round scene cannot be loaded, a message
     screen explains it instead of crashing."""
-    if session.state.phase_name == Phase.OYAGIME:
+    if session.phase == Phase.OYAGIME:
         scene: Scene = OyagimeScene(app, session)
     else:
         try:
@@ -107,7 +107,7 @@ class OyagimeScene(MenuScene):
         self.key_i: Optional[int] = None
         self.cpu = CpuPacer()           # the CPU's pick, paced as on the round table
         self.auto_t = 0.0
-        events = session.state.events
+        events = session.events
         self.cursor = max((i for i, e in enumerate(events) if isinstance(e, OyagimeSpread)), default=0)
         super().__init__(app)
 
@@ -138,10 +138,10 @@ class OyagimeScene(MenuScene):
     @property
     def picking_seat(self) -> Optional[int]:
         """The seat whose pick is awaited now that every beat has played."""
-        st = self.session.state
-        if st.phase_name != Phase.OYAGIME or self.wait > 0 or self.cursor < len(st.events):
+        s = self.session
+        if s.phase != Phase.OYAGIME or self.wait > 0 or self.cursor < len(s.events):
             return None
-        return st.to_move
+        return s.to_move
 
     def human_can_pick(self) -> bool:
         seat = self.picking_seat
@@ -156,7 +156,7 @@ class OyagimeScene(MenuScene):
             return True
         if any(0 < s.flip < 1 or s.deal < 1 for s in self.slots):
             return True
-        return self.cursor < len(self.session.state.events) or self.session.is_cpu_turn()
+        return self.cursor < len(self.session.events) or self.session.is_cpu_turn()
 
     def pick(self, index: int) -> None:
         seat = self.picking_seat
@@ -255,7 +255,7 @@ class OyagimeScene(MenuScene):
             if self.wait > 0:
                 return
             self.wait = 0.0
-        events = self.session.state.events
+        events = self.session.events
         while self.cursor < len(events) and self.wait <= 0:
             ev = events[self.cursor]
             self.cursor += 1

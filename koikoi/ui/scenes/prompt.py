@@ -151,7 +151,7 @@ class KoiKoiPromptScene(Scene):
 
     # ------------------------------------------------------------------ coach
     def _start_coach(self, v) -> None:
-        seed = len(self.session.state.events)
+        seed = len(self.session.events)
 
         def work():
             try:

@@ -135,8 +135,8 @@ class RoundResultsScene(MenuScene):
 
     def _headline(self) -> tuple:
         if self._end is None:
-            st = self.session.state
-            self._end = ending(self.row, getattr(st, "rules", None) or Rules(), getattr(st, "events", ()))
+            s = self.session
+            self._end = ending(self.row, s.rules or Rules(), s.events)
         return headline(self.row, self.names, self.session.is_hotseat, you_seat(self.session), end=self._end)
 
     def _good_news(self) -> bool:
@@ -205,7 +205,7 @@ class RoundResultsScene(MenuScene):
         if not RP.reviewable(self.session):
             return False
         try:
-            round_bounds(self.session.state.events, self.row.round)
+            round_bounds(self.session.events, self.row.round)
         except (ValueError, AttributeError):
             return False
         return True
@@ -315,7 +315,7 @@ class RoundResultsScene(MenuScene):
         cx = p.centerx
         pad = self.px(56)
         y = p.y + self.px(30)
-        W.draw_text(surface, W.ellipsize(round_title(row, self.session.state.months).upper(), self.font("small", True),
+        W.draw_text(surface, W.ellipsize(round_title(row, self.session.months).upper(), self.font("small", True),
                                          p.w - 2 * pad),
                     self.font("small", True), theme.GOLD, (cx, y), "midtop")
         y += self.px(40)

@@ -426,7 +426,7 @@ class PauseMenuScene(TablePauseMenu):
 
     def match_rules(self):
         session = self._session()
-        return None if session is None else (session.rules, session.state.months)
+        return None if session is None else (session.rules, session.months)
 
     def leave_buttons(self) -> list:
         return [(_("Save and leave to title"), self.to_title, "secondary", ()),
@@ -434,7 +434,7 @@ class PauseMenuScene(TablePauseMenu):
 
     def shown(self, labels: list) -> list:
         session = self._session()
-        if session is None or session.state.is_over:     # no match below, or it is over
+        if session is None or session.is_over:     # no match below, or it is over
             labels = [lb for lb in labels if lb[1] not in (self.rules_panel, self.concede)]
         return labels
 
@@ -447,12 +447,12 @@ class PauseMenuScene(TablePauseMenu):
         humans = session.human_seats
         if len(humans) == 1:
             return humans[0]
-        to_move = session.state.to_move
+        to_move = session.to_move
         return to_move if to_move in (0, 1) else 0
 
     def concede(self) -> None:
         session = self._session()
-        if session is None or session.state.is_over:
+        if session is None or session.is_over:
             return
         seat = self.conceding_seat(session)
         name = session.seats[seat].name
@@ -483,7 +483,7 @@ class PauseMenuScene(TablePauseMenu):
 
     def to_title(self) -> None:
         session = self._session()
-        if session is not None and not session.state.is_over:
+        if session is not None and not session.is_over:
             self.app.storage.save_autosave(session)
         self.app.open("title", mode="reset")
 
