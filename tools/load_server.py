@@ -81,10 +81,11 @@ def rss_bytes(pid: int) -> Optional[int]:
         return None
 
 
-def cpu_split(pid: int) -> Optional[tuple[float, float]]:
-    """(user, system) CPU seconds process ``pid`` has used (Linux /proc; None elsewhere)."""
+def cpu_split(pid: int, task: Optional[int] = None) -> Optional[tuple[float, float]]:
+    """(user, system) CPU seconds process ``pid`` has used (``task``: that thread's only;
+    Linux /proc; None elsewhere)."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
+        with open(f"/proc/{pid}/stat" if task is None else f"/proc/{pid}/task/{task}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         tick = os.sysconf("SC_CLK_TCK")
         return int(fields[11]) / tick, int(fields[12]) / tick
@@ -364,6 +365,7 @@ class Run:
     async def main(self, server_pid: int) -> dict:
         t0 = time.monotonic()
         cpu0, split0, mine0 = cpu_seconds(server_pid), cpu_split(server_pid), time.process_time()
+        main0 = cpu_split(server_pid, server_pid)       # the event loop's thread (its tid is the pid)
         before = rss_bytes(server_pid)
         peak = self.peak = {"rss": before, "rooms": 0}
         self.server_pid = server_pid
@@ -381,7 +383,10 @@ class Run:
             for t in tasks:
                 t.cancel()
         cpu1, split1 = cpu_seconds(server_pid), cpu_split(server_pid)
+        main1 = cpu_split(server_pid, server_pid)
         return {"elapsed": time.monotonic() - t0, "rss_before": before, "peak": peak,
+                "server_loop": None if main0 is None or main1 is None else
+                (main1[0] - main0[0], main1[1] - main0[1]),
                 "server_cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
                 "server_sys": None if split0 is None or split1 is None else split1[1] - split0[1],
                 "client_cpu": time.process_time() - mine0}
@@ -901,6 +906,9 @@ def main(argv=None) -> int:
         "rss_per_room_kb": round(per_room / 1024, 1) if per_room is not None else None,
         "server_cpu_s": None if info["server_cpu"] is None else round(info["server_cpu"], 2),
         "server_sys_s": None if info["server_sys"] is None else round(info["server_sys"], 2),
+        # the event loop's thread (user, system); the rest of server_cpu_s is the other threads
+        # (the store's writer)
+        "server_loop_s": None if info["server_loop"] is None else [round(v, 2) for v in info["server_loop"]],
         "clients_cpu_s": round(info["client_cpu"], 2),
         "server_cpu_ms_per_action": (None if info["server_cpu"] is None or not st.times
                                      else round(info["server_cpu"] * 1000 / len(st.times), 3)),
@@ -919,7 +927,11 @@ def main(argv=None) -> int:
           f"{peak['rooms']} rooms live: {out['rss_per_room_kb']} KB a room (with its two connections)")
     print(f"CPU: the server {out['server_cpu_s']} s, {out['server_sys_s']} of it in the kernel "
           f"({out['server_cpu_ms_per_action']} ms an action), "
-          f"the simulated clients {out['clients_cpu_s']} s (of {out['elapsed_s']} s)")
+          + ("" if out["server_loop_s"] is None else
+             f"its event loop {out['server_loop_s'][0]} s user + {out['server_loop_s'][1]} s kernel, "
+             f"its other threads (the store's writer) "
+             f"{round(out['server_cpu_s'] - sum(out['server_loop_s']), 2)} s; ")
+          + f"the simulated clients {out['clients_cpu_s']} s (of {out['elapsed_s']} s)")
     if args.faults:
         print(f"faults: {st.drops} connections dropped, {st.reconnects} reconnections, refused: {st.refused}, "
               f"errors: {st.errors}")
