@@ -86,6 +86,7 @@ from typing import Any, NamedTuple, Optional
 
 from ..engine import (ChooseMatch, KoiKoi, PickOyagime, Play, Stop)
 from ..engine.cards import IDS
+from ..engine.events import FORMAT_VERSION as LOG_FORMAT
 from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from_dict,
                              event_to_dict, events_to_json, public_event)
 from ..files import BadFile, parse_json
@@ -311,19 +312,27 @@ def record_id(log: dict) -> str:
     return legacy_id(log)
 
 
-def record_message(code: str, seat: int, names, events, result: Optional[dict]) -> dict:
-    """The ``record`` message of an ended match for ``seat``."""
-    log = record_log(events)
+def record_text(code: str, names, events, result: Optional[dict]) -> str:
+    """The ``record`` message of an ended match, encoded, less its ``type`` and ``seat``
+    (``frames.record`` puts them in front for each seat): room, match_id, names, reason,
+    winner, conceded, scores, log (``record_log``'s object). Each event is encoded once,
+    and the log once more, canonically, for its id (``record_id``)."""
+    dicts = [event_to_dict(e) for e in events]
     r = result or {}
-    return {"type": "record", "room": code, "match_id": record_id(log), "seat": seat,
-            "names": list(names), "reason": r.get("reason", "played"), "winner": r.get("winner"),
-            "conceded": r.get("conceded"), "scores": r.get("scores"), "log": log}
+    head = encode({"room": code, "match_id": record_id({"format": LOG_FORMAT, "events": dicts}),
+                   "names": list(names), "reason": r.get("reason", "played"), "winner": r.get("winner"),
+                   "conceded": r.get("conceded"), "scores": r.get("scores")})
+    return f'{head[:-1]},"log":{{"format":{LOG_FORMAT:d},"events":[{",".join(map(encode, dicts))}]}}}}'
 
 
 # ------------------------------------------------------------------ frames
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
 def encode(message: dict) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """A frame's JSON text: compact, UTF-8 as is, no NaN (one encoder for every frame)."""
+    return _ENCODE(message)
 
 
 def frame_object(raw: Any, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH) -> dict:

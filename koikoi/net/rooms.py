@@ -40,6 +40,7 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -107,8 +108,23 @@ def token_hash(token: str) -> str:
 def room_rules(preset: str, house: dict, months: Any = "preset") -> tuple[Rules, Optional[int], dict]:
     """The Rules, months and house-rule changes (those that change something) of a room:
     ``engine.rules.match_rules``, the rules the New match dialog and the house-rules editor
-    build. A RulesError (a ValueError) names what is refused. ``months`` left out: the preset's."""
-    return match_rules(preset, house, months)
+    build. A RulesError (a ValueError) names what is refused. ``months`` left out: the preset's.
+    The choices of the last rooms made are kept built (most rooms share a few): a house dict
+    of text keys and plain values is looked up, anything else is built afresh."""
+    try:
+        key = (preset, tuple(sorted((k, type(v).__name__, v) for k, v in house.items())),
+               type(months).__name__, months)
+        hash(key)
+    except (TypeError, AttributeError):     # not a choice a client can send: built, not kept
+        return match_rules(preset, house, months)
+    rules, months, kept = _room_rules(key)
+    return rules, months, dict(kept)
+
+
+@lru_cache(maxsize=64)
+def _room_rules(key: tuple) -> tuple:
+    preset, items, _kind, months = key
+    return match_rules(preset, {k: v for k, _t, v in items}, months)
 
 
 def room_session(state: State) -> MatchSession:

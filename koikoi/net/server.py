@@ -189,6 +189,9 @@ class MatchServer(Accounting):
         self._gc_thawed = time.monotonic()
         gc.freeze()                 # what the server holds once started (modules, resumed rooms)
         gc.callbacks.append(after)
+        self._gc_threshold = gc.get_threshold()
+        if self.config.gc_threshold:
+            gc.set_threshold(*self.config.gc_threshold)
 
     def _gc_thaw(self, force: bool = False) -> None:
         import gc
@@ -199,6 +202,7 @@ class MatchServer(Accounting):
             self._gc_thawed = time.monotonic()
             gc.unfreeze()
             if force:
+                gc.set_threshold(*self._gc_threshold)
                 if cb in gc.callbacks:
                     gc.callbacks.remove(cb)
                 self._gc_callback = None
