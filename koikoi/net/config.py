@@ -66,7 +66,7 @@ class ServerConfig:
 
 def default_data_dir() -> Path:
     """The server's folder: ``server/`` in the game's data folder (KOIKOI_HOME overrides)."""
-    from ..storage import data_dir
+    from ..storage import data_dir      # the game's storage: loaded only when no --data is given
     return data_dir() / "server"
 
 

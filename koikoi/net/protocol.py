@@ -90,6 +90,7 @@ from ..engine.events import FORMAT_VERSION as LOG_FORMAT
 from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from_dict,
                              event_to_dict, events_to_json, public_event)
 from ..files import BadFile, parse_json
+from ..session import clean_name, legacy_id
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 16 * 1024            # bytes of one client frame (the server's websockets max_size)
@@ -308,7 +309,6 @@ def record_log(events) -> dict:
 def record_id(log: dict) -> str:
     """The match id both players file an online match under: 16 hex digits of the
     SHA-256 of the canonical log (``session.legacy_id``), so each side can check it."""
-    from ..session import legacy_id
     return legacy_id(log)
 
 
@@ -356,7 +356,6 @@ def frame_object(raw: Any, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPT
 
 
 def _name(v: Any) -> str:
-    from ..session import clean_name
     try:
         return clean_name(v)
     except ValueError as exc:

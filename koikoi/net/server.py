@@ -38,11 +38,15 @@ runs about once a second.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
 
 from .config import DEFAULT_PORT, ServerConfig, default_data_dir
 from .connections import Accounting, Client, forget_headers, peer_of, ping
@@ -96,7 +100,6 @@ class MatchServer(Accounting):
     # -------------------------------------------------------------- life
 
     async def start(self) -> None:
-        from websockets.asyncio.server import serve
         from .. import storage  # noqa: F401  (room_rules reads the house rules there: loaded now,
         #                          not while the first player waits)
         cfg = self.config
@@ -177,8 +180,6 @@ class MatchServer(Accounting):
     # -------------------------------------------------------------- the garbage collector
 
     def _gc_on(self, loop) -> None:
-        import gc
-
         def after(phase: str, info: dict) -> None:      # any thread: freeze on the loop
             if phase == "stop" and info.get("generation") == 2 and not loop.is_closed():
                 try:
@@ -194,7 +195,6 @@ class MatchServer(Accounting):
             gc.set_threshold(*self.config.gc_threshold)
 
     def _gc_thaw(self, force: bool = False) -> None:
-        import gc
         cb = getattr(self, "_gc_callback", None)
         if cb is None:
             return
@@ -286,7 +286,6 @@ class MatchServer(Accounting):
     # -------------------------------------------------------------- connections
 
     async def _handler(self, ws) -> None:
-        from websockets.exceptions import ConnectionClosed
         c = Client(self, ws, peer_of(ws))
         ws.koikoi_client = c
         self.clients.add(c)

@@ -9,8 +9,11 @@ server's event loop never waits for the disk (koikoi.net.rooms.RoomStore starts 
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
+import queue
 import sqlite3
+import threading
 from typing import Optional
 
 log = logging.getLogger("koikoi.net.rooms")
@@ -64,8 +67,6 @@ class Writer:
     BATCH = 256
 
     def __init__(self, connect):
-        import queue
-        import threading
         self._connect = connect
         self._queue: "queue.SimpleQueue" = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="koikoi-room-writer", daemon=True)
@@ -83,7 +84,6 @@ class Writer:
             raise StoreError(f"the room writer cannot open the store: {self._error}")
 
     def submit(self, work):
-        import concurrent.futures
         fut: concurrent.futures.Future = concurrent.futures.Future()
         if not self._thread.is_alive():
             fut.set_exception(StoreError("the room writer has stopped"))
@@ -133,7 +133,6 @@ class Writer:
             self._thread.join(timeout)
 
     def _run(self) -> None:
-        import queue
         try:
             self._db = self._connect()
         except BaseException as exc:      # reported by __init__

@@ -197,3 +197,48 @@ def test_a_bad_write_alone_in_its_commit_leaves_nothing_and_the_next_goes_in(tmp
         assert store.db.execute("SELECT k FROM t").fetchall() == [(1,)]
     finally:
         store.close()
+
+
+def test_an_action_leaves_the_rooms_row_alone_for_a_minute(tmp_path):
+    """An action's append writes its events; the room's row (``updated``, and with it the
+    status index) only when the status changes or ROW_EVERY has passed since the row was
+    last written: a third of the pages of a commit fewer. A restart reads the room as at
+    most that much older than its last action; its log is whole."""
+    from koikoi.engine import apply, new_match
+    from koikoi.net.rooms import ROW_EVERY, Room, Seat, room_rules, room_session
+
+    store = RoomStore(tmp_path, durable=False)
+    try:
+        rules, months, house = room_rules("casual", {}, 1)
+        room = Room("KOI-1234", "casual", house, rules, months, False,
+                    room_session(new_match(rules, seed=5, months=months)), time.time())
+        room.seats[0] = Seat("A", "0" * 64, time.time())
+        store.create(room)
+        room.seats[1] = Seat("B", "1" * 64, time.time())
+        store.add_seat(room, 1, "playing")
+        room.status = "playing"
+
+        def row():
+            return store.db.execute("SELECT status, updated FROM rooms WHERE id = ?", (room.id,)).fetchone()
+
+        def act(status="playing", result=None):
+            state = room.state
+            move = apply(state, legal_actions(state)[0])
+            start = len(state.events)
+            store.append(room, start, move.events[start:], status, result)
+            room.session.state = move
+        seated = row()
+        time.sleep(0.01)
+        act()
+        act()
+        assert row() == seated                  # two actions, the row untouched
+        room.row_at -= ROW_EVERY                # a minute on: the next action writes it
+        act()
+        assert row()[1] > seated[1]
+        later = row()
+        act(status="over", result={"reason": "played"})     # a status change: at once
+        assert row()[0] == "over" and row()[1] > later[1]
+        n = store.db.execute("SELECT count(*) FROM events WHERE room = ?", (room.id,)).fetchone()[0]
+        assert n == len(room.events)
+    finally:
+        store.close()
