@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -64,8 +65,12 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from websockets.asyncio.client import connect  # noqa: E402
+
 from koikoi.engine.events import events_from_json  # noqa: E402
+from koikoi.net.client import _has_proxy_option  # noqa: E402
 from koikoi.net.protocol import encode, wire_event  # noqa: E402
+from koikoi.net.rooms import room_rules  # noqa: E402
 
 HOST = "127.0.0.1"
 SKIPPED = 77                # the exit status of a run that could not be made (no PostgreSQL)
@@ -157,7 +162,6 @@ class Seat:
 
     # ---------------------------------------------------------- the connection
     async def connect(self) -> None:
-        from websockets.asyncio.client import connect
         self.ws = await connect(f"ws://{HOST}:{self.port or self.run.port}", open_timeout=20, compression=None,
                                 max_size=8 * 1024 * 1024, ping_interval=None, close_timeout=2,
                                 **({"proxy": None} if self.run.proxy_option else {}))
@@ -314,8 +318,6 @@ class Run:
         self.port: Optional[int] = None
         self.seats: list = []
         self.played: list = []          # (code, seat 0's record, seat 1's record, events 0, events 1)
-        from websockets.asyncio.client import connect
-        from koikoi.net.client import _has_proxy_option
         self.proxy_option = _has_proxy_option(connect)
 
     async def pair(self, i: int) -> None:
@@ -588,8 +590,8 @@ def make_profiles(db: Optional[str], data: Path, n: int) -> list:
     """N player keys with their profiles made in the ladder's database beforehand, as an
     operator could: the ladder lets one address bring only a few new keys an hour
     (PROFILES_PER_HOUR), and every simulated player comes from 127.0.0.1."""
-    from koikoi.ladder import identity
-    from koikoi.ladder.store import open_store
+    from koikoi.ladder import identity        # the ladder is optional: only --quick needs it
+    from koikoi.ladder.store import open_store  # (as above)
     keys = [identity.new_key() for _ in range(n)]
     store = open_store(db, data)
     try:
@@ -607,7 +609,7 @@ def quick_postgres(args, folder: Path):
     if args.db:
         return args.db, None, None
     sys.path.insert(0, str(ROOT / "tools"))
-    from load_ladder import fresh_database, start_postgres
+    from load_ladder import fresh_database, start_postgres  # tools/ is on the path only from here
     try:
         url, srv = start_postgres(folder)
     except Exception as exc:            # noqa: BLE001 - any failure: say it and skip
@@ -781,7 +783,7 @@ def stop_server(proc) -> None:
 
 def raise_fd_limit(need: int) -> None:
     try:
-        import resource
+        import resource     # Unix only: elsewhere there is no limit to raise
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft < need:
             resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
@@ -840,7 +842,6 @@ def parse_args(argv=None):
     for name, lo, hi in (("pairs", 1, 5000), ("matches", 1, 1000), ("months", 1, 12)):
         if not lo <= getattr(args, name) <= hi:
             p.error(f"--{name} must be {lo} to {hi}")
-    from koikoi.net.rooms import room_rules
     try:
         room_rules(args.preset, {}, args.months)
     except ValueError as exc:
@@ -855,8 +856,6 @@ def parse_args(argv=None):
 def quiet_gc() -> None:
     """The simulated players' own pauses are not the server's: what survives a full
     collection here is frozen (this process is short-lived), so the next ones are short."""
-    import gc
-
     def after(phase, info):
         if phase == "stop" and info.get("generation") == 2:
             gc.freeze()
