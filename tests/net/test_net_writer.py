@@ -12,9 +12,10 @@ import time
 
 import pytest
 
-from koikoi.engine import legal_actions
-from koikoi.net.client import ServerError
-from koikoi.net.rooms import RoomStore, StoreError
+from koikoi.engine import apply, legal_actions, new_match
+from koikoi.net.client import Connection, ServerError
+from koikoi.net.protocol import encode
+from koikoi.net.rooms import ROW_EVERY, Room, RoomStore, Seat, StoreError, room_rules, room_session
 
 from net_helpers import close_all, pair, play, run, serving, settle
 
@@ -130,8 +131,6 @@ def test_creating_and_joining_are_written_before_they_are_answered(data_dir):
     """Create and join go through the writer too: held back while it is busy, answered
     only once committed; a connection that goes before its answer leaves a dropped seat,
     and a host leaving meanwhile waits for the join."""
-    from koikoi.net.client import Connection
-    from koikoi.net.protocol import encode
 
     async def scenario():
         async with serving(data_dir, claim_after=3600) as server:
@@ -204,9 +203,6 @@ def test_an_action_leaves_the_rooms_row_alone_for_a_minute(tmp_path):
     status index) only when the status changes or ROW_EVERY has passed since the row was
     last written: a third of the pages of a commit fewer. A restart reads the room as at
     most that much older than its last action; its log is whole."""
-    from koikoi.engine import apply, new_match
-    from koikoi.net.rooms import ROW_EVERY, Room, Seat, room_rules, room_session
-
     store = RoomStore(tmp_path, durable=False)
     try:
         rules, months, house = room_rules("casual", {}, 1)
