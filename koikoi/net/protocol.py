@@ -92,6 +92,11 @@ from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from
 from ..files import BadFile, parse_json
 from ..session import clean_name, legacy_id
 
+try:
+    from orjson import dumps as _orjson_dumps
+except ImportError:                 # optional: json encodes the same text, slower
+    _orjson_dumps = None
+
 PROTOCOL_VERSION = 1
 MAX_FRAME = 16 * 1024            # bytes of one client frame (the server's websockets max_size)
 MAX_DEPTH = 6                    # nesting of a client frame: {"rules": {"house": {...}}} is 3
@@ -331,7 +336,15 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=
 
 
 def encode(message: dict) -> str:
-    """A frame's JSON text: compact, UTF-8 as is, no NaN (one encoder for every frame)."""
+    """A frame's JSON text: compact, UTF-8 as is (the same text from orjson, several times
+    faster, where it is installed: json's for what orjson does not take, such as an
+    integer over 64 bits or a key that is not text). No frame holds NaN: json refuses it,
+    orjson writes null."""
+    if _orjson_dumps is not None:
+        try:
+            return _orjson_dumps(message).decode()
+        except TypeError:
+            pass
     return _ENCODE(message)
 
 
