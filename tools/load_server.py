@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -64,8 +65,12 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from websockets.asyncio.client import connect  # noqa: E402
+
 from koikoi.engine.events import events_from_json  # noqa: E402
+from koikoi.net.client import _has_proxy_option  # noqa: E402
 from koikoi.net.protocol import encode, wire_event  # noqa: E402
+from koikoi.net.rooms import room_rules  # noqa: E402
 
 HOST = "127.0.0.1"
 SKIPPED = 77                # the exit status of a run that could not be made (no PostgreSQL)
@@ -81,10 +86,11 @@ def rss_bytes(pid: int) -> Optional[int]:
         return None
 
 
-def cpu_split(pid: int) -> Optional[tuple[float, float]]:
-    """(user, system) CPU seconds process ``pid`` has used (Linux /proc; None elsewhere)."""
+def cpu_split(pid: int, task: Optional[int] = None) -> Optional[tuple[float, float]]:
+    """(user, system) CPU seconds process ``pid`` has used (``task``: that thread's only;
+    Linux /proc; None elsewhere)."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
+        with open(f"/proc/{pid}/stat" if task is None else f"/proc/{pid}/task/{task}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         tick = os.sysconf("SC_CLK_TCK")
         return int(fields[11]) / tick, int(fields[12]) / tick
@@ -156,7 +162,6 @@ class Seat:
 
     # ---------------------------------------------------------- the connection
     async def connect(self) -> None:
-        from websockets.asyncio.client import connect
         self.ws = await connect(f"ws://{HOST}:{self.port or self.run.port}", open_timeout=20, compression=None,
                                 max_size=8 * 1024 * 1024, ping_interval=None, close_timeout=2,
                                 **({"proxy": None} if self.run.proxy_option else {}))
@@ -313,8 +318,6 @@ class Run:
         self.port: Optional[int] = None
         self.seats: list = []
         self.played: list = []          # (code, seat 0's record, seat 1's record, events 0, events 1)
-        from websockets.asyncio.client import connect
-        from koikoi.net.client import _has_proxy_option
         self.proxy_option = _has_proxy_option(connect)
 
     async def pair(self, i: int) -> None:
@@ -364,6 +367,7 @@ class Run:
     async def main(self, server_pid: int) -> dict:
         t0 = time.monotonic()
         cpu0, split0, mine0 = cpu_seconds(server_pid), cpu_split(server_pid), time.process_time()
+        main0 = cpu_split(server_pid, server_pid)       # the event loop's thread (its tid is the pid)
         before = rss_bytes(server_pid)
         peak = self.peak = {"rss": before, "rooms": 0}
         self.server_pid = server_pid
@@ -381,7 +385,10 @@ class Run:
             for t in tasks:
                 t.cancel()
         cpu1, split1 = cpu_seconds(server_pid), cpu_split(server_pid)
+        main1 = cpu_split(server_pid, server_pid)
         return {"elapsed": time.monotonic() - t0, "rss_before": before, "peak": peak,
+                "server_loop": None if main0 is None or main1 is None else
+                (main1[0] - main0[0], main1[1] - main0[1]),
                 "server_cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
                 "server_sys": None if split0 is None or split1 is None else split1[1] - split0[1],
                 "client_cpu": time.process_time() - mine0}
@@ -583,8 +590,8 @@ def make_profiles(db: Optional[str], data: Path, n: int) -> list:
     """N player keys with their profiles made in the ladder's database beforehand, as an
     operator could: the ladder lets one address bring only a few new keys an hour
     (PROFILES_PER_HOUR), and every simulated player comes from 127.0.0.1."""
-    from koikoi.ladder import identity
-    from koikoi.ladder.store import open_store
+    from koikoi.ladder import identity        # the ladder is optional: only --quick needs it
+    from koikoi.ladder.store import open_store  # (as above)
     keys = [identity.new_key() for _ in range(n)]
     store = open_store(db, data)
     try:
@@ -602,7 +609,7 @@ def quick_postgres(args, folder: Path):
     if args.db:
         return args.db, None, None
     sys.path.insert(0, str(ROOT / "tools"))
-    from load_ladder import fresh_database, start_postgres
+    from load_ladder import fresh_database, start_postgres  # tools/ is on the path only from here
     try:
         url, srv = start_postgres(folder)
     except Exception as exc:            # noqa: BLE001 - any failure: say it and skip
@@ -776,7 +783,7 @@ def stop_server(proc) -> None:
 
 def raise_fd_limit(need: int) -> None:
     try:
-        import resource
+        import resource     # Unix only: elsewhere there is no limit to raise
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft < need:
             resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
@@ -835,7 +842,6 @@ def parse_args(argv=None):
     for name, lo, hi in (("pairs", 1, 5000), ("matches", 1, 1000), ("months", 1, 12)):
         if not lo <= getattr(args, name) <= hi:
             p.error(f"--{name} must be {lo} to {hi}")
-    from koikoi.net.rooms import room_rules
     try:
         room_rules(args.preset, {}, args.months)
     except ValueError as exc:
@@ -850,8 +856,6 @@ def parse_args(argv=None):
 def quiet_gc() -> None:
     """The simulated players' own pauses are not the server's: what survives a full
     collection here is frozen (this process is short-lived), so the next ones are short."""
-    import gc
-
     def after(phase, info):
         if phase == "stop" and info.get("generation") == 2:
             gc.freeze()
@@ -901,6 +905,9 @@ def main(argv=None) -> int:
         "rss_per_room_kb": round(per_room / 1024, 1) if per_room is not None else None,
         "server_cpu_s": None if info["server_cpu"] is None else round(info["server_cpu"], 2),
         "server_sys_s": None if info["server_sys"] is None else round(info["server_sys"], 2),
+        # the event loop's thread (user, system); the rest of server_cpu_s is the other threads
+        # (the store's writer)
+        "server_loop_s": None if info["server_loop"] is None else [round(v, 2) for v in info["server_loop"]],
         "clients_cpu_s": round(info["client_cpu"], 2),
         "server_cpu_ms_per_action": (None if info["server_cpu"] is None or not st.times
                                      else round(info["server_cpu"] * 1000 / len(st.times), 3)),
@@ -919,7 +926,11 @@ def main(argv=None) -> int:
           f"{peak['rooms']} rooms live: {out['rss_per_room_kb']} KB a room (with its two connections)")
     print(f"CPU: the server {out['server_cpu_s']} s, {out['server_sys_s']} of it in the kernel "
           f"({out['server_cpu_ms_per_action']} ms an action), "
-          f"the simulated clients {out['clients_cpu_s']} s (of {out['elapsed_s']} s)")
+          + ("" if out["server_loop_s"] is None else
+             f"its event loop {out['server_loop_s'][0]} s user + {out['server_loop_s'][1]} s kernel, "
+             f"its other threads (the store's writer) "
+             f"{round(out['server_cpu_s'] - sum(out['server_loop_s']), 2)} s; ")
+          + f"the simulated clients {out['clients_cpu_s']} s (of {out['elapsed_s']} s)")
     if args.faults:
         print(f"faults: {st.drops} connections dropped, {st.reconnects} reconnections, refused: {st.refused}, "
               f"errors: {st.errors}")

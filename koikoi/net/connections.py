@@ -11,6 +11,9 @@ import time
 from collections import deque
 from typing import Any, Optional
 
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.frames import Opcode
 from websockets.protocol import State
 
 from .limits import Bucket, address_key
@@ -27,7 +30,6 @@ def peer_of(ws) -> str:
 
 def forget_headers(ws) -> None:
     """The handshake's headers are read: each connection would keep a few KB of them."""
-    from websockets.datastructures import Headers
     for part in (ws.request, ws.response):
         if part is not None:
             part.headers = Headers()
@@ -176,8 +178,6 @@ class Accounting:
         """websockets' server connection, counted from the TCP accept (before any byte
         of the handshake): over the total or the address's share it is answered 503 and
         closed at once; ping and pong frames take from the connection's rate limit."""
-        from websockets.asyncio.server import ServerConnection
-        from websockets.frames import Opcode
         server = self
         control = (Opcode.PING, Opcode.PONG)
         full = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"

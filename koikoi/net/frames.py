@@ -19,7 +19,7 @@ from collections import OrderedDict
 from typing import Any, Optional
 
 from ..engine import legal_actions
-from .protocol import (action_to_json, encode, event_text, is_public, record_message, rules_dict,
+from .protocol import (action_to_json, encode, event_text, is_public, record_text, rules_dict,
                        spectator_event, wire_event)
 
 KEEP = 256          # viewers whose whole encoded log is kept (least recently read go first)
@@ -74,7 +74,7 @@ class Wire:
             head.append(',"re":' + encode(rid))
         to_move = room.state.to_move
         head.append(f',"start":{start},"total":{len(room.events)},"to_move":'
-                    f'{"null" if to_move is None else to_move},"legal":{encode(legal(room, seat))}')
+                    f'{"null" if to_move is None else to_move},"legal":{legal_text(room, seat)}')
         head.append(',"events":[')
         head.append(",".join(texts))
         head.append("]}")
@@ -91,6 +91,12 @@ def legal(room, seat: Optional[int]) -> list:
     if room.status != "playing" or seat is None or state.to_move != seat:
         return []
     return [action_to_json(a) for a in legal_actions(state) or ()]
+
+
+def legal_text(room, seat: Optional[int]) -> str:
+    """``legal`` encoded (most viewers have none: not to move)."""
+    acts = legal(room, seat)
+    return encode(acts) if acts else "[]"
 
 
 def joined(room, c, rid: Any, claim_after: float, token: Optional[str] = None) -> dict:
@@ -119,9 +125,7 @@ def record(room, seat: int, rid: Any = None) -> str:
     if room.status != "over":       # never while it is live: every hidden card is in it
         raise RuntimeError(f"room {room.code} is {room.status}: no record")
     if room.record is None or room.record[0] != len(room.events):
-        msg = record_message(room.code, 0, room.names, room.events, room.result)
-        del msg["type"], msg["seat"]
-        room.record = (len(room.events), encode(msg))
+        room.record = (len(room.events), record_text(room.code, room.names, room.events, room.result))
     head = f'{{"type":"record","seat":{seat:d}'
     if rid is not None:
         head += ',"re":' + encode(rid)

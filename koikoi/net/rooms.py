@@ -40,6 +40,7 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -57,6 +58,11 @@ log = logging.getLogger("koikoi.net.rooms")
 DB_NAME = "rooms.sqlite3"
 SCHEMA_VERSION = 2                  # 2: rooms.rated, rooms.ladder (1 is upgraded)
 LIVE = ("open", "playing")
+# While a room is played its row's ``updated`` is written with an action's events at most
+# this often (seconds): an action then writes its events' page alone, not also the room's
+# row and its status index (a third of the pages of a commit). Every status change writes
+# it at once; a restart may read a room as up to this much older than its last action.
+ROW_EVERY = 60.0
 STATUSES = ("open", "playing", "over", "closed", "expired")
 
 _SCHEMA = f"""
@@ -102,8 +108,23 @@ def token_hash(token: str) -> str:
 def room_rules(preset: str, house: dict, months: Any = "preset") -> tuple[Rules, Optional[int], dict]:
     """The Rules, months and house-rule changes (those that change something) of a room:
     ``engine.rules.match_rules``, the rules the New match dialog and the house-rules editor
-    build. A RulesError (a ValueError) names what is refused. ``months`` left out: the preset's."""
-    return match_rules(preset, house, months)
+    build. A RulesError (a ValueError) names what is refused. ``months`` left out: the preset's.
+    The choices of the last rooms made are kept built (most rooms share a few): a house dict
+    of text keys and plain values is looked up, anything else is built afresh."""
+    try:
+        key = (preset, tuple(sorted((k, type(v).__name__, v) for k, v in house.items())),
+               type(months).__name__, months)
+        hash(key)
+    except (TypeError, AttributeError):     # not a choice a client can send: built, not kept
+        return match_rules(preset, house, months)
+    rules, months, kept = _room_rules(key)
+    return rules, months, dict(kept)
+
+
+@lru_cache(maxsize=64)
+def _room_rules(key: tuple) -> tuple:
+    preset, items, _kind, months = key
+    return match_rules(preset, {k: v for k, _t, v in items}, months)
 
 
 def room_session(state: State) -> MatchSession:
@@ -150,6 +171,7 @@ class Room:
     owner: Optional[str] = None     # the address (IPv6: its /64) that created it, this run only
     rated: bool = False             # a quick-match room: its result goes to the ladder
     ladder_hashes: Optional[tuple] = None   # the two players' key hashes (the ladder's)
+    row_at: float = 0.0             # when the writer last wrote the row's ``updated`` (ROW_EVERY)
 
     @property
     def state(self) -> State:
@@ -308,6 +330,7 @@ class RoomStore:
             rid = cur.lastrowid
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", [(rid,) + s for s in seats])
             db.executemany("INSERT INTO events VALUES (?, ?, ?)", [(rid, i, text) for i, text in rows])
+            room.row_at = now
             return rid
         return work
 
@@ -332,6 +355,7 @@ class RoomStore:
         def work(db):
             db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", row)
             db.execute("UPDATE rooms SET status = ?, updated = ? WHERE id = ?", (status, now, rid))
+            room.row_at = now
             return now
         return work
 
@@ -346,11 +370,15 @@ class RoomStore:
         result_json = json.dumps(result) if result is not None else None
         rid = room.id
 
+        changed = status != room.status or result is not None
+
         def work(db):
             now = time.time()
             db.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
-            db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
-                       (status, result_json, now, rid))
+            if changed or now - room.row_at >= ROW_EVERY:
+                db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
+                           (status, result_json, now, rid))
+                room.row_at = now
             return now
         return work
 
@@ -366,6 +394,7 @@ class RoomStore:
             now = time.time()
             db.execute("UPDATE rooms SET status = ?, result = ?, updated = ? WHERE id = ?",
                        (status, row[1], now, row[2]))
+            room.row_at = now
             return now
         return work
 
@@ -410,7 +439,7 @@ class RoomStore:
             raise ValueError("the room's rules differ from its log's")
         room = Room(code, preset, json.loads(house), rules, months, bool(spectators), room_session(state), created,
                     status, json.loads(result) if result else None, id=rid, updated=updated,
-                    rated=bool(rated), ladder_hashes=tuple(json.loads(hashes)) if hashes else None)
+                    row_at=updated, rated=bool(rated), ladder_hashes=tuple(json.loads(hashes)) if hashes else None)
         for seat, name, th, joined in self.db.execute(
                 "SELECT seat, name, token_sha256, joined FROM seats WHERE room = ?", (rid,)):
             room.seats[seat] = Seat(name, th, joined)

@@ -38,11 +38,15 @@ runs about once a second.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
 
 from .config import DEFAULT_PORT, ServerConfig, default_data_dir
 from .connections import Accounting, Client, forget_headers, peer_of, ping
@@ -96,7 +100,6 @@ class MatchServer(Accounting):
     # -------------------------------------------------------------- life
 
     async def start(self) -> None:
-        from websockets.asyncio.server import serve
         from .. import storage  # noqa: F401  (room_rules reads the house rules there: loaded now,
         #                          not while the first player waits)
         cfg = self.config
@@ -177,8 +180,6 @@ class MatchServer(Accounting):
     # -------------------------------------------------------------- the garbage collector
 
     def _gc_on(self, loop) -> None:
-        import gc
-
         def after(phase: str, info: dict) -> None:      # any thread: freeze on the loop
             if phase == "stop" and info.get("generation") == 2 and not loop.is_closed():
                 try:
@@ -189,9 +190,11 @@ class MatchServer(Accounting):
         self._gc_thawed = time.monotonic()
         gc.freeze()                 # what the server holds once started (modules, resumed rooms)
         gc.callbacks.append(after)
+        self._gc_threshold = gc.get_threshold()
+        if self.config.gc_threshold:
+            gc.set_threshold(*self.config.gc_threshold)
 
     def _gc_thaw(self, force: bool = False) -> None:
-        import gc
         cb = getattr(self, "_gc_callback", None)
         if cb is None:
             return
@@ -199,6 +202,7 @@ class MatchServer(Accounting):
             self._gc_thawed = time.monotonic()
             gc.unfreeze()
             if force:
+                gc.set_threshold(*self._gc_threshold)
                 if cb in gc.callbacks:
                     gc.callbacks.remove(cb)
                 self._gc_callback = None
@@ -282,7 +286,6 @@ class MatchServer(Accounting):
     # -------------------------------------------------------------- connections
 
     async def _handler(self, ws) -> None:
-        from websockets.exceptions import ConnectionClosed
         c = Client(self, ws, peer_of(ws))
         ws.koikoi_client = c
         self.clients.add(c)

@@ -81,6 +81,7 @@ class RoomService(LadderRooms):
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self.rooms: dict[str, Room] = {}
         self._creating: dict[str, Room] = {}     # rooms being written, not yet known to anyone
+        self._owned: dict[str, dict] = {}        # address key -> {code: room} made from there, loaded
         self.presence = Presence(config.claim_after)
         self.wire = frames.Wire()
         self.guesses = Guesses(config.guesses_rate, config.guesses_burst,
@@ -161,6 +162,13 @@ class RoomService(LadderRooms):
             failed(exc)
         return Write(room, op, args, ok, bad)
 
+    def _disown(self, room: Room) -> None:
+        owned = self._owned.get(room.owner) if room.owner is not None else None
+        if owned is not None and owned.get(room.code) is room:
+            del owned[room.code]
+            if not owned:
+                del self._owned[room.owner]
+
     def live_rooms(self) -> int:
         return sum(r.live for r in self.rooms.values())
 
@@ -173,7 +181,8 @@ class RoomService(LadderRooms):
 
     def _new_room(self, preset: str, house: dict, rules, months, spectators: bool, now: float):
         """A new room and its seat-0 token, or the refusal's (code, message)."""
-        if self.live_rooms() + len(self._creating) >= self.config.max_rooms:
+        cap = self.config.max_rooms         # (fewer loaded than that: no need to count the live)
+        if len(self.rooms) + len(self._creating) >= cap and self.live_rooms() + len(self._creating) >= cap:
             return "server_full", "the server holds all the rooms it can"
         code = self._new_code()
         if code is None:
@@ -184,11 +193,13 @@ class RoomService(LadderRooms):
     def _on_create(self, c, m: dict, rid: Any, now: float) -> Optional[Write]:
         if c.room is not None or c.entering:
             return self._no(c, rid, "create", "in_room", "this connection is in a room already")
-        mine = (sum(r.owner == c.key and r.live for r in self.rooms.values())
-                + sum(r.owner == c.key for r in self._creating.values()))
-        if mine >= self.config.rooms_per_address:
-            return self._no(c, rid, "create", "too_many_rooms",
-                            f"{mine} rooms made from your address are still open or playing")
+        owned = self._owned.get(c.key) or {}
+        limit = self.config.rooms_per_address
+        if len(owned) >= limit:       # (fewer made from there: no need to count the live ones)
+            mine = sum(r.live for r in owned.values())      # (one being made is open: live)
+            if mine >= limit:
+                return self._no(c, rid, "create", "too_many_rooms",
+                                f"{mine} rooms made from your address are still open or playing")
         choice = m["rules"]
         try:
             rules, months, house = room_rules(choice["preset"], choice["house"], m.get("months", "preset"))
@@ -202,6 +213,7 @@ class RoomService(LadderRooms):
         room.owner = c.key
         # nobody knows the code until it is committed
         self._creating[room.code] = room
+        self._owned.setdefault(c.key, {})[room.code] = room
         c.entering = True
 
         def done(rowid, now):
@@ -220,6 +232,7 @@ class RoomService(LadderRooms):
 
         def failed(exc):
             self._creating.pop(room.code, None)
+            self._disown(room)
             c.entering = False
             self._not_stored(c, "create", rid)
         return self._write(room, "create", (room,), done, failed)
@@ -530,6 +543,7 @@ class RoomService(LadderRooms):
             elif room.live or idle <= cfg.keep_finished:
                 continue
             del self.rooms[code]
+            self._disown(room)
             self.wire.forget(room)      # (its timed claims lapse by themselves: it is not playing)
             gone.append(code)
         self.guesses.forget_quiet(now)

@@ -9,8 +9,11 @@ server's event loop never waits for the disk (koikoi.net.rooms.RoomStore starts 
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
+import queue
 import sqlite3
+import threading
 from typing import Optional
 
 log = logging.getLogger("koikoi.net.rooms")
@@ -58,14 +61,12 @@ class Writer:
     work is committed (or failed: StoreError, and nothing of it was written). The
     work queued while a commit runs goes into the next transaction together (group
     commit): under load one commit (one fsync) carries the actions of many rooms,
-    and the server's event loop never waits for the disk. Each work has a savepoint of
-    its own, so one bad work fails alone."""
+    and the server's event loop never waits for the disk. One bad work fails alone
+    (``_write``)."""
 
     BATCH = 256
 
     def __init__(self, connect):
-        import queue
-        import threading
         self._connect = connect
         self._queue: "queue.SimpleQueue" = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="koikoi-room-writer", daemon=True)
@@ -83,7 +84,6 @@ class Writer:
             raise StoreError(f"the room writer cannot open the store: {self._error}")
 
     def submit(self, work):
-        import concurrent.futures
         fut: concurrent.futures.Future = concurrent.futures.Future()
         if not self._thread.is_alive():
             fut.set_exception(StoreError("the room writer has stopped"))
@@ -133,7 +133,6 @@ class Writer:
             self._thread.join(timeout)
 
     def _run(self) -> None:
-        import queue
         try:
             self._db = self._connect()
         except BaseException as exc:      # reported by __init__
@@ -178,52 +177,54 @@ class Writer:
                 pass
 
     def _write(self, batch) -> None:
-        """One transaction for the batch; each work in a savepoint of its own, so a work
-        that fails is undone alone and fails alone. If the commit fails, every work does
-        (nothing of the batch is written)."""
+        """One transaction for the batch, one commit (one fsync) for all its works, no
+        savepoint between them. A work that fails rolls the transaction back: it fails
+        alone, and the others are written again without it, together (a work is
+        statements only: run a second time it writes the same). If the commit fails,
+        every work of the batch does (nothing of it was written)."""
         db = self._db
-        done: list = []             # (future, result) of the works that went in
-        alone = len(batch) == 1     # the transaction is the work's own: no savepoint needed
-        try:
-            db.execute("BEGIN IMMEDIATE")
+        while batch:
+            outs: list = []
+            bad: Optional[Exception] = None
             try:
-                for work, fut in batch:
-                    if not alone:
-                        db.execute("SAVEPOINT work")
-                    try:
-                        out = work(db)
-                    except Exception as exc:
-                        if not alone:
-                            db.execute("ROLLBACK TO work")
-                            db.execute("RELEASE work")
-                        log.error("room store: %s", exc)
-                        fut.set_exception(StoreError(str(exc)))
-                        if alone:
-                            db.execute("ROLLBACK")
-                            return
-                        continue
-                    if not alone:
-                        db.execute("RELEASE work")
-                    done.append((fut, out))
-                db.execute("COMMIT")
-            except BaseException:
+                db.execute("BEGIN IMMEDIATE")
                 try:
-                    db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-                raise
-        except Exception as exc:
-            log.error("room store: the commit failed: %s", exc)
-            for fut, _out in done:
-                fut.set_exception(StoreError(str(exc)))
-            for _work, fut in batch:
-                if not fut.done():
-                    fut.set_exception(StoreError(str(exc)))
+                    for work, _fut in batch:
+                        try:
+                            outs.append(work(db))
+                        except Exception as exc:
+                            bad = exc
+                            break
+                    if bad is None:
+                        db.execute("COMMIT")
+                except BaseException:
+                    self._rollback()
+                    raise
+            except Exception as exc:
+                log.error("room store: the commit failed: %s", exc)
+                for _work, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(StoreError(str(exc)))
+                return
+            if bad is None:
+                break
+            self._rollback()
+            i = len(outs)
+            log.error("room store: %s", bad)
+            batch[i][1].set_exception(StoreError(str(bad)))
+            batch = batch[:i] + batch[i + 1:]
+        else:
             return
         self.commits += 1
-        self.works += len(done)
-        for fut, out in done:
+        self.works += len(batch)
+        for (_work, fut), out in zip(batch, outs):
             fut.set_result(out)
+
+    def _rollback(self) -> None:
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:       # no transaction left to undo (SQLite undid it itself)
+            pass
 
 
 __all__ = ["StoreError", "Writer"]

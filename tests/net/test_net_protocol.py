@@ -10,6 +10,7 @@ import pytest
 
 from koikoi.engine import (RULESETS, ChooseMatch, KoiKoi, PickOyagime, Play, Stop, apply,
                            legal_actions, new_match, public_event, replay)
+from koikoi.engine.events import event_to_dict
 from koikoi.engine.table import fold_all
 from koikoi.net.protocol import (MAX_FRAME, ProtocolError, action_from_json, action_to_json,
                                  encode, event_from_wire, new_room_code, new_token, normal_code,
@@ -201,3 +202,21 @@ def test_an_unreadable_room_store_is_set_aside_not_deleted(tmp_path):
         assert store.db.execute("PRAGMA user_version").fetchone() is not None   # a fresh store
     finally:
         store.close()
+
+
+def test_a_frame_is_the_same_text_whichever_encoder_makes_it():
+    """``encode`` (orjson where installed) writes exactly json's compact text for every
+    event as each viewer sees it, and falls back to json for what orjson does not take."""
+    def as_json(value):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for preset in sorted(RULESETS):
+        state = new_match(RULESETS[preset], seed=11)
+        rng = random.Random(preset)
+        while not state.is_over and len(state.events) < 200:
+            state = apply(state, rng.choice(legal_actions(state)))
+        for e in state.events:
+            for value in (event_to_dict(e), wire_event(e, 0), wire_event(e, 1)):
+                assert encode(value) == as_json(value)
+    for value in ({"re": 2 ** 70}, {1: "an int key"}, {"t": ("a", None)}, {"at": 1796184776.270759,
+                                                                            "name": "名前"}):
+        assert encode(value) == as_json(value)

@@ -12,9 +12,10 @@ import time
 
 import pytest
 
-from koikoi.engine import legal_actions
-from koikoi.net.client import ServerError
-from koikoi.net.rooms import RoomStore, StoreError
+from koikoi.engine import apply, legal_actions, new_match
+from koikoi.net.client import Connection, ServerError
+from koikoi.net.protocol import encode
+from koikoi.net.rooms import ROW_EVERY, Room, RoomStore, Seat, StoreError, room_rules, room_session
 
 from net_helpers import close_all, pair, play, run, serving, settle
 
@@ -130,8 +131,6 @@ def test_creating_and_joining_are_written_before_they_are_answered(data_dir):
     """Create and join go through the writer too: held back while it is busy, answered
     only once committed; a connection that goes before its answer leaves a dropped seat,
     and a host leaving meanwhile waits for the join."""
-    from koikoi.net.client import Connection
-    from koikoi.net.protocol import encode
 
     async def scenario():
         async with serving(data_dir, claim_after=3600) as server:
@@ -195,5 +194,47 @@ def test_a_bad_write_alone_in_its_commit_leaves_nothing_and_the_next_goes_in(tmp
             w.submit(half).result(10)
         assert w.submit(lambda db: db.execute("INSERT INTO t VALUES (1)") and 1).result(10) == 1
         assert store.db.execute("SELECT k FROM t").fetchall() == [(1,)]
+    finally:
+        store.close()
+
+
+def test_an_action_leaves_the_rooms_row_alone_for_a_minute(tmp_path):
+    """An action's append writes its events; the room's row (``updated``, and with it the
+    status index) only when the status changes or ROW_EVERY has passed since the row was
+    last written: a third of the pages of a commit fewer. A restart reads the room as at
+    most that much older than its last action; its log is whole."""
+    store = RoomStore(tmp_path, durable=False)
+    try:
+        rules, months, house = room_rules("casual", {}, 1)
+        room = Room("KOI-1234", "casual", house, rules, months, False,
+                    room_session(new_match(rules, seed=5, months=months)), time.time())
+        room.seats[0] = Seat("A", "0" * 64, time.time())
+        store.create(room)
+        room.seats[1] = Seat("B", "1" * 64, time.time())
+        store.add_seat(room, 1, "playing")
+        room.status = "playing"
+
+        def row():
+            return store.db.execute("SELECT status, updated FROM rooms WHERE id = ?", (room.id,)).fetchone()
+
+        def act(status="playing", result=None):
+            state = room.state
+            move = apply(state, legal_actions(state)[0])
+            start = len(state.events)
+            store.append(room, start, move.events[start:], status, result)
+            room.session.state = move
+        seated = row()
+        time.sleep(0.01)
+        act()
+        act()
+        assert row() == seated                  # two actions, the row untouched
+        room.row_at -= ROW_EVERY                # a minute on: the next action writes it
+        act()
+        assert row()[1] > seated[1]
+        later = row()
+        act(status="over", result={"reason": "played"})     # a status change: at once
+        assert row()[0] == "over" and row()[1] > later[1]
+        n = store.db.execute("SELECT count(*) FROM events WHERE room = ?", (room.id,)).fetchone()[0]
+        assert n == len(room.events)
     finally:
         store.close()

@@ -12,7 +12,7 @@ import pytest
 
 from koikoi.engine import legal_actions
 from koikoi.net.protocol import action_to_json, encode, parse_client
-from koikoi.net.rooms import RoomStore, StoreError
+from koikoi.net.rooms import RoomStore, StoreError, room_rules
 from koikoi.net.server import ServerConfig
 from koikoi.net.service import RoomService
 
@@ -286,3 +286,19 @@ def test_an_abandoned_room_expires_on_the_given_clock_and_after_a_restart(tmp_pa
     again.load(h.now + 10)
     assert code2 in again.rooms and again.rooms[code2].seats[0].presence == "dropped"
     assert again.sweep(h.now + 700) == [code2]
+
+
+def test_room_rules_are_kept_built_but_never_shared_or_mixed_up():
+    """The rules of the last rooms made are kept built: the same choice gives the same
+    Rules, each room its own house dict, and a choice differing only by a value's type
+    (True against 1) is not taken for another."""
+    rules, months, house = room_rules("casual", {"weather": True}, "preset")
+    again, months2, house2 = room_rules("casual", {"weather": True}, "preset")
+    assert again is rules and months2 == months and house2 == house == {"weather": True}
+    house2["weather"] = False                       # one room's dict is its own
+    assert room_rules("casual", {"weather": True}, "preset")[2] == {"weather": True}
+    with pytest.raises(ValueError):                 # 1 is not a value the knob holds
+        room_rules("casual", {"weather": 1}, "preset")
+    with pytest.raises(ValueError):                 # a refusal is not kept as a success
+        room_rules("casual", {"nope": True}, "preset")
+    assert room_rules("casual", {}, "preset")[0] is not rules
