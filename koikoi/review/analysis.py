@@ -75,15 +75,12 @@ from ..engine.events import RoundEnded
 from ..engine.match import CHOOSE, DECIDE, PLAY, walk
 from ..engine.phase import Phase
 from ..i18n import SOURCE_LANGUAGE, language
-from .model import (FORCED, GOOD, INACCURACY, MISTAKE, REASON_MAX, Decision, MatchReview, Option,
-                    RoundReview)
+from .model import (FORCED, GOOD, INACCURACY, INACCURACY_POINTS, MISTAKE, MISTAKE_POINTS, NOISE_Z,
+                    REASON_MAX, Decision, MatchReview, Option, RoundReview)
 from .reasons import explain
 
 DEFAULT_BUDGET = 500       # deals (playouts per option) a decision at most (see Early stop)
 BUDGET_MAX = 100_000
-INACCURACY_POINTS = 0.5
-MISTAKE_POINTS = 1.5
-NOISE_Z = 2.0
 MIN_DEALS = 200            # deals before the analysis may stop early (``settled``)
 CHECK_EVERY = 100          # and how often it asks from there
 SEED = 0                   # the analysis seed: part of every generator's key
