@@ -12,8 +12,10 @@ sees the state: the opponent's hand and the stock order cannot reach it.
 Values. ``koikoi.ai.hard.estimate`` deals the unseen cards ``budget`` times
 (a generator keyed by the view alone, so the same view always gets the same
 deals, whatever the hidden cards really were) and plays every legal option
-on every deal to the end of the round with the playout policy for both seats,
-with common random numbers; Stop is exact, and an option whose turn puts the
+on every deal to the end of the round with the playout policy for both seats
+(either seat's later Koi-Koi questions answered by the exact Stop against a fitted
+estimate of calling, and in the match's last round by what stopping does to the match:
+``koikoi.ai.playout``), with common random numbers; Stop is exact, and an option whose turn puts the
 Koi-Koi question to the seat is valued with the question answered as a decision
 (the exact Stop, or Koi-Koi where its playouts beat it: ``hard.resolve``). No
 option is pruned. Options that
