@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from koikoi.ai import playout
 from koikoi.ai.knowledge import ALL, Knowledge
 from koikoi.ai.playout import Policy
 from koikoi.ai.sim import DECIDE, Round, bits
@@ -209,7 +210,6 @@ def big_award(rules, r):
 
 
 def test_missing_call_data_falls_back_to_medium_rule(monkeypatch):
-    from koikoi.ai import playout
     monkeypatch.setattr(playout, "_CALLS", [{}])
     pol = Policy(Knowledge(RULESETS["nintendo"]), kk="fit")
     assert pol.kk == "ev"

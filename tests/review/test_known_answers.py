@@ -15,7 +15,7 @@ import pytest
 from koikoi import coach, lessons
 from koikoi.ai.hard import HardPlayer
 from koikoi.ai.medium import MediumPlayer
-from koikoi.engine import RULESETS, KoiKoi, Play, Stop, apply, legal_actions, new_match, view
+from koikoi.engine import RULESETS, Play, Stop, apply, legal_actions, new_match, view
 from koikoi.engine.phase import Phase
 from koikoi.review.analysis import analyse_decision, analyse_match
 from koikoi.review.model import GOOD
