@@ -5,7 +5,8 @@ opponent hand of the right size and a stock order), applies every candidate
 action to the same samples, and plays each to the end of the round in the
 lean simulator with the cheap greedy policy for both seats (which answers
 either seat's later Koi-Koi questions by the better of the exact Stop and a
-fitted estimate of calling: playout.py, kind "fit"), with the same stream of
+fitted estimate of calling, and in the match's last round by what stopping does
+to the match: playout.py, kind "fit"), with the same stream of
 policy noise for every candidate (common random numbers, so two candidates
 are compared sample by sample). Each finished round is scored by the
 probability of winning the MATCH from the resulting scores, rounds left and
