@@ -34,7 +34,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from koikoi.ai.knowledge import Knowledge  # noqa: E402
-from koikoi.ai.playout import CALL_FEATURES, CALLS_DATA, Policy, call_features  # noqa: E402
+from koikoi.ai.playout import (CALL_FEATURES, CALLS_DATA, Policy, call_features,  # noqa: E402
+                                called_points)
 from koikoi.ai.sim import CHOOSE, DONE, PLAY, deal  # noqa: E402
 from koikoi.engine import RULESETS  # noqa: E402
 
@@ -59,16 +60,8 @@ def questions(rules, n: int, follow: int, policy_kk: str, seed: int) -> list:
             elif r.phase == CHOOSE:
                 r.choose(pol.choose(r))
             else:
-                seat = r.to_move
                 stop, x = call_features(know, r, pol.points)
-                total = 0
-                for _ in range(follow):
-                    s = r.copy()
-                    s.koikoi()
-                    pol.run(s, rng.random)
-                    if s.winner is not None:
-                        total += s.points if s.winner == seat else -s.points
-                rows.append((x, stop, total / follow))
+                rows.append((x, stop, called_points(pol, r, follow, rng.random)))
                 if pol.koikoi(r):
                     r.koikoi()
                 else:

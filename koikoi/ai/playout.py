@@ -272,6 +272,21 @@ class Policy:
                 return r
 
 
+def called_points(policy: Policy, r: Round, n: int, rand) -> float:
+    """Koi-Koi's mean round points for the seat at ``r``'s question (``r`` unchanged): ``n``
+    playouts by ``policy`` after the call, each its award if it wins the round, the
+    opponent's negated if the opponent does, 0 for no game (tools/fit_calls.py's target)."""
+    seat = r.to_move
+    total = 0
+    for _ in range(n):
+        k = r.copy()
+        k.koikoi()
+        policy.run(k, rand)
+        if k.winner is not None:
+            total += k.points if k.winner == seat else -k.points
+    return total / n
+
+
 def selfplay_round(policy: Policy, rules, rng: random.Random, dealer: int, month: int = 1) -> Round:
     r = deal(rules, rng, dealer, month)
     return policy.run(r, rng.random)

@@ -144,19 +144,10 @@ def test_an_unknown_koikoi_rule_is_refused():
 def _followed(rules, r, n=400, seed=3):
     """Koi-Koi's and Stop's mean round points for the seat at ``r``'s question, by ``n``
     playouts after the call (Stop is exact)."""
-    pol = Policy(Knowledge(rules), kk="fit")
-    seat = r.to_move
     s = r.copy()
     s.stop()
-    rng = random.Random(seed)
-    total = 0
-    for _ in range(n):
-        k = r.copy()
-        k.koikoi()
-        pol.run(k, rng.random)
-        if k.winner is not None:
-            total += k.points if k.winner == seat else -k.points
-    return total / n, s.points
+    kk = playout.called_points(Policy(Knowledge(rules), kk="fit"), r, n, random.Random(seed).random)
+    return kk, s.points
 
 
 def test_the_fitted_rule_calls_on_an_open_tane_with_a_full_hand_where_medium_stops():
