@@ -23,8 +23,6 @@ ROOT = Path(__file__).resolve().parents[1] / "koikoi"
 
 # importer -> imported: the file that owns the arrow (and has to drop it)
 ALLOWED: dict[tuple[str, str], str] = {
-    ("koikoi.review.reasons", "koikoi.review.analysis"):
-        "koikoi/review/reasons.py (NOISE_Z imported inside a function; analysis imports reasons)",
 }
 
 

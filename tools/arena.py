@@ -21,10 +21,14 @@ A level may carry keyword arguments for experiments: ``"medium:feed_w=0.5"``.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import math
+import multiprocessing as mp
 import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from koikoi.engine import RULESETS, apply, legal_actions, new_match, view  # noqa: E402
 from koikoi.engine.actions import KoiKoi  # noqa: E402
 # Load every level before the worker processes fork (edits made during a run do not leak in).
-from koikoi.ai import playout as _playout  # noqa: E402
+from koikoi.ai import make_player, playout as _playout  # noqa: E402
 from koikoi.ai.players import _levels  # noqa: E402
 
 _levels()
@@ -43,30 +47,60 @@ _levels()
 _OLD_HARD: dict = {}
 
 
+class _GitPackage:
+    """Serves ``koikoi._ai_<rev>.<name>`` from ``git show <rev>:koikoi/ai/<name>.py``: the
+    CPU levels as they were at a revision, with their own playout policy, knowledge and
+    simulator, on today's engine (``from ..engine`` still reaches koikoi.engine)."""
+
+    def __init__(self, rev: str, root: Path):
+        self.rev = rev
+        self.root = root
+        self.prefix = "koikoi._ai_" + "".join(ch for ch in rev if ch.isalnum())
+
+    def _source(self, rel: str):
+        out = subprocess.run(["git", "-C", str(self.root), "show", f"{self.rev}:{rel}"],
+                             capture_output=True, text=True)
+        return out.stdout if out.returncode == 0 else None
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.prefix and not fullname.startswith(self.prefix + "."):
+            return None
+        sub = fullname[len(self.prefix) + 1:].replace(".", "/")
+        rel = f"koikoi/ai/{sub}.py" if sub else "koikoi/ai/__init__.py"
+        if self._source(rel) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self, origin=f"{self.rev}:{rel}",
+                                               is_package=not sub)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        rel = module.__spec__.origin.partition(":")[2]
+        if rel.endswith("__init__.py"):
+            # The package itself: an empty shell (the real __init__ pulls in every level).
+            module.__path__ = []
+            return
+        module.__file__ = str(self.root / rel)      # data/ (the win table) is today's
+        exec(compile(self._source(rel), module.__spec__.origin, "exec"), module.__dict__)
+
+
 def hard_at(rev: str):
-    """Hard as it was at git revision ``rev`` (its hard.py read with ``git show``, loaded as a
-    module of today's koikoi.ai package, so it runs on today's simulator and policy): the
-    baseline of a paired "new Hard against old Hard" run, ``arena.py hard hard@905da7d``."""
+    """Hard as it was at git revision ``rev``: its hard.py with the playout policy, knowledge,
+    Medium and simulator of that revision (read with ``git show``, loaded as the package
+    ``koikoi._ai_<rev>``), on today's engine: the baseline of a paired "new Hard against old
+    Hard" run, ``arena.py hard hard@a216113``."""
     cls = _OLD_HARD.get(rev)
     if cls is None:
-        import importlib.util
-        import subprocess
-        root = Path(__file__).resolve().parents[1]
-        src = subprocess.run(["git", "-C", str(root), "show", f"{rev}:koikoi/ai/hard.py"],
-                             check=True, capture_output=True, text=True).stdout
-        name = "koikoi.ai._hard_" + "".join(ch for ch in rev if ch.isalnum())
-        spec = importlib.util.spec_from_loader(name, loader=None)
-        mod = importlib.util.module_from_spec(spec)
-        mod.__package__ = "koikoi.ai"
-        mod.__file__ = str(root / "koikoi" / "ai" / f"_hard_{rev}.py")   # its data/ is today's
-        sys.modules[name] = mod
-        exec(compile(src, f"{rev}:koikoi/ai/hard.py", "exec"), mod.__dict__)
-        cls = _OLD_HARD[rev] = mod.HardPlayer
+        finder = _GitPackage(rev, Path(__file__).resolve().parents[1])
+        if not any(isinstance(f, _GitPackage) and f.prefix == finder.prefix
+                   for f in sys.meta_path):
+            sys.meta_path.insert(0, finder)
+        cls = _OLD_HARD[rev] = importlib.import_module(finder.prefix + ".hard").HardPlayer
     return cls
 
 
 def make(spec: str, seed: int, sims, think):
-    from koikoi.ai import make_player
     if spec.startswith("hard@"):
         return hard_at(spec[5:])(seed=seed, think_time=think, simulations=sims)
     if spec.split(":")[0] == "greedy":     # the playout policy, for experiments
@@ -254,7 +288,6 @@ def main(argv=None) -> int:
     t0 = time.time()
     try:
         if a.jobs > 1 and len(jobs) > 1:
-            import multiprocessing as mp
             with mp.get_context("fork").Pool(a.jobs) as pool:
                 for i, r in enumerate(pool.imap_unordered(play_match, jobs, chunksize=1)):
                     _record(r, a, results, log, i, len(jobs), t0)

@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
+from koikoi.ai.knowledge import Knowledge  # noqa: E402
+from koikoi.ai.playout import Policy, selfplay_round  # noqa: E402
 from koikoi.engine import RULESETS  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "koikoi" / "ai" / "data" / "winprob.json"
@@ -38,8 +40,6 @@ KOIKOI_HAND, KOIKOI_MAX = 3, 6
 
 def _matches(job):
     preset, seed, n = job
-    from koikoi.ai.knowledge import Knowledge
-    from koikoi.ai.playout import Policy, selfplay_round
     rules = RULESETS[preset]
     # Koi-Koi is called as readily as the CPU levels do (hand of 3+, up to 6 points), so the
     # spread of the scores, which sets how safe a lead is, is that of real play.

@@ -3,13 +3,15 @@
 For each decision it samples the hidden cards (the unseen set split into an
 opponent hand of the right size and a stock order), applies every candidate
 action to the same samples, and plays each to the end of the round in the
-lean simulator with the cheap greedy policy for both seats (which calls
-Koi-Koi by Medium's expected-value rule), with the same stream of policy
-noise for every candidate (common random numbers, so two
-candidates are compared sample by sample). Each finished round is scored by
-the probability of winning the MATCH from the resulting scores, rounds left
-and dealer (the table fitted by tools/fit_winprob.py, shipped as
-koikoi/ai/data/winprob.json), exact in the last round.
+lean simulator with the cheap greedy policy for both seats (which answers
+either seat's later Koi-Koi questions by the better of the exact Stop and a
+fitted estimate of calling, and in the match's last round by what stopping does
+to the match: playout.py, kind "fit"), with the same stream of
+policy noise for every candidate (common random numbers, so two candidates
+are compared sample by sample). Each finished round is scored by the
+probability of winning the MATCH from the resulting scores, rounds left and
+dealer (koikoi.ai.winprob: the table fitted by tools/fit_winprob.py), exact
+in the last round.
 
 Medium's evaluation ranks the candidates first: its best few are searched,
 weak ones are dropped early (successive halving), and Medium's favourite is
@@ -27,133 +29,23 @@ slow machine.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import time
-from pathlib import Path
 from typing import NamedTuple, Optional, Sequence
 
 from ..engine.actions import ChooseMatch, KoiKoi, Play, Stop
 from ..engine.cards import ID_TO_INDEX
 from ..engine.phase import Phase
-from ..engine.scoring import next_dealer, paid
-from .base import KnowledgeCache, kind
+from .base import KnowledgeCache, kind, play_key, seen
+from .medium import MediumPlayer, koikoi_wanted
 from .playout import Policy
 from .sim import CHOOSE, DECIDE, PLAY, Round, bits
+from .winprob import _DATA as WINPROB_DATA, Outcome, WinProb, load_winprob, shipped_table
 
 DEFAULT_THINK = 0.5
+_DATA = WINPROB_DATA       # the shipped table's path (koikoi.selfcheck reads hard._DATA)
 DEFAULT_SIMS = 600        # playouts per decision when neither budget is given (the arena's measure)
-POINTS_TIEBREAK = 0.002   # match win probability per point of the round, added to the goal
-_DATA = Path(__file__).resolve().parent / "data" / "winprob.json"
-
-
-def load_winprob() -> dict:
-    try:
-        with open(_DATA) as fh:
-            return json.load(fh).get("presets", {})
-    except (OSError, ValueError):
-        return {}
-
-
-class WinProb:
-    """P(win the match) from the lead, rounds left and who deals next."""
-
-    def __init__(self, rules, table: dict):
-        p = table.get(rules.name) or table.get("nintendo")
-        if p:
-            self.a = list(p["a"])
-            self.b = list(p["b"])
-        else:   # no data shipped: a plain guess of the same shape
-            self.a = [0.25 / math.sqrt(m) for m in range(1, 13)]
-            self.b = [0.05] * 12
-        # Rule sets with bigger awards than their preset (house rules) spread the scores more:
-        # the fitted scale is kept; an error there only shifts how bold Hard plays.
-
-    def __call__(self, lead: float, left: Optional[int], dealer: bool) -> float:
-        if left is not None and left <= 0:
-            return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
-        m = 6 if left is None else left
-        if m <= 12:
-            a, b = self.a[m - 1], self.b[m - 1]
-        else:
-            a, b = self.a[11] * math.sqrt(12 / m), self.b[11]
-        z = a * lead + (b if dealer else -b)
-        if z > 40:
-            return 1.0
-        if z < -40:
-            return 0.0
-        return 1.0 / (1.0 + math.exp(-z))
-
-
-class _Outcome:
-    """Scores a finished round for the deciding seat, with a cache per decision."""
-
-    def __init__(self, view, wp: WinProb):
-        rules = view.rules
-        self.me = view.seat
-        self.rules = rules
-        self.scores = view.scores
-        self.left = None if view.months is None else max(0, view.months - view.round)
-        self.dealer = view.dealer
-        self.wp = wp
-        self.cache = {}
-
-    def value(self, winner, points: int, last_yaku_seat: int = -1) -> float:
-        key = (winner, points, last_yaku_seat)
-        v = self.cache.get(key)
-        if v is None:
-            v = self.cache[key] = self._value(winner, points, last_yaku_seat)
-        return v
-
-    def _value(self, winner, points, last_yaku_seat) -> float:
-        scores, lead, dealer = self._after(winner, points, last_yaku_seat)
-        me = self.me
-        # A small pull towards points, so that a decided match is still played well.
-        gained = (lead - (self.scores[me] - self.scores[1 - me])) * POINTS_TIEBREAK
-        return gained + self._wp_of(scores, lead, dealer)
-
-    def _after(self, winner, points, last_yaku_seat) -> tuple:
-        """(the match scores after the round, the deciding seat's lead, the next dealer)."""
-        rules = self.rules
-        me = self.me
-        scores = self.scores
-        if winner is None and rules.oya_ken:
-            winner, points = self.dealer, rules.oya_ken
-        if winner is not None:
-            scores = paid(scores, winner, points, rules)
-        dealer = next_dealer(rules, self.dealer, winner, winner is None, last_yaku_seat)
-        return scores, scores[me] - scores[1 - me], dealer
-
-    def points_and_win(self, winner, points: int, last_yaku_seat: int = -1) -> tuple:
-        """(the round's point difference for the deciding seat: its award, the opponent's
-        negated, 0 for no game; the chance of winning the match after the round, without
-        ``value``'s pull towards points). Cached like ``value``."""
-        key = (winner, points, last_yaku_seat, "pw")
-        v = self.cache.get(key)
-        if v is None:
-            rules = self.rules
-            w, p = winner, points
-            if w is None and rules.oya_ken:
-                w, p = self.dealer, rules.oya_ken
-            diff = 0 if w is None else p if w == self.me else -p
-            scores, lead, dealer = self._after(winner, points, last_yaku_seat)
-            v = self.cache[key] = (float(diff), self._wp_of(scores, lead, dealer))
-        return v
-
-    def _wp_of(self, scores, lead, dealer) -> float:
-        rules = self.rules
-        me = self.me
-        over = ((self.left is not None and self.left <= 0)
-                or (rules.target_points is not None and max(scores) >= rules.target_points)
-                or (rules.scoring_mode == "zero_sum" and min(scores) <= 0))
-        if over:
-            return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
-        left = self.left
-        if left is None and rules.target_points is not None:
-            # Play to a target: the rounds still needed, roughly 4 points a round.
-            left = max(1, int((rules.target_points - max(scores)) / 4))
-        return self.wp(lead, left, dealer == me)
 
 
 class HardPlayer:
@@ -162,7 +54,7 @@ class HardPlayer:
     def __init__(self, seed: int = 0, think_time: Optional[float] = None,
                  simulations: Optional[int] = None, noise: float = 0.35,
                  kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5,
-                 anchor_z: Optional[float] = 1.0, policy_kk: str = "ev"):
+                 anchor_z: Optional[float] = 1.0, policy_kk: str = "fit"):
         self.policy_kk = policy_kk
         self.prior_keep = prior_keep
         self.anchor_z = anchor_z
@@ -211,7 +103,8 @@ class HardPlayer:
         if len(legal) == 1:
             return legal[0]
         policy = self._setup(view.rules, view.month)
-        outcome = _Outcome(view, self._wp)
+        outcome = Outcome(view, self._wp)
+        policy.final_scores = tuple(view.scores) if outcome.left == 0 else None
         me = view.seat
         rng = self._rng(view)
         t0 = time.perf_counter()
@@ -222,8 +115,6 @@ class HardPlayer:
         if k == "decide":
             stop_value = outcome.value(me, view.award(me).total)
             if self.kk_mode != "sim":
-                from .base import seen
-                from .medium import koikoi_wanted
                 heur = koikoi_wanted(self._kc.get(view.rules, view.month), view, seen(view))
                 if self.kk_mode == "medium":
                     return next(a for a in legal if isinstance(a, KoiKoi if heur else Stop))
@@ -263,8 +154,6 @@ class HardPlayer:
 
     def _medium_scores(self, view, cands: list) -> list:
         """Medium's evaluation of each candidate play or stock choice."""
-        from .base import play_key, seen
-        from .medium import MediumPlayer
         if self._medium is None:
             self._medium = MediumPlayer(seed=self.seed)
         ev = self._medium._evaluator(view.rules, view.month)
@@ -474,15 +363,6 @@ class Estimate(NamedTuple):
     lost: float = 0.0    # chance the opponent wins it
 
 
-_TABLE: list = []    # the shipped win-probability table, read once (never changed after)
-
-
-def _shipped_table() -> dict:
-    if not _TABLE:
-        _TABLE.append(load_winprob())
-    return _TABLE[0]
-
-
 def estimate_rng(view, seed: int = 0, samples: int = 0) -> random.Random:
     """A generator keyed only by what ``view`` shows (and ``seed``, ``samples``): two views
     that show the same give the same stream whatever the hidden cards are."""
@@ -495,7 +375,7 @@ def estimate_rng(view, seed: int = 0, samples: int = 0) -> random.Random:
 
 
 def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: float = 0.35,
-             policy_kk: str = "ev", table: Optional[dict] = None, settled=None,
+             policy_kk: str = "fit", table: Optional[dict] = None, settled=None,
              check_every: int = 100, min_samples: int = 200) -> list:
     """Every one of ``actions`` (legal in ``view``) valued with Hard's machinery, no pruning.
 
@@ -521,7 +401,8 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
     rules = view.rules
     know = KnowledgeCache().get(rules, view.month)
     policy = Policy(know, noise=noise, kk=policy_kk)
-    outcome = _Outcome(view, WinProb(rules, _shipped_table() if table is None else table))
+    outcome = Outcome(view, WinProb(rules, shipped_table() if table is None else table))
+    policy.final_scores = tuple(view.scores) if outcome.left == 0 else None
     me = view.seat
     n = len(actions)
     exact = [None] * n

@@ -3,27 +3,79 @@
 Used by Hard's search (thousands of times per decision) and by
 tools/fit_winprob.py's self-play. Greedy on static card values, with a bonus
 for captures that raise a yaku, a cost for feeding the field and a little
-noise. Koi-Koi: ``kk="ev"`` calls by Medium's expected-value rule
-(``Knowledge.call_value`` against the certain award of stopping, without
-Medium's shift for the match score, which a playout does not know), so the
-playouts see the repeated, multiplied calls that some rule sets pay for;
-``kk="simple"`` calls at most once, with at least ``koikoi_hand`` cards in
-hand and at most ``koikoi_max`` points.
+noise.
+
+Koi-Koi (either seat's question inside a playout): Stop's value is exact, the
+award now; ``kk="fit"`` (Hard's) calls when an estimate of what calling gains
+over it is above zero: a linear model of Medium's estimate of the call
+(``Knowledge.call_value``), the award, both hands' sizes and the calls made,
+fitted per preset to what calling then went on to win in self-play playouts
+(tools/fit_calls.py, shipped as koikoi/ai/data/calls.json; a rule set with no
+fit of its own takes its preset's, else Nintendo's). In the match's last round
+(``final_scores`` set: the match scores before it) Stop's value is exact in
+match terms too: a seat that wins the match by stopping stops, one that would
+still be behind calls (stopping loses the match for certain), and only a
+stop that draws it is left to the model. ``kk="ev"`` calls by
+Medium's expected-value rule (``call_value`` against the award, without
+Medium's shift for the match score, which a playout does not know), which
+undervalues calling by two to three points with four or more cards in hand;
+``kk="simple"`` calls at most once, with at least ``koikoi_hand`` cards in hand
+and at most ``koikoi_max`` points.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
-from ..engine.cards import BRIGHTS as _BR, CARD_MONTH_MASK, RIBBONS as _RB
+from ..engine.actions import ChooseMatch, KoiKoi, PickOyagime, Play, Stop
+from ..engine.cards import BRIGHTS as _BR, CARD_MONTH_MASK, IDS, RIBBONS as _RB
 from ..engine.phase import Phase
+from ..engine.scoring import paid
+from .base import KnowledgeCache
 from .knowledge import Knowledge, p_holds
-from .sim import CHOOSE, DECIDE, DONE, PLAY, Round, _T0, _T1, _T2, _T3
+from .sim import CHOOSE, DECIDE, DONE, PLAY, Round, _T0, _T1, _T2, _T3, deal
 
 _CM = CARD_MONTH_MASK
 _ALL = (1 << 48) - 1
 # _PH[unseen][hand][k]: P(a hand of ``hand`` cards out of ``unseen`` holds one of k given cards).
 _PH = tuple(tuple(tuple(p_holds(k, u, h) for k in range(5)) for h in range(9)) for u in range(49))
+
+CALLS_DATA = Path(__file__).resolve().parent / "data" / "calls.json"
+# The model's inputs, in the order of the shipped weights (tools/fit_calls.py fits them).
+CALL_FEATURES = ("1", "call_value", "stop", "hand", "opp_hand", "hand_empty", "calls", "opp_calls")
+_CALLS: list = []    # the shipped weights, read once (never changed after)
+
+
+def call_features(know: Knowledge, r: Round, points) -> tuple:
+    """(the exact award of stopping now, the inputs of the call model) at ``r``'s Koi-Koi
+    question, from what the deciding seat sees (piles, field, hand sizes, calls)."""
+    seat = r.to_move
+    opp = 1 - seat
+    mine, field, calls = r.cap[seat], r.field, r.calls
+    n = r.hands[seat].bit_count()
+    no = r.hands[opp].bit_count()
+    stop = know.award(points(mine, field, calls[seat]), calls[seat], calls[opp], r.field_brights)
+    cv = know.call_value(mine, r.cap[opp], field, max(n, 1), no, calls[seat], calls[opp],
+                         r.field_brights)
+    return stop, (1.0, cv, stop, n, no, 1.0 if n == 0 else 0.0, calls[seat], calls[opp])
+
+
+def call_weights(rules) -> tuple:
+    """The shipped call model's weights for ``rules`` (its preset's, else Nintendo's), or ()
+    when no fit is shipped."""
+    if not _CALLS:
+        try:
+            with open(CALLS_DATA) as fh:
+                data = json.load(fh)
+            table = {k: tuple(float(x) for x in v["w"]) for k, v in data["presets"].items()
+                     if len(v["w"]) == len(CALL_FEATURES)}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            table = {}
+        _CALLS.append(table)
+    table = _CALLS[0]
+    return table.get(rules.name) or table.get("nintendo") or ()
 
 
 class Policy:
@@ -32,9 +84,12 @@ class Policy:
     def __init__(self, know: Knowledge, noise: float = 0.35, koikoi_hand: int = 9,
                  koikoi_max: int = 3, deny: float = 0.0, deny_dump: float = 1.5,
                  feed: float = 0.8, kk: str = "ev", kk_margin: float = 0.5):
-        if kk not in ("ev", "simple"):
-            raise ValueError(f"kk={kk!r}: the playout Koi-Koi rule is 'ev' or 'simple'")
+        if kk not in ("ev", "simple", "fit"):
+            raise ValueError(f"kk={kk!r}: the playout Koi-Koi rule is 'fit', 'ev' or 'simple'")
         self.know = know
+        self.kk_w = call_weights(know.rules) if kk == "fit" else ()
+        if kk == "fit" and not self.kk_w:
+            kk = "ev"        # no fit shipped: Medium's rule
         self.kk = kk
         self.kk_margin = kk_margin
         self.deny = deny
@@ -51,6 +106,9 @@ class Policy:
         self.feed = feed
         self.dump_p = tuple(feed * v for v in know.value)
         self.must_match = know.rules.must_play_match
+        # The match scores before this round when it is the match's last (the deciding
+        # View's, set by Hard per decision), else None: see ``koikoi``.
+        self.final_scores = None
 
     def near(self, cap: int, other: int) -> int:
         """Cards that would complete or nearly complete a yaku for the pile ``cap``."""
@@ -143,6 +201,19 @@ class Policy:
 
     def koikoi(self, r: Round) -> bool:
         seat = r.to_move
+        if self.kk == "fit":
+            if not r.hands[seat]:
+                return False     # nothing left to add: calling only gives the opponent time
+            stop, x = call_features(self.know, r, self.points)
+            final = self.final_scores
+            if final is not None:
+                after = paid(final, seat, stop, self.know.rules)
+                lead = after[seat] - after[1 - seat]
+                if lead:
+                    return lead < 0      # the last round: stopping settles the match
+            w = self.kk_w
+            return (w[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5]
+                    + w[6] * x[6] + w[7] * x[7]) > 0.0
         if self.kk == "ev":
             return self._koikoi_ev(r, seat)
         if r.hands[seat].bit_count() < self.koikoi_hand:
@@ -201,8 +272,22 @@ class Policy:
                 return r
 
 
+def called_points(policy: Policy, r: Round, n: int, rand) -> float:
+    """Koi-Koi's mean round points for the seat at ``r``'s question (``r`` unchanged): ``n``
+    playouts by ``policy`` after the call, each its award if it wins the round, the
+    opponent's negated if the opponent does, 0 for no game (tools/fit_calls.py's target)."""
+    seat = r.to_move
+    total = 0
+    for _ in range(n):
+        k = r.copy()
+        k.koikoi()
+        policy.run(k, rand)
+        if k.winner is not None:
+            total += k.points if k.winner == seat else -k.points
+    return total / n
+
+
 def selfplay_round(policy: Policy, rules, rng: random.Random, dealer: int, month: int = 1) -> Round:
-    from .sim import deal
     r = deal(rules, rng, dealer, month)
     return policy.run(r, rng.random)
 
@@ -216,17 +301,12 @@ class GreedyPlayer:
     level = "greedy"
 
     def __init__(self, seed: int = 0, **params):
-        import random as _random
-        from .base import KnowledgeCache
-        self._rng = _random.Random(seed)
+        self._rng = random.Random(seed)
         self._kc = KnowledgeCache()
         self._params = params
         self._pol = None
 
     def choose(self, view, legal):
-        from ..engine.actions import ChooseMatch, KoiKoi, PickOyagime, Play, Stop
-        from ..engine.cards import IDS
-        from .sim import CHOOSE as S_CHOOSE, DECIDE as S_DECIDE, PLAY as S_PLAY
         if len(legal) == 1 or isinstance(legal[0], PickOyagime):
             return legal[0]
         know = self._kc.get(view.rules, view.month)
@@ -235,14 +315,14 @@ class GreedyPlayer:
         me = view.seat
         hands = [0, 0]
         hands[me] = view.hand_mask
-        phase = {Phase.PLAY: S_PLAY, Phase.CHOOSE: S_CHOOSE, Phase.DECIDE: S_DECIDE}[view.phase]
+        phase = {Phase.PLAY: PLAY, Phase.CHOOSE: CHOOSE, Phase.DECIDE: DECIDE}[view.phase]
         r = Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
                   view.koikoi_refs, me, phase, view.pending.index if view.pending else -1,
                   view.field_brights, view.dealer, view.month)
-        if phase == S_PLAY:
+        if phase == PLAY:
             c, t = self._pol.play(r, self._rng.random)
             want = Play(IDS[c], IDS[t] if t >= 0 else None)
-        elif phase == S_CHOOSE:
+        elif phase == CHOOSE:
             want = ChooseMatch(IDS[self._pol.choose(r)])
         else:
             want = KoiKoi() if self._pol.koikoi(r) else Stop()

@@ -12,8 +12,10 @@ sees the state: the opponent's hand and the stock order cannot reach it.
 Values. ``koikoi.ai.hard.estimate`` deals the unseen cards ``budget`` times
 (a generator keyed by the view alone, so the same view always gets the same
 deals, whatever the hidden cards really were) and plays every legal option
-on every deal to the end of the round with the playout policy for both seats,
-with common random numbers; Stop is exact, and an option whose turn puts the
+on every deal to the end of the round with the playout policy for both seats
+(either seat's later Koi-Koi questions answered by the exact Stop against a fitted
+estimate of calling, and in the match's last round by what stopping does to the match:
+``koikoi.ai.playout``), with common random numbers; Stop is exact, and an option whose turn puts the
 Koi-Koi question to the seat is valued with the question answered as a decision
 (the exact Stop, or Koi-Koi where its playouts beat it: ``hard.resolve``). No
 option is pruned. Options that
@@ -75,15 +77,12 @@ from ..engine.events import RoundEnded
 from ..engine.match import CHOOSE, DECIDE, PLAY, walk
 from ..engine.phase import Phase
 from ..i18n import SOURCE_LANGUAGE, language
-from .model import (FORCED, GOOD, INACCURACY, MISTAKE, REASON_MAX, Decision, MatchReview, Option,
-                    RoundReview)
+from .model import (FORCED, GOOD, INACCURACY, INACCURACY_POINTS, MISTAKE, MISTAKE_POINTS, NOISE_Z,
+                    REASON_MAX, Decision, MatchReview, Option, RoundReview)
 from .reasons import explain
 
 DEFAULT_BUDGET = 500       # deals (playouts per option) a decision at most (see Early stop)
 BUDGET_MAX = 100_000
-INACCURACY_POINTS = 0.5
-MISTAKE_POINTS = 1.5
-NOISE_Z = 2.0
 MIN_DEALS = 200            # deals before the analysis may stop early (``settled``)
 CHECK_EVERY = 100          # and how often it asks from there
 SEED = 0                   # the analysis seed: part of every generator's key

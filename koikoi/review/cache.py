@@ -15,6 +15,7 @@ it to ``analyse_match(prior=...)``, which analyses only the new rounds.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from pathlib import Path
@@ -112,7 +113,6 @@ def reviews_all(review: MatchReview, events) -> bool:
 def save_cached(cache_dir, review: MatchReview) -> Optional[Path]:
     """Write ``review`` beside its match's other reviews; the path, or None if it could
     not be written (said in the log: a review is only a cache)."""
-    import json
     path = cache_path(cache_dir, review.match_id)
     if path is None:
         log.warning("no review cache for match id %r", review.match_id)

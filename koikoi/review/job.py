@@ -27,8 +27,12 @@ import zlib
 from pathlib import Path
 from typing import Optional
 
+from ..engine import events_from_json
+from ..files import clean_stale_temps
 from ..i18n import N_, language, set_language
 from ..narration import _
+from .analysis import analyse_match
+from .cache import cache_path, load_partial, reviews_all, save_cached
 from .model import MatchReview
 
 log = logging.getLogger("koikoi.review")
@@ -64,8 +68,6 @@ def _child(conn, log_json: str, seats, match_id: str, budget, prior_data, oppone
         except (AttributeError, OSError):
             pass
         conn.send(("info", {"pygame": "pygame" in sys.modules, "pid": os.getpid()}))
-        from ..engine import events_from_json
-        from .analysis import analyse_match
         events = events_from_json(log_json)
         prior = MatchReview.from_data(prior_data) if prior_data is not None else None
 
@@ -78,7 +80,6 @@ def _child(conn, log_json: str, seats, match_id: str, budget, prior_data, oppone
             # Written here, before the result is sent, so that the game's frame never
             # waits for the disk (a cancel during the write leaves a temp file: cancel
             # removes it).
-            from .cache import save_cached
             save_cached(cache_dir, review)
         # Compressed, so the message fits in the pipe's buffer at once (a few tens of KB)
         # and the parent's recv never waits for this low-priority process to write more.
@@ -122,8 +123,6 @@ class ReviewJob:
     def start(self) -> None:
         if self._proc is not None or self.done:
             return
-        from ..engine import events_from_json
-        from .cache import load_partial, reviews_all
         try:
             events = events_from_json(self.log_json)
         except ValueError as exc:
@@ -250,8 +249,6 @@ class ReviewJob:
         self.done = True
         self._reap(terminate=True)
         if self.cache_dir is not None:
-            from ..files import clean_stale_temps
-            from .cache import cache_path
             path = cache_path(self.cache_dir, self.match_id)
             if path is not None:      # only this match's review: no other writer makes it
                 clean_stale_temps(self.cache_dir, names=[path.name])

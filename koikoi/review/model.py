@@ -30,6 +30,12 @@ from ..engine.cards import ID_TO_INDEX
 GOOD, INACCURACY, MISTAKE, FORCED = "good", "inaccuracy", "mistake", "forced"
 VERDICTS = (GOOD, INACCURACY, MISTAKE, FORCED)
 FORMAT = 2          # the version of to_data's layout; a cache of another version is analysed again
+# The verdicts' bounds, in round points (why these: koikoi.review.analysis's docstring).
+# Here so the analysis, which gives the verdicts, and the reasons, which say when two moves
+# are within the noise, read the same numbers.
+INACCURACY_POINTS = 0.5
+MISTAKE_POINTS = 1.5
+NOISE_Z = 2.0       # paired standard errors of a gap that the deals cannot tell from none
 
 
 @dataclass(frozen=True)

@@ -36,47 +36,17 @@ from __future__ import annotations
 from typing import Optional
 
 from ..engine import ChooseMatch, KoiKoi, Play, Stop
-from ..engine.cards import ALL, BRIGHTS, CARD_MONTH_MASK, CHAFF, ID_TO_INDEX, IDS, ids_of
-from ..engine.scoring import yaku_points
+from ..engine.cards import ALL, BRIGHTS, CHAFF, IDS, ids_of
 from ..narration import N_, _, _n, card_name, cards_text, join, plant_name, yaku_label
-from .model import FORCED, GOOD
+from . import facts
+from .model import FORCED, GOOD, NOISE_Z
 
 _BRIGHT_YAKU = frozenset(("sanko", "shiko", "ame_shiko", "goko"))
 _NTH = (N_("first"), N_("second"), N_("third"), N_("fourth"), N_("fifth"))
 
 
-def _yaku(v, mask: int, seat: int) -> dict:
-    return dict(yaku_points(mask, v.rules, v.field_mask, v.calls[seat], v.month))
-
-
-def _raised(v, before: int, after: int, seat: int) -> list:
-    """The yaku names that ``after`` holds with more points than ``before``."""
-    a, b = _yaku(v, before, seat), _yaku(v, after, seat)
-    return [name for name, p in b.items() if p > a.get(name, 0)]
-
-
 def _yaku_names(names, style: str) -> str:
     return join([yaku_label(n, style) for n in names])
-
-
-def _takes(v, action) -> tuple:
-    """(cards the action captures, as a mask, with the card played; the card it puts on
-    the field, or -1; field cards of the month it leaves there)."""
-    field = v.field_mask
-    if isinstance(action, Play):
-        c = ID_TO_INDEX[action.card]
-        m = field & CARD_MONTH_MASK[c]
-        if not m:
-            return 0, c, 0
-        if action.target:
-            t = 1 << ID_TO_INDEX[action.target]
-            return (1 << c) | t, -1, m & ~t
-        return (1 << c) | m, -1, 0
-    if isinstance(action, ChooseMatch) and v.pending is not None:
-        p = v.pending.index
-        t = 1 << ID_TO_INDEX[action.target]
-        return (1 << p) | t, -1, (field & CARD_MONTH_MASK[p]) & ~t
-    return 0, -1, 0
 
 
 def _bright_phrase(v, pile_after: int, card_mask: int) -> Optional[tuple]:
@@ -87,18 +57,6 @@ def _bright_phrase(v, pile_after: int, card_mask: int) -> Optional[tuple]:
     n = (pile_after & BRIGHTS).bit_count()
     c = (b & -b).bit_length() - 1
     return IDS[c], _(_NTH[max(1, min(5, n)) - 1])
-
-
-def _one_away(v, pile: int, seat: int, avail: int) -> dict:
-    """Yaku name -> the cards of ``avail`` that would each, added to ``pile``, make or raise it."""
-    out: dict = {}
-    m = avail
-    while m:
-        low = m & -m
-        m ^= low
-        for name in _raised(v, pile, pile | low, seat):
-            out[name] = out.get(name, 0) | low
-    return out
 
 
 # ---------------------------------------------------------------- the sentences
@@ -183,14 +141,14 @@ def _feeds(v, action, opp: str, style: str) -> Optional[tuple]:
     (``_PROBLEM`` key, its fields), or None."""
     me = v.seat
     theirs = v.captured_masks[1 - me]
-    _taken, dumped, left = _takes(v, action)
+    _taken, dumped, left = facts.takes(v, action)
     cards = left | ((1 << dumped) if dumped >= 0 else 0)
-    cards &= _takeable(v, cards)
+    cards &= facts.takeable(v, cards)
     m = cards
     while m:
         low = m & -m
         m ^= low
-        names = _raised(v, theirs, theirs | low, 1 - me)
+        names = facts.raised(v, theirs, theirs | low, 1 - me)
         if not names:
             continue
         c = IDS[low.bit_length() - 1]
@@ -205,34 +163,6 @@ def _feeds(v, action, opp: str, style: str) -> Optional[tuple]:
     return None
 
 
-def _takeable(v, cards: int) -> int:
-    """The cards of ``cards`` the opponent could ever take from the field: those with a
-    card of their month still unseen (in the opponent's hand or the stock)."""
-    out = 0
-    m = cards
-    while m:
-        low = m & -m
-        m ^= low
-        if CARD_MONTH_MASK[low.bit_length() - 1] & ~low & v.unseen_mask:
-            out |= low
-    return out
-
-
-def _raising(v, mine: int, taken: int, seat: int, names) -> int:
-    """The cards of ``taken`` that are members of the yaku ``names`` in ``mine | taken``:
-    those whose absence would lower one of them."""
-    after = _yaku(v, mine | taken, seat)
-    out = 0
-    m = taken
-    while m:
-        low = m & -m
-        m ^= low
-        without = _yaku(v, (mine | taken) & ~low, seat)
-        if any(without.get(n, 0) < after.get(n, 0) for n in names):
-            out |= low
-    return out
-
-
 def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tuple]:
     """What the move's capture does: makes or raises a yaku of yours, takes a card the
     opponent needs, brings a yaku within a card: (a ``_GAINS`` key, its fields), or None.
@@ -240,10 +170,10 @@ def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tup
     None (the sentence comes from ``_NAMED_GAINS``)."""
     me = v.seat
     mine, theirs = v.captured_masks[me], v.captured_masks[1 - me]
-    taken, _dumped, _left = _takes(v, action)
+    taken, _dumped, _left = facts.takes(v, action)
     if not taken:
         return None
-    names = _raised(v, mine, mine | taken, me)
+    names = facts.raised(v, mine, mine | taken, me)
     field_cards = taken & v.field_mask
     shown = ids_of(field_cards) or ids_of(taken)
     cards = cards_text(shown, style)
@@ -252,11 +182,11 @@ def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tup
         yaku = _yaku_names(names, style)
         if bright:
             return "bright", dict(card=card_name(bright[0], style), nth=bright[1], yaku=yaku)
-        held = _yaku(v, mine, me)
+        held = facts.yaku_of(v, mine, me)
         made = [n for n in names if n not in held]
         # The cards that raise it: a Cherry poetry ribbon played onto a Cherry plain adds
         # to a Tanzaku, not the plain it takes.
-        raising = _raising(v, mine, taken, me, made or names)
+        raising = facts.raising(v, mine, taken, me, made or names)
         if raising & v.field_mask and not raising & ~v.field_mask & ~CHAFF:
             raising &= v.field_mask      # a plain played onto a plain: the one it takes
         if raising:
@@ -268,13 +198,13 @@ def _gains(v, action, opp: str, style: str, named: bool = False) -> Optional[tup
     while m:
         low = m & -m
         m ^= low
-        need = _raised(v, theirs, theirs | low, 1 - me)
+        need = facts.raised(v, theirs, theirs | low, 1 - me)
         if need:
             return "deny", dict(card=card_name(IDS[low.bit_length() - 1], style), opponent=opp,
                                 yaku=_yaku_names(need, style))
     avail = ALL & ~(mine | theirs | taken)
-    before = set(_one_away(v, mine, me, avail | taken))
-    after = _one_away(v, mine | taken, me, avail)
+    before = set(facts.one_away(v, mine, me, avail | taken))
+    after = facts.one_away(v, mine | taken, me, avail)
     near = [n for n in after if n not in before]
     if near:
         return "near", dict(cards=cards, yaku=_yaku_names(near, style))
@@ -308,32 +238,10 @@ def _points(x: float) -> str:
 
 # ---------------------------------------------------------------- Koi-Koi or Stop
 
-def _near(v, seat: int) -> dict:
-    """Yaku name -> the cards outside both piles that would each make or raise it for ``seat``."""
-    mine, theirs = v.captured_masks[seat], v.captured_masks[1 - seat]
-    avail = ALL & ~(mine | theirs)
-    if v.pending is not None:
-        avail &= ~(1 << v.pending.index)
-    return _one_away(v, mine, seat, avail)
-
-
-def _threat(v) -> Optional[dict]:
-    """The opponent's yaku one card away ("needed one card for Inoshikachō, with 2 of 3
-    unseen"), as the fields ``their_yaku``, ``unseen``, ``outs`` (name key), if it is so."""
-    near = _near(v, 1 - v.seat)
-    if not near:
-        return None
-    # The yaku with the most ways to make it first; its cards still to come.
-    name = max(near, key=lambda n: (near[n].bit_count(), n))
-    outs = near[name]
-    return dict(their_yaku=name, unseen=(outs & v.unseen_mask).bit_count(),
-                outs=outs.bit_count())
-
-
 def _decide(v, d, opp: str, style: str) -> str:
     me = v.seat
     values = {type(o.action): o.points for o in d.options}
-    threat = _threat(v)
+    threat = facts.threat(v)
     if threat:
         threat["their_yaku"] = yaku_label(threat["their_yaku"], style)
     if isinstance(d.best, Stop):
@@ -349,7 +257,7 @@ def _decide(v, d, opp: str, style: str) -> str:
         return _n("Stop: {points} point now; playing on is worth about {kk} on average.",
                   "Stop: {points} points now; playing on is worth about {kk} on average.",
                   stop_pts).format(points=stop_pts, kk=_signed(values.get(KoiKoi, 0.0)))
-    near = _near(v, me)
+    near = facts.near(v, me)
     hand = v.hand_mask
     in_hand = {name: m & hand for name, m in near.items() if m & hand}
     if in_hand:
@@ -392,7 +300,6 @@ def within_noise(d, option=None) -> bool:
     """Whether ``option`` (the chosen one by default) is within the evaluator's noise of the
     best: its loss is at most NOISE_Z standard errors of the paired gap, the same bound that
     keeps the verdict GOOD (``analysis.verdict_of``): the deals cannot tell the two apart."""
-    from .analysis import NOISE_Z
     action = d.chosen if option is None else option
     o = _option(d, action)
     best = _option(d, d.best)
@@ -447,7 +354,7 @@ def _gains_over(v, best, chosen, opp: str, style: str, named: bool) -> Optional[
     difference is which card of the month goes to the pile ("banks"), or None."""
     why = _gains(v, best, opp, style, named=named)
     mine = _gains(v, chosen, opp, style, named=named)
-    tb, tc = _takes(v, best)[0], _takes(v, chosen)[0]
+    tb, tc = facts.takes(v, best)[0], facts.takes(v, chosen)[0]
     if why is not None and why[0] == "plain" and not (tb & ~tc & v.field_mask):
         why = None              # "which takes X": the chosen move takes X too
     if why is not None and why != mine:
@@ -462,38 +369,6 @@ def _gains_over(v, best, chosen, opp: str, style: str, named: bool) -> Optional[
     return None
 
 
-def _month_of(c: int) -> int:
-    return c // 4 + 1
-
-
-def _safe(v, action) -> Optional[int]:
-    """The card ``action`` puts on the field when no one else can ever take it there: every
-    other card of its month is in a capture pile or the mover's hand. Else None."""
-    _taken, dumped, _left = _takes(v, action)
-    if dumped < 0:
-        return None
-    mates = CARD_MONTH_MASK[dumped] & ~(1 << dumped)
-    if mates & v.unseen_mask:
-        return None
-    return dumped
-
-
-def _wanted(v, card: int) -> int:
-    """The unseen cards of ``card``'s month that would raise a yaku of the mover's or one of
-    the opponent's: what keeping ``card`` in hand may take when it turns up."""
-    me = v.seat
-    mine, theirs = v.captured_masks[me], v.captured_masks[1 - me]
-    out = 0
-    m = CARD_MONTH_MASK[card] & v.unseen_mask & ~(1 << card)
-    while m:
-        low = m & -m
-        m ^= low
-        if _raised(v, mine, mine | low | (1 << card), me) or _raised(v, theirs, theirs | low, 1 - me) \
-                or low & ~CHAFF:
-            out |= low
-    return out
-
-
 _KEEPS = {
     "safe": N_("Better: {move}. {opponent} can never take {card} from the field: the other "
                "{plant} cards are taken or in your hand (about {loss} points more)."),
@@ -505,22 +380,18 @@ _KEEPS = {
 }
 
 
-def _played_card(action) -> int:
-    return ID_TO_INDEX[action.card] if isinstance(action, Play) else -1
-
-
 def _keeps(v, d, opp: str, style: str) -> Optional[str]:
     """What the best move keeps safe, in words: a discard no one can take, or a card kept in
     hand for one still to come that matters. None when neither is so."""
     move = move_text(d.best, style, v)
     loss = _points(d.loss)
-    safe = _safe(v, d.best)
-    if safe is not None and _safe(v, d.chosen) is None:
+    safe = facts.safe_discard(v, d.best)
+    if safe is not None and facts.safe_discard(v, d.chosen) is None:
         return _(_KEEPS["safe"]).format(move=move, opponent=_cap(opp), card=card_name(IDS[safe], style),
-                                        plant=plant_name(_month_of(safe), style), loss=loss)
-    kept = _played_card(d.chosen)
-    if kept >= 0 and kept != _played_card(d.best):
-        wanted = _wanted(v, kept)
+                                        plant=plant_name(facts.month_of(safe), style), loss=loss)
+    kept = facts.played_card(d.chosen)
+    if kept >= 0 and kept != facts.played_card(d.best):
+        wanted = facts.wanted(v, kept)
         if wanted:
             return _(_KEEPS["keeps"]).format(move=move, kept=card_name(IDS[kept], style),
                                              wanted=_or_cards(wanted, style), loss=loss)
@@ -579,11 +450,11 @@ def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str
         why = _gains(v, d.chosen, opp, style)
         if why:
             return _(_GAINS["good"][why[0]]).format(**why[1])
-        safe = _safe(v, d.chosen)
+        safe = facts.safe_discard(v, d.chosen)
         if safe is not None:
             return _(_KEEPS["good_safe"]).format(opponent=opp, card=card_name(IDS[safe], style),
-                                                 plant=plant_name(_month_of(safe), style))
-        _taken, dumped, _left = _takes(v, d.chosen)
+                                                 plant=plant_name(facts.month_of(safe), style))
+        _taken, dumped, _left = facts.takes(v, d.chosen)
         if dumped >= 0 and (1 << dumped) & CHAFF:
             return _(_KEEPS["good_only"]).format(card=card_name(IDS[dumped], style))
         b = _option(d, d.chosen)
@@ -597,7 +468,7 @@ def explain(v, d, *, opponent: Optional[str] = None, style: str = "both") -> str
     targeted = isinstance(d.best, ChooseMatch) or (isinstance(d.best, Play) and d.best.target)
     why = _gains_over(v, d.best, d.chosen, opp, style, named=bool(targeted))
     if why is None and problem:
-        _taken, dumped, _left = _takes(v, d.best)
+        _taken, dumped, _left = facts.takes(v, d.best)
         if dumped >= 0 and not _feeds(v, d.best, opp, style):
             why = "only", dict(card=card_name(IDS[dumped], style))
             targeted = False

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from koikoi.ai import playout
 from koikoi.ai.knowledge import ALL, Knowledge
 from koikoi.ai.playout import Policy
 from koikoi.ai.sim import DECIDE, Round, bits
@@ -136,3 +137,70 @@ def test_call_value_grows_with_the_own_call_multiplier():
 def test_an_unknown_koikoi_rule_is_refused():
     with pytest.raises(ValueError, match="kk="):
         Policy(Knowledge(RULESETS["nintendo"]), kk="always")
+
+
+# ---------------------------------------------------------------- the fitted Koi-Koi model
+
+def _followed(rules, r, n=400, seed=3):
+    """Koi-Koi's and Stop's mean round points for the seat at ``r``'s question, by ``n``
+    playouts after the call (Stop is exact)."""
+    s = r.copy()
+    s.stop()
+    kk = playout.called_points(Policy(Knowledge(rules), kk="fit"), r, n, random.Random(seed).random)
+    return kk, s.points
+
+
+def test_the_fitted_rule_calls_on_an_open_tane_with_a_full_hand_where_medium_stops():
+    """Tane (1 point) and four plain ribbons with seven cards in hand: calling is worth more
+    than the point in hand, by the playouts themselves; Medium's rule stops, the fitted one
+    calls (this test fails on the old policy, which had no fitted rule)."""
+    rules = RULESETS["nintendo"]
+    r = _decide(rules, OPEN_PILE, 0, hand_n=7, opp_n=7)
+    kk, stop = _followed(rules, r)
+    assert kk > stop
+    assert not Policy(Knowledge(rules), kk="ev").koikoi(r)
+    assert Policy(Knowledge(rules), kk="fit").koikoi(r)
+
+
+@pytest.mark.parametrize("preset", sorted(RULESETS))
+def test_the_fitted_rule_stops_on_a_big_late_award_and_with_an_empty_hand(preset):
+    rules = RULESETS[preset]
+    pol = Policy(Knowledge(rules), kk="fit")
+    assert pol.kk == "fit" and pol.kk_w, "every preset ships a fit (tools/fit_calls.py)"
+    mine = sum(1 << c for c in NO_RAIN_BRIGHTS)
+    theirs = C.AKATAN | (C.AOTAN & -C.AOTAN) | (C.AOTAN & (C.AOTAN - 1))
+    assert not pol.koikoi(_decide(rules, mine, theirs, hand_n=1, opp_n=1))
+    assert not pol.koikoi(_decide(rules, OPEN_PILE, 0, hand_n=0, opp_n=1))
+
+
+def test_in_the_last_round_stop_settles_the_match_both_ways():
+    """The match's last round: a seat that wins the match by stopping stops, whatever the
+    model would say; one still behind after stopping calls (stopping loses for certain)."""
+    rules = RULESETS["nintendo"]
+    pol = Policy(Knowledge(rules), kk="fit")
+    r = _decide(rules, OPEN_PILE, 0, hand_n=7, opp_n=7)     # the model calls here
+    assert pol.koikoi(r)
+    pol.final_scores = (30, 30)                               # 1 point wins the match
+    assert not pol.koikoi(r)
+    pol.final_scores = (20, 30)                               # 1 point still loses it
+    assert pol.koikoi(r)
+    mine = sum(1 << c for c in NO_RAIN_BRIGHTS)              # the model stops here
+    big = _decide(rules, mine, 0, hand_n=2, opp_n=2)
+    pol.final_scores = None
+    assert not pol.koikoi(big)
+    pol.final_scores = (0, 40)                                # Shikō does not catch up
+    assert pol.koikoi(big)
+    pol.final_scores = (30, 30 + big_award(rules, big))       # a draw: the model decides
+    assert not pol.koikoi(big)
+
+
+def big_award(rules, r):
+    s = r.copy()
+    s.stop()
+    return s.points
+
+
+def test_missing_call_data_falls_back_to_medium_rule(monkeypatch):
+    monkeypatch.setattr(playout, "_CALLS", [{}])
+    pol = Policy(Knowledge(RULESETS["nintendo"]), kk="fit")
+    assert pol.kk == "ev"

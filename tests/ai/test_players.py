@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import subprocess
+import sys
+import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from koikoi.ai import LEVELS, make_player
+from koikoi.ai.hard import WinProb, load_winprob
 from koikoi.engine import RULESETS, apply, legal_actions, new_match, view
 from koikoi.engine.match import CHOOSE, DECIDE, PLAY
 
@@ -144,7 +150,6 @@ def test_easy_beats_random():
 
 def test_players_keep_no_shared_state():
     """Two players of a level in two threads give the decisions they give alone."""
-    import threading
     states = _positions(RULESETS["nintendo"], 6, seed=31)
     want = {lvl: [_player(lvl, 2).choose(view(s, s.to_move), legal_actions(s)) for s in states]
             for lvl in ("easy", "medium", "hard")}
@@ -166,7 +171,6 @@ def test_players_keep_no_shared_state():
 
 
 def test_shipped_winprob_table():
-    from koikoi.ai.hard import WinProb, load_winprob
     table = load_winprob()
     assert set(RULESETS) <= set(table)
     for name, rules in RULESETS.items():
@@ -176,3 +180,27 @@ def test_shipped_winprob_table():
             assert ps == sorted(ps) and ps[0] < 0.2 and ps[-1] > 0.8
             assert abs(wp(0, left, True) + wp(0, left, False) - 1.0) < 1e-9
         assert wp(1, 0, False) == 1.0 and wp(0, 0, True) == 0.5 and wp(-1, 0, True) == 0.0
+
+
+def test_the_arena_plays_an_old_revision_with_its_own_playouts():
+    """``arena.py hard hard@REV``: the old Hard runs on the playout policy of its revision
+    (before the fitted Koi-Koi rule, a216113's Policy refuses kk="fit"), not on today's."""
+    root = Path(__file__).resolve().parents[2]
+    known = subprocess.run(["git", "-C", str(root), "cat-file", "-e", "a216113^{commit}"],
+                           capture_output=True)
+    if known.returncode != 0:
+        pytest.skip("this checkout does not hold revision a216113")
+    spec = importlib.util.spec_from_file_location("arena_under_test", root / "tools" / "arena.py")
+    arena = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(arena)
+    old = arena.hard_at("a216113")
+    mod = sys.modules[old.__module__]
+    assert mod.__name__ == "koikoi._ai_a216113.hard"
+    old_playout = sys.modules["koikoi._ai_a216113.playout"]
+    assert mod.Policy is old_playout.Policy
+    know = sys.modules["koikoi._ai_a216113.knowledge"].Knowledge(RULESETS["nintendo"])
+    with pytest.raises(ValueError):
+        old_playout.Policy(know, kk="fit")
+    s = new_match(RULESETS["nintendo"], seed=4, months=1, first_dealer=0)
+    legal = legal_actions(s)
+    assert old(seed=1, simulations=60).choose(view(s, 0), legal) in legal

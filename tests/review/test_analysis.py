@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from koikoi import i18n
 from koikoi.ai import make_player
 from koikoi.engine import (RULESETS, KoiKoi, Play, State, Stop, View, apply, legal_actions,
                            new_match, view)
@@ -208,7 +209,6 @@ def test_deck_helper_sets_the_deal():
 
 
 def test_a_review_made_in_another_language_is_not_extended():
-    from koikoi import i18n
     s = _cpu_match(months=1)
     before = i18n.language()
     try:

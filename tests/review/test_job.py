@@ -9,9 +9,11 @@ import time
 
 import pytest
 
+from koikoi import i18n
 from koikoi.ai import make_player
 from koikoi.engine import RULESETS, apply, events_to_json, legal_actions, new_match, view
 from koikoi.review import ReviewJob, analyse_match, cache_path, load_cached
+from koikoi.review import job as J
 
 pygame = pytest.importorskip("pygame")     # loaded in this (the parent) process, as in the game
 
@@ -106,8 +108,6 @@ def test_a_bad_log_is_a_message_not_a_crash(folder):
 
 
 def test_the_background_process_speaks_the_games_language():
-    from koikoi import i18n
-    from koikoi.review import job as J
     before = i18n.language()
     parent, child = multiprocessing.Pipe(duplex=False)
     try:

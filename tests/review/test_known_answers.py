@@ -3,7 +3,10 @@ all get each right (issue 28). A move that makes a yaku for certain, a move that
 opponent's yaku, a Stop with the hand empty (nothing left to gain, the opponent still to
 play), a Stop when the opponent is a card from Sankō, and the lesson 09 case: the Moon that
 makes Sankō after the CPU's Koi-Koi, which the playout policy's answer to the Koi-Koi
-question had valued at 2 points against the plain's 10."""
+question had valued at 2 points against the plain's 10. And one where the opponent's own
+question decides the value: in the match's last round, level, the opponent stops with the
+Sankō that playing the Moon feeds it (stopping wins the match), so the feed costs about
+that Sankō, not the 15 points of a playout in which it called Koi-Koi."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import pytest
 from koikoi import coach, lessons
 from koikoi.ai.hard import HardPlayer
 from koikoi.ai.medium import MediumPlayer
-from koikoi.engine import RULESETS, KoiKoi, Play, Stop, apply, legal_actions, new_match, view
+from koikoi.engine import RULESETS, Play, Stop, apply, legal_actions, new_match, view
 from koikoi.engine.phase import Phase
 from koikoi.review.analysis import analyse_decision, analyse_match
 from koikoi.review.model import GOOD
@@ -124,3 +127,24 @@ def test_the_coach_and_the_review_agree_on_every_koikoi_question_of_reviewed_mat
                 assert coach.advice(v, legal, budget=200).best == d.best, (preset, seed, d.index)
                 asked += 1
     assert asked >= 3
+
+
+@pytest.mark.parametrize("preset", ["nintendo", "casual"])
+def test_an_opponent_who_wins_the_match_by_stopping_is_valued_as_stopping(preset):
+    """The match's last round (a one-round match, level at 0-0): playing the Moon onto the
+    field feeds the opponent's Sankō, and the opponent asked Koi-Koi or Stop with it stops,
+    since stopping wins the match. So the feed costs at most that Sankō's award (5) and a
+    point more (the Moon lost to one's own pile), not the 15 points that the playout
+    policy's old answer (Koi-Koi, on a match already won) made of it. Hard, the review's
+    verdict and its loss all say so."""
+    rules = RULESETS[preset]
+    deck, s = scripted(FEED, rules)
+    assert s.months == 1
+    v = view(s, s.to_move)
+    legal = legal_actions(s)
+    moon = Play("08-B")
+    assert moon in legal
+    d = analyse_decision(v, legal, moon)
+    assert d.verdict != GOOD
+    assert 1.5 <= d.loss <= rules.sanko + 1.0, (d.loss, d.options)
+    assert HardPlayer(seed=0).choose(v, legal) != moon

@@ -9,9 +9,10 @@ import re
 import pytest
 
 from koikoi import i18n
-from koikoi.engine import KoiKoi, Play, Stop, legal_actions, view
+from koikoi.ai.players import make_player
+from koikoi.engine import RULESETS, KoiKoi, Play, Stop, apply, legal_actions, new_match, view
 from koikoi.review.analysis import analyse_match, verdict_of
-from koikoi.review.model import GOOD, INACCURACY, MISTAKE, Decision, Option
+from koikoi.review.model import GOOD, INACCURACY, Decision, Option
 from koikoi.review.reasons import explain, within_noise
 
 from review_helpers import deck_of, play_out
@@ -118,8 +119,6 @@ def test_koikoi_and_stop_within_the_noise_are_about_equal(lang):
 
 
 def test_no_reason_of_a_reviewed_match_speaks_of_playouts():
-    from koikoi.ai.players import make_player
-    from koikoi.engine import RULESETS, apply, new_match
     s = new_match(RULESETS["nintendo"], seed=5, months=3)
     players = [make_player("medium", seed=1), make_player("easy", seed=2)]
     for _ in range(2000):
