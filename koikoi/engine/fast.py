@@ -14,6 +14,34 @@ from .scoring import improved, yaku_points
 from .state import _new, CHOOSE, DECIDE, PLAY, State, _Draft
 from .turns import _POINTS, _auto_stop, _yaku_made, reference_apply
 
+
+def _events_by_take() -> tuple:
+    """The hot path's events, made once: events are immutable values, so one instance serves
+    every turn that records the same thing (a dict read instead of building two tuples).
+    ``played[seat * 48 + c]`` maps the field cards ``c`` takes (a mask of its month; 0: none)
+    to its Played, leaving out the two-card masks (a target says which); ``chosen[seat * 48 +
+    c][t]`` is the Played of ``c`` taking ``t`` of two; ``flipped[seat * 48 + s]`` maps what the
+    stock card ``s`` takes to its Flipped, and ``pending[seat * 48 + s]`` is its Flipped when
+    two match (the seat chooses)."""
+    played, chosen, flipped, pending = [], [], [], []
+    for seat in (0, 1):
+        for c in range(48):
+            others = [t for t in range(4 * (c // 4), 4 * (c // 4) + 4) if t != c]
+            # What c can take: any of its month's other three cards (two only with a target).
+            takes = [sum(1 << t for j, t in enumerate(others) if sub >> j & 1) for sub in range(8)]
+            played.append({m: _new(Played, (seat, IDS[c], None, _TAKEN[m], "played"))
+                           for m in takes if m.bit_count() != 2})
+            chosen.append({t: _new(Played, (seat, IDS[c], IDS[t], _TAKEN[1 << t], "played"))
+                           for t in others})
+            flipped.append({m: _new(Flipped, (seat, IDS[c], _TAKEN[m], "flipped"))
+                            for m in takes if m.bit_count() != 2})
+            pending.append(_new(Flipped, (seat, IDS[c], None, "flipped")))
+    return tuple(played), tuple(chosen), tuple(flipped), tuple(pending)
+
+
+_PLAYED, _CHOSEN, _FLIPPED, _PENDING = _events_by_take()
+
+
 def _apply_play(state: State, action: Play) -> State:
     """A Play, computed directly on the State's fields: the hot path.
 
@@ -34,9 +62,13 @@ def _apply_play(state: State, action: Play) -> State:
     bit = _BIT[c]
     m = field & CARD_MONTH_MASK[c]
     target = action.target
-    if m.bit_count() == 2:
+    sc = seat * 48 + c
+    played = _PLAYED[sc].get(m)     # None: two field cards match
+    if played is None:
         t = _INDEX(target) if type(target) is str else None
-        if t is None or not m & _BIT[t]:
+        played = _CHOSEN[sc].get(t)
+        if played is None or not m & _BIT[t] or m.bit_count() != 2:
+            # (or a hand-built State whose field holds the played card itself)
             return reference_apply(state, action)  # raises IllegalAction
         m = _BIT[t]
     elif target is not None or (not m and rules.must_play_match and not _is_legal(state, action)):
@@ -46,28 +78,29 @@ def _apply_play(state: State, action: Play) -> State:
     if m:
         field ^= m
         cap |= bit | m
-        played = _new(Played, (seat, card, target, _TAKEN[m], "played"))
     else:
         field |= bit
-        played = _new(Played, (seat, card, target, (), "played"))
     other = hands[1 - seat]
     new_hands = (other, hand) if seat else (hand, other)
     s = stock[stock_pos]
     sm = field & CARD_MONTH_MASK[s]
-    if sm.bit_count() == 2:
-        # Two field cards match the stock card: the seat chooses next.
+    ss = seat * 48 + s
+    flipped = _FLIPPED[ss].get(sm)  # None: two field cards match the stock card
+    if flipped is None and sm.bit_count() != 2:
+        # A hand-built State whose field holds the stock card itself.
+        flipped = _new(Flipped, (seat, IDS[s], _TAKEN[sm], "flipped"))
+    if flipped is None:
+        # The seat chooses next.
         return _new(State, (
             rules, seed, months, CHOOSE, seat, dealer, draws, decks, new_hands, field, stock,
             stock_pos + 1, (captured[0], cap) if seat else (cap, captured[1]), calls, refs, s,
             field_brights, last_yaku_seat, scores, ledger, spread, picks, winner,
-            events + (played, _new(Flipped, (seat, IDS[s], None, "flipped")))))
+            events + (played, _PENDING[ss])))
     if sm:
         field ^= sm
         cap |= _BIT[s] | sm
-        flipped = _new(Flipped, (seat, IDS[s], _TAKEN[sm], "flipped"))
     else:
         field |= _BIT[s]
-        flipped = _new(Flipped, (seat, IDS[s], (), "flipped"))
     new_cap = (captured[0], cap) if seat else (cap, captured[1])
     # A turn that captured nothing leaves the pile's yaku as they were (under the weather
     # ruling the field alone can change them, so that case takes the full check).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Iterable, NamedTuple, Optional
 
 from . import cards as C
@@ -69,10 +70,9 @@ _INOSHIKACHO, _AKATAN, _AOTAN = C.INOSHIKACHO, C.AKATAN, C.AOTAN
 _WILLOW, _PAULOWNIA = C.WILLOW, C.PAULOWNIA
 _ANIMALS_NO_CUP = _ANIMALS & ~_SAKE_CUP
 _CHAFF_AND_CUP = _CHAFF | _SAKE_CUP
-_VIEWED = _CURTAIN | _MOON
 _PHOENIX = C.to_mask(["12-B"])
+_SECOND = itemgetter(1)
 _MONTHS = C.MONTH_MASK
-_LOW12 = sum(1 << (4 * m) for m in range(12))   # the lowest card bit of every month
 
 # ``rain_break`` -> the cards whose capture cancels the holder's viewing yaku.
 BREAKERS = {"off": 0, "rain_man": _RAIN_MAN, "rain_man_or_phoenix": _RAIN_MAN | _PHOENIX}
@@ -230,21 +230,122 @@ def next_dealer(rules: Rules, dealer: int, winner: Optional[int], exhausted: boo
     return dealer if winner is None else winner
 
 
-_SETS = _INOSHIKACHO | _AKATAN | _AOTAN
+# ``yaku_points`` answers from a memo keyed by a pile's *signature*: every count and card the
+# yaku read (which brights, the animals, the Inoshikacho cards, the ribbons, the red and blue
+# poetry ribbons, the chaff, the sake cup), packed into one int by four table lookups, one per
+# 12 cards. Two piles of one signature hold the same yaku (``yaku_masks`` reads nothing else
+# of the pile), so the memo of a pure function, filled from ``yaku_masks`` on a miss, answers
+# for any pile: four lookups and a dict read instead of the counts and the list on every turn.
+# Fields, from bit 0: brights (one bit each, 5), animals but the cup (4), Inoshikacho cards
+# (2), ribbons (4), Akatan ribbons (2), Aotan ribbons (2), chaff (5), the sake cup (1).
+# From bit 32, the same sum carries a *gate*: counts biased so that a field's top bit is set
+# exactly when its yaku's threshold is reached (3 brights, each set of 3 complete, 5 animals
+# with the cup, 5 ribbons, 10 chaff with the cup, the cup beside the Curtain or the Moon). A
+# pile with no gate bit set holds no yaku under any rules (but tsuki-fuda's month): () at once,
+# and the memo keeps only piles that may score.
+_BRIGHT_RANK = {c: i for i, c in enumerate(C.indices(_BRIGHTS))}
+# The gate's fields: (shift, width, threshold); each is biased by 2**(width - 1) - threshold.
+_G_BR, _G_INO, _G_AKA, _G_AO, _G_AN, _G_RB, _G_CH, _G_VIEW = _G_FIELDS = (
+    (32, 4, 3), (36, 3, 3), (39, 3, 3), (42, 3, 3), (45, 5, 5), (50, 5, 5), (55, 6, 10), (61, 3, 3))
+_GATE = sum(1 << (shift + width - 1) for shift, width, _ in _G_FIELDS)
+_GATE_BIASES = sum(((1 << (width - 1)) - least) << shift for shift, width, least in _G_FIELDS)
+_SIGNATURE = (1 << 25) - 1
+
+
+def _signature_of_card(c: int) -> int:
+    bit = 1 << c
+    v = 0
+    if bit & _BRIGHTS:
+        v += 1 << _BRIGHT_RANK[c] | 1 << _G_BR[0]
+    if bit & _ANIMALS_NO_CUP:
+        v += 1 << 5
+    if bit & _ANIMALS:
+        v += 1 << _G_AN[0]
+    if bit & _INOSHIKACHO:
+        v += 1 << 9 | 1 << _G_INO[0]
+    if bit & _RIBBONS:
+        v += 1 << 11 | 1 << _G_RB[0]
+    if bit & _AKATAN:
+        v += 1 << 15 | 1 << _G_AKA[0]
+    if bit & _AOTAN:
+        v += 1 << 17 | 1 << _G_AO[0]
+    if bit & _CHAFF:
+        v += 1 << 19
+    if bit & _CHAFF_AND_CUP:
+        v += 1 << _G_CH[0]
+    if bit & _SAKE_CUP:
+        v += 1 << 24 | 2 << _G_VIEW[0]
+    if bit & (_CURTAIN | _MOON):
+        v += 1 << _G_VIEW[0]
+    return v
+
+
+def _signature_table(first: int) -> list:
+    """table[bits] = the signature of cards ``first``..``first + 11`` named by 12 bits (the
+    first table carries the gate's biases)."""
+    table = [_GATE_BIASES if first == 0 else 0] * 4096
+    for bits in range(1, 4096):
+        low = bits & -bits
+        table[bits] = table[bits ^ low] + _signature_of_card(first + low.bit_length() - 1)
+    return table
+
+
+_SIG0, _SIG1, _SIG2, _SIG3 = (_signature_table(12 * k) for k in range(4))
+# Above the signature, the rest that some rules read: the weather ruling a Willow and a
+# Paulownia on the field, ``viewing_after_koikoi`` whether the owner called, tsuki-fuda whether
+# the round's month is complete.
+_WILLOW_UP, _PAULOWNIA_UP, _CALLED, _MONTH_FULL = 1 << 25, 1 << 26, 1 << 27, 1 << 28
+_MEMO_MAX = 1 << 16       # signatures kept per Rules value (random play: ~26,000 after 24,000 rounds)
+_MEMOS: dict = {}         # id(rules) -> (rules, reads, memo); entries replaced whole
+_MEMO_LAST: tuple = (None, 0, {})
+
+
+def _memo_of(rules: Rules) -> tuple:
+    global _MEMO_LAST
+    hit = _MEMOS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        reads = ((1 if rules.weather else 0) | (2 if rules.viewing_after_koikoi is not None else 0)
+                 | (4 if rules.tsuki_fuda else 0))
+        hit = (rules, reads, {})
+        if len(_MEMOS) >= 64:
+            _MEMOS.clear()
+        _MEMOS[id(rules)] = hit
+    _MEMO_LAST = hit
+    return hit
 
 
 def yaku_points(mask: int, rules: Rules, field: int = 0, calls: int = 0,
                 month: int = 0) -> tuple[tuple[str, int], ...]:
     """(name, points) of each yaku held: what the Koi-Koi prompt compares. ``field``, ``calls``
     and ``month`` as for ``yaku_masks``."""
-    # Early in a round most piles cannot hold any yaku: answer those without the full check.
-    if ((mask & _BRIGHTS).bit_count() < 3 and (mask & _SETS).bit_count() < 3
-            and (mask & _ANIMALS).bit_count() < 5 and (mask & _RIBBONS).bit_count() < 5
-            and (mask & _CHAFF_AND_CUP).bit_count() < 10
-            and not (mask & _SAKE_CUP and mask & _VIEWED)
-            and not (month and rules.tsuki_fuda and mask & mask >> 1 & mask >> 2 & mask >> 3 & _LOW12)):
+    memo = _MEMO_LAST      # inline, not a call (as in yaku_masks)
+    if memo[0] is not rules:
+        memo = _memo_of(rules)
+    v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36 & 4095]
+    key = v & _SIGNATURE
+    reads = memo[1]
+    if reads:
+        if reads & 4 and month:
+            whole = _MONTHS[(month - 1) % 12]
+            if mask & whole == whole:
+                key |= _MONTH_FULL
+                v |= _GATE
+        if not v & _GATE:
+            return ()
+        if reads & 1:
+            key |= (_WILLOW_UP if field & _WILLOW else 0) | (_PAULOWNIA_UP if field & _PAULOWNIA else 0)
+        if reads & 2 and calls:
+            key |= _CALLED
+    elif not v & _GATE:
         return ()
-    return tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field, calls, month))
+    table = memo[2]
+    hit = table.get(key)
+    if hit is None:
+        hit = tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field, calls, month))
+        if len(table) >= _MEMO_MAX:
+            table.clear()
+        table[key] = hit
+    return hit
 
 
 def improved(rules: Rules, now: tuple, ref: tuple) -> bool:
@@ -255,7 +356,7 @@ def improved(rules: Rules, now: tuple, ref: tuple) -> bool:
     if not now:
         return False
     if rules.prompt_when == "total_rises":
-        return sum(p for _, p in now) > sum(p for _, p in ref)
+        return sum(map(_SECOND, now)) > sum(map(_SECOND, ref))   # (map: no generator frames)
     before = dict(ref)
     for name, p in now:
         if p > before.get(name, 0):
