@@ -34,12 +34,16 @@ def _assets() -> str:
 
 
 def _winprob() -> str:
-    from .ai import hard                     # isolated: each check imports what it checks
-    with open(hard._DATA, encoding="utf-8") as fh:
-        presets = json.load(fh).get("presets", {})
-    if not presets:
-        raise RuntimeError(f"{hard._DATA} holds no preset")
-    return f"{len(presets)} rule sets"
+    """Hard's two data files: the match-win table and the playouts' Koi-Koi model."""
+    from .ai import playout, winprob         # isolated: each check imports what it checks
+    counts = []
+    for path in (winprob._DATA, playout.CALLS_DATA):
+        with open(path, encoding="utf-8") as fh:
+            presets = json.load(fh).get("presets", {})
+        if not presets:
+            raise RuntimeError(f"{path} holds no preset")
+        counts.append(len(presets))
+    return f"{counts[0]} rule sets, Koi-Koi model for {counts[1]}"
 
 
 def _lessons() -> str:
@@ -89,7 +93,10 @@ def _online() -> str:
     from .ladder import ratings, store       # noqa: F401  isolated: as above (glicko2: ratings)
     loop = cli._loop_factory()    # uvloop where installed: the bundle must carry it
     kind = "asyncio" if loop is None else loop.__module__.split(".")[0]
-    return f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}, serve loop {kind}"
+    from .net import protocol                # isolated: as above
+    frames = "orjson" if protocol._orjson_dumps is not None else "json"
+    return (f"websockets {websockets.__version__}, zeroconf {zeroconf.__version__}, serve loop {kind}, "
+            f"frames by {frames}")
 
 
 def _translations() -> str:

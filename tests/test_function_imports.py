@@ -44,27 +44,18 @@ MEASURED = re.compile(r"\bmeasured\b.*?\d+(?:\.\d+)?\s*ms\b")
 # files (relative to the repository) that still hold function-level imports without a reason;
 # each is another helper's, who gives the reasons (or moves the imports) in their own branch
 PENDING: set[str] = {
-    "koikoi/ai/hard.py",
-    "koikoi/ai/playout.py",
     "koikoi/ai/sim.py",
     "koikoi/match_index.py",
     "koikoi/net/cli.py",
     "koikoi/net/client.py",
     "koikoi/net/client_state.py",
-    "koikoi/net/config.py",
     "koikoi/net/connection.py",
-    "koikoi/net/connections.py",
     "koikoi/net/discovery.py",
     "koikoi/net/limits.py",
     "koikoi/net/netsession.py",
     "koikoi/net/options.py",
-    "koikoi/net/protocol.py",
     "koikoi/net/seats.py",
     "koikoi/net/server.py",
-    "koikoi/net/writer.py",
-    "koikoi/review/cache.py",
-    "koikoi/review/job.py",
-    "koikoi/review/reasons.py",
 }
 
 

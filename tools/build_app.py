@@ -48,6 +48,8 @@ HIDDEN_IMPORTS = [
     # online play: `koikoi serve` and the client (websockets imports its parts lazily)
     "koikoi.net", "koikoi.net.protocol", "koikoi.net.rooms", "koikoi.net.server", "koikoi.net.client",
     "websockets", "websockets.asyncio.server", "websockets.asyncio.client", "sqlite3",
+    # the server's frames are encoded by orjson where installed (a compiled module)
+    "orjson",
     # finding and announcing games on the local network (zeroconf's parts are compiled modules)
     "koikoi.net.discovery", "zeroconf", "zeroconf.asyncio", "ifaddr",
 ]

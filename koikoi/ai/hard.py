@@ -4,9 +4,11 @@ For each decision it samples the hidden cards (the unseen set split into an
 opponent hand of the right size and a stock order), applies every candidate
 action to the same samples, and plays each to the end of the round in the
 lean simulator with the cheap greedy policy for both seats (which answers
-either seat's later Koi-Koi questions by the better of the exact Stop and a
-fitted estimate of calling, and in the match's last round by what stopping does
-to the match: playout.py, kind "fit"), with the same stream of
+either seat's later Koi-Koi questions by Medium's expected-value rule, and in
+the match's last round by what the exact Stop does to the match: playout.py,
+kind "ev"; the fitted model, kind "fit", played no better than that rule against
+a216113's Hard: -0.33 points a round on Nintendo over 70 pairs, CI -0.77..+0.08,
++0.10 on Battle Hanafuda over 60, CI -0.31..+0.56), with the same stream of
 policy noise for every candidate (common random numbers, so two candidates
 are compared sample by sample). Each finished round is scored by the
 probability of winning the MATCH from the resulting scores, rounds left and
@@ -54,7 +56,7 @@ class HardPlayer:
     def __init__(self, seed: int = 0, think_time: Optional[float] = None,
                  simulations: Optional[int] = None, noise: float = 0.35,
                  kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5,
-                 anchor_z: Optional[float] = 1.0, policy_kk: str = "fit"):
+                 anchor_z: Optional[float] = 1.0, policy_kk: str = "ev"):
         self.policy_kk = policy_kk
         self.prior_keep = prior_keep
         self.anchor_z = anchor_z
@@ -375,7 +377,7 @@ def estimate_rng(view, seed: int = 0, samples: int = 0) -> random.Random:
 
 
 def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: float = 0.35,
-             policy_kk: str = "fit", table: Optional[dict] = None, settled=None,
+             policy_kk: str = "ev", table: Optional[dict] = None, settled=None,
              check_every: int = 100, min_samples: int = 200) -> list:
     """Every one of ``actions`` (legal in ``view``) valued with Hard's machinery, no pruning.
 

@@ -6,21 +6,24 @@ for captures that raise a yaku, a cost for feeding the field and a little
 noise.
 
 Koi-Koi (either seat's question inside a playout): Stop's value is exact, the
-award now; ``kk="fit"`` (Hard's) calls when an estimate of what calling gains
-over it is above zero: a linear model of Medium's estimate of the call
-(``Knowledge.call_value``), the award, both hands' sizes and the calls made,
-fitted per preset to what calling then went on to win in self-play playouts
-(tools/fit_calls.py, shipped as koikoi/ai/data/calls.json; a rule set with no
-fit of its own takes its preset's, else Nintendo's). In the match's last round
-(``final_scores`` set: the match scores before it) Stop's value is exact in
-match terms too: a seat that wins the match by stopping stops, one that would
-still be behind calls (stopping loses the match for certain), and only a
-stop that draws it is left to the model. ``kk="ev"`` calls by
-Medium's expected-value rule (``call_value`` against the award, without
-Medium's shift for the match score, which a playout does not know), which
-undervalues calling by two to three points with four or more cards in hand;
-``kk="simple"`` calls at most once, with at least ``koikoi_hand`` cards in hand
-and at most ``koikoi_max`` points.
+award now. In the match's last round (``final_scores`` set: the match scores
+before it) it is exact in match terms too, whatever the rule: a seat that wins
+the match by stopping stops, one that would still be behind calls (stopping
+loses the match for certain); only a stop that draws it is left to the rule.
+``kk="ev"`` (Hard's, the coach's and the review's) calls by Medium's
+expected-value rule (``call_value`` against the award, without Medium's shift
+for the match score, which a playout does not know). ``kk="fit"`` calls when a
+linear model of what calling gains over stopping is above zero (Medium's
+estimate of the call, the award, both hands' sizes and the calls made), fitted
+per preset to what calling then won in self-play playouts (tools/fit_calls.py,
+shipped as koikoi/ai/data/calls.json; a rule set with no fit of its own takes
+its preset's, else Nintendo's): it answers held-out questions better than the
+"ev" rule (Nintendo 1.43 points a question over always stopping, against 1.10),
+yet Hard with it was no stronger against a216113's Hard (-0.33 points a round
+on Nintendo over 70 paired deals, CI -0.77..+0.08; +0.10 on Battle Hanafuda
+over 60, CI -0.31..+0.56), so it is not the default. ``kk="simple"`` calls at
+most once, with at least ``koikoi_hand`` cards in hand and at most
+``koikoi_max`` points.
 """
 
 from __future__ import annotations
@@ -201,16 +204,19 @@ class Policy:
 
     def koikoi(self, r: Round) -> bool:
         seat = r.to_move
+        final = self.final_scores
+        if final is not None and self.kk != "simple" and r.hands[seat]:
+            know, calls = self.know, r.calls
+            stop = know.award(self.points(r.cap[seat], r.field, calls[seat]), calls[seat],
+                              calls[1 - seat], r.field_brights)
+            after = paid(final, seat, stop, know.rules)
+            lead = after[seat] - after[1 - seat]
+            if lead:
+                return lead < 0          # the last round: stopping settles the match
         if self.kk == "fit":
             if not r.hands[seat]:
                 return False     # nothing left to add: calling only gives the opponent time
             stop, x = call_features(self.know, r, self.points)
-            final = self.final_scores
-            if final is not None:
-                after = paid(final, seat, stop, self.know.rules)
-                lead = after[seat] - after[1 - seat]
-                if lead:
-                    return lead < 0      # the last round: stopping settles the match
             w = self.kk_w
             return (w[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5]
                     + w[6] * x[6] + w[7] * x[7]) > 0.0

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from ..paths import data_dir
 from .protocol import MAX_DEPTH, MAX_FRAME
 
 DEFAULT_PORT = 8765
@@ -66,7 +67,6 @@ class ServerConfig:
 
 def default_data_dir() -> Path:
     """The server's folder: ``server/`` in the game's data folder (KOIKOI_HOME overrides)."""
-    from ..storage import data_dir      # the game's storage: loaded only when no --data is given
     return data_dir() / "server"
 
 

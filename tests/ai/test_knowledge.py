@@ -204,3 +204,21 @@ def test_missing_call_data_falls_back_to_medium_rule(monkeypatch):
     monkeypatch.setattr(playout, "_CALLS", [{}])
     pol = Policy(Knowledge(RULESETS["nintendo"]), kk="fit")
     assert pol.kk == "ev"
+
+
+def test_hards_own_rule_also_lets_the_last_round_stop_settle_the_match():
+    """kk="ev" (Hard's, the coach's and the review's) answers the last round's question by the
+    match too: without that, a playout's seat called on a match it had already won."""
+    rules = RULESETS["nintendo"]
+    pol = Policy(Knowledge(rules), kk="ev")
+    r = _decide(rules, OPEN_PILE, 0, hand_n=7, opp_n=7)
+    pol.final_scores = (30, 30)                               # 1 point wins the match
+    assert not pol.koikoi(r)
+    pol.final_scores = (20, 30)                               # 1 point still loses it
+    assert pol.koikoi(r)
+    mine = sum(1 << c for c in NO_RAIN_BRIGHTS)
+    big = _decide(rules, mine, 0, hand_n=2, opp_n=2)
+    pol.final_scores = None
+    assert not pol.koikoi(big)                                # Medium's rule stops with Sankō
+    pol.final_scores = (0, 40)                                # Sankō does not catch up
+    assert pol.koikoi(big)
