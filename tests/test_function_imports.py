@@ -43,20 +43,7 @@ MEASURED = re.compile(r"\bmeasured\b.*?\d+(?:\.\d+)?\s*ms\b")
 
 # files (relative to the repository) that still hold function-level imports without a reason;
 # each is another helper's, who gives the reasons (or moves the imports) in their own branch
-PENDING: set[str] = {
-    "koikoi/ai/sim.py",
-    "koikoi/match_index.py",
-    "koikoi/net/cli.py",
-    "koikoi/net/client.py",
-    "koikoi/net/client_state.py",
-    "koikoi/net/connection.py",
-    "koikoi/net/discovery.py",
-    "koikoi/net/limits.py",
-    "koikoi/net/netsession.py",
-    "koikoi/net/options.py",
-    "koikoi/net/seats.py",
-    "koikoi/net/server.py",
-}
+PENDING: set[str] = set()   # none left: every function-level import in koikoi/ says why
 
 
 def comments(source: str) -> dict[int, str]:

@@ -19,13 +19,16 @@ the engine in tests/ai/test_coach_cross.py).
 
 from __future__ import annotations
 
+import argparse
 import random
+import time
 from typing import Optional
 
 from ..engine import cards as _C
 from ..engine.cards import BRIGHTS, CARD_MONTH_MASK
+from ..engine.match import CHOOSE as E_CHOOSE, DECIDE as E_DECIDE, PLAY as E_PLAY
 from ..engine.phase import Phase
-from ..engine.rules import Rules
+from ..engine.rules import RULESETS, Rules
 from ..engine.scoring import (BREAKERS, award_total, improved, ino_mode, round_month,
                               yaku_points)
 from ..engine.yaku import points as yaku_knob_points
@@ -408,7 +411,6 @@ class Round:
 
 def from_state(state) -> Round:
     """A Round from an engine State mid-round (full knowledge: for tests and tools)."""
-    from ..engine.match import CHOOSE as E_CHOOSE, DECIDE as E_DECIDE, PLAY as E_PLAY
     phase = {E_PLAY: PLAY, E_CHOOSE: CHOOSE, E_DECIDE: DECIDE}.get(state.phase)
     if phase is None:
         raise ValueError(f"not a state inside a round: {state!r}")
@@ -522,8 +524,6 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
 
 def bench(preset: str = "nintendo", seconds: float = 3.0) -> float:
     """Random full rounds per second of CPU time on one core."""
-    import time
-    from ..engine.rules import RULESETS
     rules = RULESETS[preset]
     rng = random.Random(1)
     n = 0
@@ -538,8 +538,6 @@ def bench(preset: str = "nintendo", seconds: float = 3.0) -> float:
 
 
 def main(argv=None) -> None:
-    import argparse
-    from ..engine.rules import RULESETS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bench", action="store_true", help="random full rounds per second")
     ap.add_argument("--preset", default=None, help="one preset (default: all)")

@@ -65,7 +65,7 @@ def _open_ladder(args: argparse.Namespace, server: MatchServer):
     here, when a server starts), or None if this build has none and no --db asked for one.
     ImportError if --db was given and it cannot be loaded."""
     try:
-        from ..ladder.service import open_service     # optional: only a server with a ladder loads it
+        from ..ladder.service import open_service     # optional dependency: the ladder (glicko2), only for a server with one
     except ImportError as exc:
         if args.db is not None:
             raise
@@ -197,7 +197,7 @@ def _loop_factory():
     """uvloop's event loop where it is installed (not on Windows): ``tools/load_server.py``
     measured about a sixth less server CPU per action with it; else asyncio's own."""
     try:
-        import uvloop       # optional (not on Windows): asyncio's own loop otherwise
+        import uvloop       # optional dependency: not on Windows; asyncio's own loop otherwise
     except ImportError:
         return None
     return uvloop.new_event_loop

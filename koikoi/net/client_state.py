@@ -225,7 +225,7 @@ def check_record(state: "ClientState", m: dict) -> MatchRecord:
     not believed: nothing it sent is filed (the public events alone cannot be replayed)."""
     # koikoi.session brings the AI and narration (~20 ms CPU when the client is imported alone,
     # measured): loaded only when a record is checked, as koikoi.net.protocol does for names
-    from ..session import clean_name
+    from ..session import clean_name   # start-up time: measured 20 ms (see above)
 
     if state.role != "player" or state.seat not in (0, 1):
         raise RecordRefused("a match record came to a connection that holds no seat")

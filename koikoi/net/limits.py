@@ -74,7 +74,7 @@ def raise_open_files() -> Optional[tuple[int, int]]:
     """Raise this process's soft open-files limit to its hard one (``koikoi serve`` does at
     start): (old, new), or None where there is no such limit or it cannot change."""
     try:
-        import resource     # Unix only: Windows has no such module (and no such limit)
+        import resource     # platform: Unix only; Windows has no such module (and no such limit)
     except ImportError:
         return None
     try:
@@ -91,7 +91,7 @@ def raise_open_files() -> Optional[tuple[int, int]]:
 def open_files_limit() -> Optional[int]:
     """The soft open-files limit of this process, or None if it has none."""
     try:
-        import resource     # Unix only (as above)
+        import resource     # platform: Unix only (as above)
         soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (ImportError, OSError, ValueError):
         return None

@@ -73,7 +73,7 @@ class Seat:
 def normal_address(address: str) -> str:
     """"host:port" with the host in lower case and the port a plain number, with "wss://"
     in front for a server reached over TLS ("" if it is not an address)."""
-    from .netsession import AddressError, address_text, parse_address
+    from .netsession import AddressError, address_text, parse_address   # start-up time: measured 33-36 ms CPU
     try:
         a = parse_address(address)
     except AddressError:

@@ -100,8 +100,6 @@ class MatchServer(Accounting):
     # -------------------------------------------------------------- life
 
     async def start(self) -> None:
-        from .. import storage  # noqa: F401  (room_rules reads the house rules there: loaded now,
-        #                          not while the first player waits)
         cfg = self.config
         self.store = RoomStore(self.data_dir, durable=cfg.durable)
         self._awaited = AwaitedStore(self.store)
