@@ -330,4 +330,4 @@ def test_the_app_loop_gives_the_deferred_collection_its_idle_moment(koikoi_home,
         app.wait_idle(1)
         assert calls == [1]
     finally:
-        app.close()
+        app.storage.history_index.close()
