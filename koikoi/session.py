@@ -47,6 +47,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence, runtime_checkabl
 
 from . import narration
 from .files import parse_json
+from .forward import via
 from .ai import LEVELS, make_player
 from .engine import (IllegalAction, Rules, State, apply, events_from_data, events_to_json,
                      legal_actions, new_match, public_event, replay, view)
@@ -285,29 +286,12 @@ class MatchSession:
         self._cpu_error: Optional[BaseException] = None
 
     # ------------------------------------------------------------ reading
-    @property
-    def rules(self) -> Rules:
-        return self.state.rules
-
-    @property
-    def to_move(self) -> Optional[int]:
-        return self.state.to_move
-
-    @property
-    def months(self) -> Optional[int]:
-        return self.state.months
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase_name
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.is_over
-
-    @property
-    def events(self) -> tuple:
-        return self.state.events
+    rules = via("state", "rules")
+    to_move = via("state", "to_move")
+    months = via("state", "months")
+    phase = via("state", "phase_name")
+    is_over = via("state", "is_over")
+    events = via("state", "events")
 
     @property
     def human_seats(self) -> tuple[int, ...]:

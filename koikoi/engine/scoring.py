@@ -101,20 +101,31 @@ _BY_RULES: dict = {}     # id(rules) -> (rules, points, flags)
 _LAST: tuple = (None, (), ())
 
 
+def _per_rules(cache: dict, rules: Rules, make) -> tuple:
+    """``cache``'s entry for this Rules value, ``(rules, *make(rules))``: made on a miss (an id
+    reused by another value is a miss too), the cache emptied at 64 values. Only the callers'
+    misses come here: their hits are an inline check of the last entry used."""
+    hit = cache.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = (rules,) + make(rules)
+        if len(cache) >= 64:
+            cache.clear()
+        cache[id(rules)] = hit
+    return hit
+
+
+def _make_points(rules: Rules) -> tuple:
+    by_name = _knob_points(rules)
+    graded = rules.combo_grading == "graded"
+    ino = ino_mode(rules)
+    flags = (graded, ino != "stack", ino == "graded", rules.akatan_aotan_on_top and not graded,
+             BREAKERS[rules.rain_break], rules.viewing_after_koikoi)
+    return tuple(by_name[name] for name in YAKU_ORDER), flags
+
+
 def _points_of(rules: Rules) -> tuple:
     global _LAST
-    hit = _BY_RULES.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        by_name = _knob_points(rules)
-        graded = rules.combo_grading == "graded"
-        ino = ino_mode(rules)
-        flags = (graded, ino != "stack", ino == "graded", rules.akatan_aotan_on_top and not graded,
-                 BREAKERS[rules.rain_break], rules.viewing_after_koikoi)
-        hit = (rules, tuple(by_name[name] for name in YAKU_ORDER), flags)
-        if len(_BY_RULES) >= 64:
-            _BY_RULES.clear()
-        _BY_RULES[id(rules)] = hit
-    _LAST = hit
+    _LAST = hit = _per_rules(_BY_RULES, rules, _make_points)
     return hit
 
 
@@ -300,17 +311,15 @@ _MEMOS: dict = {}         # id(rules) -> (rules, reads, memo); entries replaced 
 _MEMO_LAST: tuple = (None, 0, {})
 
 
+def _make_memo(rules: Rules) -> tuple:
+    reads = ((1 if rules.weather else 0) | (2 if rules.viewing_after_koikoi is not None else 0)
+             | (4 if rules.tsuki_fuda else 0))
+    return reads, {}
+
+
 def _memo_of(rules: Rules) -> tuple:
     global _MEMO_LAST
-    hit = _MEMOS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        reads = ((1 if rules.weather else 0) | (2 if rules.viewing_after_koikoi is not None else 0)
-                 | (4 if rules.tsuki_fuda else 0))
-        hit = (rules, reads, {})
-        if len(_MEMOS) >= 64:
-            _MEMOS.clear()
-        _MEMOS[id(rules)] = hit
-    _MEMO_LAST = hit
+    _MEMO_LAST = hit = _per_rules(_MEMOS, rules, _make_memo)
     return hit
 
 

@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..engine.phase import SeatKind
-from ..engine.rules import Rules
 from ..engine.table import PublicTable, initial
 from ..engine.view import View
+from ..forward import field, via
 from ..session import MatchSession, SeatConfig
 from .protocol import CODE_RE
 
@@ -254,43 +254,19 @@ class NetSession:
         """The local seat's table, folded from the public events (``engine.table``)."""
         return self._table
 
-    @property
-    def events(self) -> tuple:
-        """The local seat's public events, as the server sent them."""
-        return self._events
-
-    @property
-    def to_move(self) -> Optional[int]:
-        """The seat to move; None while an action is on its way, and once it is over."""
-        return self._to_move
-
-    @property
-    def phase(self) -> str:
-        return self._table.phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._is_over
-
-    @property
-    def winner(self) -> Optional[int]:
-        return self._winner
-
-    @property
-    def scores(self) -> tuple:
-        return self._scores
+    events = field("_events", "the local seat's public events, as the server sent them")
+    to_move = field("_to_move", "the seat to move; None while an action is on its way, and once it is over")
+    phase = via("_table", "phase")
+    is_over = field("_is_over")
+    winner = field("_winner")
+    scores = field("_scores")
 
     @property
     def ledger(self) -> tuple:
         return tuple(self._table.ledger)
 
-    @property
-    def months(self) -> Optional[int]:
-        return self._months
-
-    @property
-    def rules(self) -> Optional[Rules]:
-        return self._rules
+    months = field("_months")
+    rules = field("_rules")
 
     # The match results and the ledger (ledger.MatchResultsScene, which a local match shares)
     # read the ledger, winner, scores and rules of a finished match through ``session.state``:
@@ -327,17 +303,9 @@ class NetSession:
 
     is_hotseat = False
 
-    @property
-    def room(self) -> Optional[str]:
-        return self.latest.room
-
-    @property
-    def status(self) -> Optional[str]:
-        return self.latest.status
-
-    @property
-    def over(self) -> Optional[dict]:
-        return self.latest.over
+    room = via("latest", "room")
+    status = via("latest", "status")
+    over = via("latest", "over")
 
     @property
     def record(self):

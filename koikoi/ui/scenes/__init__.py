@@ -30,6 +30,7 @@ import pygame
 from .. import theme
 from .. import widgets as W
 from ..scene import Scene
+from ...forward import via
 from ...i18n import _
 
 
@@ -253,8 +254,13 @@ class MenuScene(Scene):
         return y
 
 
-def _from_table(name: str, doc: str) -> property:
-    return property(lambda self: getattr(self.table, name), doc=doc)
+def opens(scene: str, doc: Optional[str] = None):
+    """A scene's action that opens the registered scene ``scene`` (``app.open``) over it:
+    ``new_match = opens("newmatch")`` for the buttons and keys that call it."""
+    def action(self) -> None:
+        self.app.open(scene)
+    action.__doc__ = doc or f"Open the {scene} screen."
+    return action
 
 
 class TableScreen:
@@ -263,10 +269,10 @@ class TableScreen:
     ``MenuScene``, whose ``update`` then eases the table's scroller."""
 
     table: W.Table
-    scroller = _from_table("scroller", "The table's scroller.")
-    row_h = _from_table("row_h", "The height of a row (px).")
-    cols = _from_table("cols", "[(key, title, x, width, align), ...] as laid out now.")
-    key_row = _from_table("selected", "The row picked with the arrow keys, or None.")
+    scroller = via("table", "scroller", "The table's scroller.")
+    row_h = via("table", "row_h", "The height of a row (px).")
+    cols = via("table", "cols", "[(key, title, x, width, align), ...] as laid out now.")
+    key_row = via("table", "selected", "The row picked with the arrow keys, or None.")
 
     def table_keys_free(self) -> bool:
         """Up / Down / Enter are the table's while no button has the keyboard focus."""

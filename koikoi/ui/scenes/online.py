@@ -42,7 +42,7 @@ from ...storage import valid_house_rules
 from .. import theme
 from .. import widgets as W
 from ..table import _
-from . import MenuScene
+from . import MenuScene, opens
 from .newmatch import months_row, preset_line
 from .rules_panel import changed_text, count_changes
 
@@ -105,14 +105,9 @@ class OnlineScene(MenuScene):
         self.widgets = [self.quick_b, self.host_b, self.join_b, self.back_b]
         self.focus.set(self.widgets)
 
-    def quick(self) -> None:
-        self.app.open("quickmatch")
-
-    def host(self) -> None:
-        self.app.open("online_host")
-
-    def join(self) -> None:
-        self.app.open("online_join")
+    quick = opens("quickmatch")
+    host = opens("online_host")
+    join = opens("online_join")
 
     def draw_content(self, surface: pygame.Surface) -> None:
         self.draw_title(surface, _("Play online"), self.px(60),

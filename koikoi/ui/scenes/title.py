@@ -16,7 +16,7 @@ from ... import __version__
 from .. import theme
 from .. import widgets as W
 from ..table import _, ngettext
-from . import MenuScene
+from . import MenuScene, opens
 from .saved import continue_session, match_summary
 
 FAN = ("03-B", "11-B", "01-B", "12-B", "08-B")      # the five Brights
@@ -163,14 +163,9 @@ class TitleScene(MenuScene):
         return out
 
     # ---------------------------------------------------------- actions
-    def new_match(self) -> None:
-        self.app.open("newmatch")
-
-    def learn(self) -> None:
-        self.app.open("learn")
-
-    def play_online(self) -> None:
-        self.app.open("online")
+    new_match = opens("newmatch")
+    learn = opens("learn")
+    play_online = opens("online")
 
     def continue_match(self) -> None:
         session = self.saved
@@ -178,14 +173,9 @@ class TitleScene(MenuScene):
             return
         continue_session(self.app, session)
 
-    def saved_matches(self) -> None:
-        self.app.open("saved")
-
-    def history(self) -> None:
-        self.app.open("history")
-
-    def statistics(self) -> None:
-        self.app.open("stats")
+    saved_matches = opens("saved")
+    history = opens("history")
+    statistics = opens("stats")
 
     def how_to(self) -> None:
         self.app.push(HowToPlayScene(self.app))

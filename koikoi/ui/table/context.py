@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ...engine import SeatKind
+from ...forward import via
 from ...session import TableSession
 from .. import hints
 from .. import input as gestures
@@ -125,25 +126,11 @@ class TableContext:
     tip: HoverTimer = field(default_factory=HoverTimer)
     pick: Selection = field(default_factory=Selection)
 
-    @property
-    def tl(self):
-        return self.stage.tl
-
-    @property
-    def fx(self):
-        return self.stage.fx
-
-    @property
-    def table(self):
-        return self.director.table
-
-    @property
-    def lay(self):
-        return self.stage.lay
-
-    @property
-    def drag(self) -> Optional[str]:
-        return self.stage.drag
+    tl = via("stage", "tl")
+    fx = via("stage", "fx")
+    lay = via("stage", "lay")
+    drag = via("stage", "drag", "the card being dragged, or None")
+    table = via("director", "table", "the fold of the events queued so far")
 
     def at_rest(self) -> bool:
         """Nothing moving or queued, every event shown, no overlay of ours open."""
