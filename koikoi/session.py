@@ -292,6 +292,11 @@ class MatchSession:
     phase = via("state", "phase_name")
     is_over = via("state", "is_over")
     events = via("state", "events")
+    # what the match results read (the ledger screen, which an online match shares)
+    ledger = via("state", "ledger")
+    winner = via("state", "winner")
+    scores = via("state", "scores")
+    seed = via("state", "seed")
 
     @property
     def human_seats(self) -> tuple[int, ...]:

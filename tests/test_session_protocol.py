@@ -106,3 +106,11 @@ def test_a_finished_state_becomes_a_session_that_writes_nothing():
     assert isinstance(session, TableSession) and session.state is state
     assert session.is_hotseat and session.store is None and not session.record
     assert _as_session(session) is session
+
+
+def test_the_network_session_is_no_imitation_of_a_state():
+    """Scenes read a match through the protocol (and the results through ledger, winner and
+    scores), never through ``session.state``: a NetSession has no ``state`` to fake."""
+    assert not hasattr(NetSession, "state") and not hasattr(NetSession, "phase_name")
+    for name in ("ledger", "winner", "scores"):
+        assert hasattr(MatchSession, name) and hasattr(NetSession, name), name

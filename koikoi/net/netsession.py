@@ -268,11 +268,6 @@ class NetSession:
     months = field("_months")
     rules = field("_rules")
 
-    # The match results and the ledger (ledger.MatchResultsScene, which a local match shares)
-    # read the ledger, winner, scores and rules of a finished match through ``session.state``:
-    # here that is the session itself, which answers them (never an imitation of State).
-    state = property(lambda self: self)
-
     # ------------------------------------------------------------ who sits where
     @property
     def seat(self) -> int:

@@ -270,7 +270,6 @@ class MatchResultsScene(TableScreen, MenuScene):
                  conceded: Optional[int] = None):
         self.conceded = conceded
         self.session = _as_session(session_or_state)
-        self.state = self.session.state
         self.from_history = from_history
         self.names = tuple(seat_label(s.name) for s in self.session.seats)
         columns = []
@@ -281,7 +280,7 @@ class MatchResultsScene(TableScreen, MenuScene):
                 c = replace(c, draw=self._draw_replay, on_click=self.replay_row)
             columns.append(c)
         self.columns = columns             # by share; each layout fits them to the window
-        self.table = W.Table(columns, self.state.ledger, cells=self._cells,
+        self.table = W.Table(columns, self.session.ledger, cells=self._cells,
                              on_activate=self.open_row, assets=app.assets, keys=self.table_keys_free,
                              empty=N_("No rounds were played."))
         super().__init__(app)
@@ -289,11 +288,11 @@ class MatchResultsScene(TableScreen, MenuScene):
             app.finish_match(session_or_state)
         self.petals: Optional[Petals] = None
         if not from_history:
-            w = self.state.winner
+            w = self.session.winner
             good = w is not None and (self.session.is_hotseat or self.session.seats[w].kind == SeatKind.HUMAN)
             app.play("win" if good else "lose" if w is not None else "stop", 0.9)
             if good and app.anim_speed > 0:
-                self.petals = Petals(self.size, self.s, seed=getattr(self.state, "seed", 0))   # online: no seed is sent
+                self.petals = Petals(self.size, self.s, seed=getattr(self.session, "seed", 0))   # online: no seed is sent
 
     # ---------------------------------------------------------- layout
     def layout(self) -> None:
@@ -309,7 +308,7 @@ class MatchResultsScene(TableScreen, MenuScene):
         bh = self.px(76)
         row_h = self.px(64)
         head_h = self.px(22 + 50)
-        need = head_h + max(1, len(self.state.ledger)) * row_h + self.px(24)
+        need = head_h + max(1, len(self.session.ledger)) * row_h + self.px(24)
         avail = h - top - bh - self.px(80)
         self.panel = pygame.Rect(0, top, min(w - 2 * pad, self.px(1560)), max(self.px(160), min(need, avail)))
         self.panel.centerx = w // 2
@@ -366,7 +365,7 @@ class MatchResultsScene(TableScreen, MenuScene):
         t = self.table
         gap = self.px(14)          # air between one column's text and the next one's
         needs = {}
-        cells = [ledger_row_cells(row, self.names) for row in self.state.ledger]
+        cells = [ledger_row_cells(row, self.names) for row in self.session.ledger]
         for c in self.columns:
             if c.draw is not None:
                 needs[c.key] = self.px(REPLAY_W)
@@ -417,11 +416,11 @@ class MatchResultsScene(TableScreen, MenuScene):
             self.to_title()
 
     def show_rules(self) -> None:
-        self.app.open("rules_panel", self.state.rules, self.state.months)
+        self.app.open("rules_panel", self.session.rules, self.session.months)
 
     def replay_row(self, i: int) -> None:
         try:
-            self.app.open("replay", self.session, self.state.ledger[i].round)
+            self.app.open("replay", self.session, self.session.ledger[i].round)
         except ValueError as exc:
             self.app.toast(_("That round cannot be replayed: {problem}").format(problem=problem_text(exc)),
                            5.0, "warning")
@@ -429,19 +428,19 @@ class MatchResultsScene(TableScreen, MenuScene):
     @property
     def can_review(self) -> bool:
         """A match whose rounds can be replayed (not an online one) and that has one."""
-        return (bool(self.state.ledger) and any(c.key == "replay" for c in self.columns)
+        return (bool(self.session.ledger) and any(c.key == "replay" for c in self.columns)
                 and RP.reviewable(self.session))
 
     def review_match(self) -> None:
         """The replay of the first round, with the review of the match started."""
         try:
-            self.app.open("replay", self.session, self.state.ledger[0].round, review=True)
+            self.app.open("replay", self.session, self.session.ledger[0].round, review=True)
         except ValueError as exc:
             self.app.toast(_("The match cannot be reviewed: {problem}").format(problem=problem_text(exc)),
                            5.0, "warning")
 
     def open_row(self, i: int) -> None:
-        row = self.state.ledger[i]
+        row = self.session.ledger[i]
         overlay = RoundResultsScene(self.app, self.session, RoundEnded(row, ((), ())), on_close=self.app.pop,
                                     look_back=True)
         overlay.revealed = float(overlay._lines())  # a look back: no reveal
@@ -480,7 +479,7 @@ class MatchResultsScene(TableScreen, MenuScene):
     # ---------------------------------------------------------- drawing
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
-        st = self.state
+        st = self.session
         k = self.intro
         cx = w // 2
         sub = _("MATCH RESULTS") if not self.from_history else _("FROM THE MATCH HISTORY")
@@ -524,7 +523,7 @@ class MatchResultsScene(TableScreen, MenuScene):
     def _draw_table(self, surface: pygame.Surface) -> None:
         W.draw_panel(surface, self.panel, s=self.s)
         self.table.draw(surface)
-        if self.state.ledger:
+        if self.session.ledger:
             hint = _("Click a round for its details, or Replay to step through it")
             W.draw_text(surface, hint, self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")

@@ -136,7 +136,7 @@ class OnlineResultsScene(_OnMatch, MatchResultsScene):
     def _draw_table(self, surface: pygame.Surface) -> None:
         W.draw_panel(surface, self.panel, s=self.s)
         self.table.draw(surface)
-        if self.state.ledger:
+        if self.session.ledger:
             W.draw_text(surface, _("Click a round for its details"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
 
