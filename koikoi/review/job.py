@@ -29,8 +29,7 @@ from typing import Optional
 
 from ..engine import events_from_json
 from ..files import clean_stale_temps
-from ..i18n import N_, language, set_language
-from ..narration import _
+from ..i18n import N_, _, language, set_language
 from .analysis import analyse_match
 from .cache import cache_path, load_partial, reviews_all, save_cached
 from .model import MatchReview

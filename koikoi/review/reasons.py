@@ -37,7 +37,8 @@ from typing import Optional
 
 from ..engine import ChooseMatch, KoiKoi, Play, Stop
 from ..engine.cards import ALL, BRIGHTS, CHAFF, IDS, ids_of
-from ..narration import N_, _, _n, card_name, cards_text, join, plant_name, yaku_label
+from ..i18n import N_, _, _n
+from ..narration import card_name, cards_text, join, plant_name, yaku_label
 from . import facts
 from .model import FORCED, GOOD, NOISE_Z
 

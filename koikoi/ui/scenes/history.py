@@ -17,11 +17,11 @@ from typing import Optional
 
 import pygame
 
-from ...i18n import language
+from ...i18n import N_, _, language, ngettext
 from ...narration import rules_name
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _, ngettext, seat_label
+from ..table import seat_label
 from . import MenuScene, TableScreen
 from .saved import MONTH_ABBREVIATIONS
 

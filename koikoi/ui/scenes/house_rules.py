@@ -12,7 +12,7 @@ from ...engine import PRESET_LABELS, RULESETS, Rules
 from ...engine.rules import KNOBS, house_value
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ...i18n import _
 from .rules_panel import (GROUPS, HOUSE_KNOBS, KNOB_LABELS, RulesPanelScene, Stepper, _Overlay, build_rules,
                           changed_text, count_changes, differing_knobs, format_value,
                           help_lines, help_text, house_changes, idle_knobs, knob_help,

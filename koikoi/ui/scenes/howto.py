@@ -20,7 +20,7 @@ from ... import narration as N
 from .. import theme
 from .. import widgets as W
 from ..hints import yaku_title
-from ..table import N_, _, ngettext
+from ...i18n import N_, _, ngettext
 from . import MenuScene
 from .rule_notes import rule_note_items, rule_notes  # noqa: F401  (re-exported)
 from .rules_panel import differing_knobs

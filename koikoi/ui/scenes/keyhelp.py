@@ -6,7 +6,7 @@ import pygame
 
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _
+from ...i18n import N_, _
 from . import DialogScene
 
 # (keys, what they do), in the order a player meets them (translated where drawn).

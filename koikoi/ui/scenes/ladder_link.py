@@ -11,7 +11,7 @@ import threading
 from typing import Optional
 
 from ...net.client import ServerError, ThreadedClient
-from ..table import N_, _
+from ...i18n import N_, _
 from .online_table import PREFS, _failure_text, load_prefs
 
 log = logging.getLogger("koikoi.ladder_ui")

@@ -14,7 +14,7 @@ from ...net.netsession import AddressError, parse_address
 
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _, ngettext
+from ...i18n import N_, _, ngettext
 from . import MenuScene, TableScreen
 from .ladder_link import LadderLink, LinkScreen, answer_rows, ladder_address
 from .online_table import default_name

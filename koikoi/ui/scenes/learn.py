@@ -19,9 +19,8 @@ import pygame
 from ... import lessons
 from .. import theme
 from .. import widgets as W
-from ...i18n import pgettext
+from ...i18n import _, pgettext
 from ...review.puzzles import from_history
-from ..table import _
 from . import MenuScene
 
 log = logging.getLogger("koikoi.learn")

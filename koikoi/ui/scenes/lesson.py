@@ -28,7 +28,7 @@ from ...lessons import CPU, YOU, Lesson, highlights
 from ...session import MatchSession, SeatConfig
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _
+from ...i18n import N_, _
 from ..table.context import TablePolicy
 from . import DialogScene, MenuScene
 from .round import RoundScene

@@ -30,7 +30,8 @@ from .. import theme
 from .. import widgets as W
 from ...session import MAX_NAME_LEN, MatchSession, SeatConfig, clean_name
 from ..registry import scene_class
-from ..table import N_, _, ngettext, seat_label
+from ...i18n import N_, _, ngettext
+from ..table import seat_label
 from . import MenuScene
 from .rule_notes import rule_note_items
 from .rules_panel import build_rules, changed_text, count_changes, rules_problem

@@ -41,7 +41,7 @@ from ...net.netsession import AddressError, HostedServer, parse_address
 from ...storage import valid_house_rules
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ...i18n import _
 from . import MenuScene, opens
 from .newmatch import months_row, preset_line
 from .rules_panel import changed_text, count_changes

@@ -15,7 +15,7 @@ from ...narration import rules_name
 from ...session import MAX_NAME_LEN, clean_name
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ...i18n import _
 from . import online_table as OT
 from .online_table import default_name
 

@@ -16,7 +16,7 @@ from ...net.netsession import AddressError, address_text, parse_address, parse_c
 from ...session import clean_name
 from .. import theme
 from .. import widgets as W
-from ..table import _, ngettext
+from ...i18n import _, ngettext
 from . import MenuScene
 from . import online_table as OT
 from .online_form import _NameMixin

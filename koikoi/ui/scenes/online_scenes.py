@@ -25,7 +25,8 @@ from ...engine.phase import Phase
 from ...net.netsession import REMOTE
 from .. import theme
 from .. import widgets as W
-from ..table import _, seat_label
+from ...i18n import _
+from ..table import seat_label
 from . import MenuScene
 from .ledger import MatchResultsScene
 from .oyagime import OyagimeScene

@@ -44,7 +44,8 @@ from ...net.discovery import NOT_INSTALLED
 from ...net.netsession import HostedServer, NetSession
 from ...net.seats import Seat, SeatStore
 from ...session import clean_name
-from ..table import _, seat_label
+from ...i18n import _
+from ..table import seat_label
 from .online_errors import os_error_kind
 from .online_scenes import (  # noqa: F401  (the table's scenes, re-exported)
     LinkScene, OnlineOyagimeScene, OnlinePauseScene, OnlineResultsScene, OnlineRoundScene, clock,

@@ -22,7 +22,7 @@ from ...ladder import identity
 
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _
+from ...i18n import N_, _
 from . import MenuScene
 from .ladder_link import LinkScreen, answer_rows, player_folder
 from .leaderboard import open_link, ladder_address

@@ -29,7 +29,8 @@ from .. import widgets as W
 from ..scene import Scene
 from ..tooltip import HoverTimer, draw_tooltip
 from ..table.hud import yaku_label
-from ..table import N_, _, ngettext, seat_label
+from ...i18n import N_, _, ngettext
+from ..table import seat_label
 from ...engine.phase import SeatKind
 
 log = logging.getLogger("koikoi.prompt")

@@ -27,7 +27,7 @@ from ...engine.events import RoundEnded
 from ...session import MatchSession, SeatConfig
 from .. import theme
 from .. import widgets as W
-from ..table import _
+from ...i18n import _
 from ..table.context import TablePolicy
 from .review_panel import action_words, points_text
 from .lesson import panel_band

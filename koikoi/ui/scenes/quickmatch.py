@@ -26,7 +26,7 @@ from ...net.netsession import AddressError, parse_address
 from ...narration import rules_name
 from .. import theme
 from .. import widgets as W
-from ..table import _, ngettext
+from ...i18n import _, ngettext
 from . import MenuScene
 from .ladder_link import ladder_error_text, player_folder
 from .newmatch import months_row

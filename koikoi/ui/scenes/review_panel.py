@@ -31,7 +31,7 @@ from ...engine.phase import SeatKind
 from ...session import MatchSession
 from .. import theme
 from ..hints import style_of
-from ..table import _, _n   # _n (ngettext): replay.py imports it from here too
+from ...i18n import _, _n
 from ..table import seat_label
 
 log = logging.getLogger(__name__)

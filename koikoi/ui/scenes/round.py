@@ -29,7 +29,7 @@ from ...session import TableSession
 from .. import anim, board, theme
 from .. import widgets as W
 from ..scene import Scene
-from ..table import _
+from ...i18n import _
 from ..table.context import TableContext, TablePolicy, TableSettings
 from ..table.controls import Controls
 from ..table.director import Director

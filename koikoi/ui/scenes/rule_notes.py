@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...engine import Rules
 from ...engine.scoring import ino_mode
-from ..table import _, ngettext
+from ...i18n import _, ngettext
 
 
 def rule_note_items(rules: Rules) -> list[tuple[tuple[str, ...], str, bool]]:

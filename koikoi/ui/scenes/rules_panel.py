@@ -24,11 +24,10 @@ from ...engine import PRESET_DESCRIPTIONS, RULESETS, Rules
 from ...engine.rules import (CANNOT_PLAY, HOUSE_ROWS, JOINT_ROWS, KNOB_GROUPS, KNOBS, POINTS_MAX, ROW_OF,
                              TARGET_POINTS_MAX, Knob, RulesError, dependency_text,
                              house_knobs, knob_info, matters, match_rules)
-from ...i18n import format_number
+from ...i18n import _, format_number, ngettext
 from ...narration import preset_label, rules_name
 from .. import theme
 from .. import widgets as W
-from ..table import _, ngettext
 from . import MenuScene
 
 # ------------------------------------------------------------------ words

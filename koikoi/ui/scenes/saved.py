@@ -23,7 +23,8 @@ from ...engine import Phase
 from ...narration import preset_label, rules_name
 from .. import theme
 from .. import widgets as W
-from ..table import N_, _, ngettext, seat_label
+from ...i18n import N_, _, ngettext
+from ..table import seat_label
 from . import DialogScene, MenuScene, TableScreen
 
 log = logging.getLogger("koikoi.saved")

@@ -23,7 +23,8 @@ from ...narration import rules_name
 from ...storage import CARD_SCALES, DEFAULT_SETTINGS, LANGUAGES, NAME_STYLES, OPPONENTS
 from .. import board, theme
 from .. import widgets as W
-from ..table import N_, _, seat_label
+from ...i18n import N_, _
+from ..table import seat_label
 from . import MenuScene
 from .newmatch import OPPONENTS as OPP_LABELS
 from .pause_menu import TablePauseMenu

@@ -21,7 +21,7 @@ from ...engine import yaku as Y
 from .. import theme
 from .. import widgets as W
 from ..hints import yaku_label
-from ..table import N_, _, ngettext
+from ...i18n import N_, _, ngettext
 from . import MenuScene, TableScreen
 from .history import HistoryFeed
 

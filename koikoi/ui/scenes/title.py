@@ -15,7 +15,7 @@ import pygame
 from ... import __version__
 from .. import theme
 from .. import widgets as W
-from ..table import _, ngettext
+from ...i18n import _, ngettext
 from . import MenuScene, opens
 from .saved import continue_session, match_summary
 

@@ -16,9 +16,8 @@ that fold through one ``TableContext``, never through the scene.
 """
 
 
-# The translation function (koikoi.i18n), re-exported: the UI imports it from here.
 from ...ai import CPU_LEVELS
-from ...i18n import N_, _, _n, ngettext, pgettext  # noqa: F401
+from ...i18n import N_, _
 
 
 HUMAN_DEFAULT_NAME = "You"

@@ -27,7 +27,8 @@ from ...session import TableSession
 from .. import hints
 from .. import input as gestures
 from ..tooltip import HoverTimer
-from . import _, seat_label
+from ...i18n import _
+from . import seat_label
 from .stage import Stage
 
 

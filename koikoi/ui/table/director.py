@@ -21,7 +21,7 @@ from ...engine.events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalle
                               Played, RoundDealt, RoundEnded, Stopped, YakuMade)
 from ...engine.table import PublicTable, fold, initial
 from .. import anim, theme
-from . import _
+from ...i18n import _
 from .stage import CAPTURE_TIME, FLIP_TIME, PLAY_TIME, CardSprite, Pose, center, targets
 
 if TYPE_CHECKING:  # pragma: no cover

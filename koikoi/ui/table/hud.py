@@ -19,7 +19,7 @@ from ...engine.cards import ID_TO_INDEX
 from ...engine.scoring import round_month, yaku_points
 from .. import board, hints, theme
 from .. import widgets as W
-from . import N_, _, ngettext
+from ...i18n import N_, _, ngettext
 from ...narration import turn_summary
 from .controls import field_matches
 
