@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from koikoi.ai.knowledge import Knowledge  # noqa: E402
-from koikoi.ai.playout import (CALL_FEATURES, CALLS_DATA, Policy, call_features,  # noqa: E402
+from koikoi.ai.playout import (CALL_FEATURES, CALLS_DATA, Policy, call_features, stop_award,  # noqa: E402
                                 called_points)
 from koikoi.ai.sim import CHOOSE, DONE, PLAY, deal  # noqa: E402
 from koikoi.engine import RULESETS  # noqa: E402
@@ -60,7 +60,8 @@ def questions(rules, n: int, follow: int, policy_kk: str, seed: int) -> list:
             elif r.phase == CHOOSE:
                 r.choose(pol.choose(r))
             else:
-                stop, x = call_features(know, r, pol.points)
+                stop = stop_award(know, r, pol.points)
+                x = call_features(know, r, stop)
                 rows.append((x, stop, called_points(pol, r, follow, rng.random)))
                 if pol.koikoi(r):
                     r.koikoi()

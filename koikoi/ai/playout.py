@@ -51,18 +51,25 @@ CALL_FEATURES = ("1", "call_value", "stop", "hand", "opp_hand", "hand_empty", "c
 _CALLS: list = []    # the shipped weights, read once (never changed after)
 
 
-def call_features(know: Knowledge, r: Round, points) -> tuple:
-    """(the exact award of stopping now, the inputs of the call model) at ``r``'s Koi-Koi
-    question, from what the deciding seat sees (piles, field, hand sizes, calls)."""
+def stop_award(know: Knowledge, r: Round, points) -> int:
+    """The exact award of stopping now at ``r``'s Koi-Koi question (``points``: the policy's)."""
+    seat = r.to_move
+    calls = r.calls
+    return know.award(points(r.cap[seat], r.field, calls[seat]), calls[seat], calls[1 - seat],
+                      r.field_brights)
+
+
+def call_features(know: Knowledge, r: Round, stop: int) -> tuple:
+    """The inputs of the call model at ``r``'s Koi-Koi question, from what the deciding seat
+    sees (piles, field, hand sizes, calls), ``stop`` being ``stop_award`` there."""
     seat = r.to_move
     opp = 1 - seat
-    mine, field, calls = r.cap[seat], r.field, r.calls
+    calls = r.calls
     n = r.hands[seat].bit_count()
     no = r.hands[opp].bit_count()
-    stop = know.award(points(mine, field, calls[seat]), calls[seat], calls[opp], r.field_brights)
-    cv = know.call_value(mine, r.cap[opp], field, max(n, 1), no, calls[seat], calls[opp],
+    cv = know.call_value(r.cap[seat], r.cap[opp], r.field, max(n, 1), no, calls[seat], calls[opp],
                          r.field_brights)
-    return stop, (1.0, cv, stop, n, no, 1.0 if n == 0 else 0.0, calls[seat], calls[opp])
+    return (1.0, cv, stop, n, no, 1.0 if n == 0 else 0.0, calls[seat], calls[opp])
 
 
 def call_weights(rules) -> tuple:
@@ -204,41 +211,31 @@ class Policy:
 
     def koikoi(self, r: Round) -> bool:
         seat = r.to_move
+        if self.kk == "simple":
+            if r.hands[seat].bit_count() < self.koikoi_hand:
+                return False
+            if r.calls[seat]:
+                return False
+            return self.points(r.cap[seat], r.field, r.calls[seat]) <= self.koikoi_max
+        if not r.hands[seat]:
+            return False     # nothing left to add: calling only gives the opponent time
+        know = self.know
+        stop = stop_award(know, r, self.points)      # exact, whichever rule answers
         final = self.final_scores
-        if final is not None and self.kk != "simple" and r.hands[seat]:
-            know, calls = self.know, r.calls
-            stop = know.award(self.points(r.cap[seat], r.field, calls[seat]), calls[seat],
-                              calls[1 - seat], r.field_brights)
+        if final is not None:
             after = paid(final, seat, stop, know.rules)
             lead = after[seat] - after[1 - seat]
             if lead:
                 return lead < 0          # the last round: stopping settles the match
         if self.kk == "fit":
-            if not r.hands[seat]:
-                return False     # nothing left to add: calling only gives the opponent time
-            stop, x = call_features(self.know, r, self.points)
+            x = call_features(know, r, stop)
             w = self.kk_w
             return (w[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5]
                     + w[6] * x[6] + w[7] * x[7]) > 0.0
-        if self.kk == "ev":
-            return self._koikoi_ev(r, seat)
-        if r.hands[seat].bit_count() < self.koikoi_hand:
-            return False
-        if r.calls[seat]:
-            return False
-        return self.points(r.cap[seat], r.field, r.calls[seat]) <= self.koikoi_max
-
-    def _koikoi_ev(self, r: Round, seat: int) -> bool:
-        n = r.hands[seat].bit_count()
-        if not n:
-            return False
-        know = self.know
+        calls = r.calls                  # "ev": Medium's rule
         opp = 1 - seat
-        mine, field, calls = r.cap[seat], r.field, r.calls
-        stop = know.award(self.points(mine, field, calls[seat]), calls[seat], calls[opp],
-                          r.field_brights)
-        call = know.call_value(mine, r.cap[opp], field, n, r.hands[opp].bit_count(),
-                               calls[seat], calls[opp], r.field_brights)
+        call = know.call_value(r.cap[seat], r.cap[opp], r.field, r.hands[seat].bit_count(),
+                               r.hands[opp].bit_count(), calls[seat], calls[opp], r.field_brights)
         return call > stop + min(stop, self.kk_margin)
 
     def run(self, r: Round, rand) -> Round:

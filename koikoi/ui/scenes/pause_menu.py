@@ -16,7 +16,7 @@ from typing import Optional
 import pygame
 
 from ...i18n import _
-from . import MenuScene
+from . import MenuScene, opens
 
 
 class TablePauseMenu(MenuScene):
@@ -60,8 +60,7 @@ class TablePauseMenu(MenuScene):
         else:   # the page explains this match's rules, house rules included
             self.app.open("howto", found[0].name, rules=found[0])
 
-    def settings(self) -> None:
-        self.app.open("settings")
+    settings = opens("settings")
 
     def quit_game(self) -> None:
         self.app.quit()

@@ -180,8 +180,7 @@ class TitleScene(MenuScene):
     def how_to(self) -> None:
         self.app.push(HowToPlayScene(self.app))
 
-    def settings(self) -> None:
-        self.app.open("settings")
+    settings = opens("settings")
 
     def back(self) -> None:
         self.app.quit()
