@@ -135,6 +135,12 @@ class PlayerConn:
     writes: _Bucket = field(default_factory=lambda: _Bucket(WRITE_BURST, WRITE_EVERY))
 
 
+def _moved(profile, before: float) -> dict:
+    """One player's rating change, as the ``rated`` message carries it."""
+    return {"before": float(before), "after": float(profile.rating.rating), "rd": float(profile.rating.rd),
+            "matches": int(profile.matches)}
+
+
 def _refuse(code: str, message: str):
     raise ProtocolError(code, message)
 
@@ -450,13 +456,15 @@ class LadderService:
 
     def finished(self, room_code: str, match_id: Optional[str], winner_seat: Optional[int],
                  claimed: bool, hashes, *, preset: Optional[str] = None,
-                 months: Optional[int] = None) -> None:
+                 months: Optional[int] = None) -> Optional[dict]:
         """A rated room ended: rate it once (a claimed match is a loss for the one who
         left: ``winner_seat`` is the claimer). A repeat changes nothing. ``preset`` and
         ``months``: the room's rules as the server stored them with the room; without
         them (an older server) they are what this service noted at ``placed``, else the
         room directory's (written a tick later: a process killed within that second
-        has none)."""
+        has none). The ratings it moved, by key hash (``{hash: {"before", "after",
+        "rd", "matches"}}``: what the server tells the two players), or None for a
+        repeat or a failure."""
         try:
             noted = self._rooms.pop(room_code, None)
             if preset is None:
@@ -467,12 +475,17 @@ class LadderService:
             else:
                 winner, loser = first, second
             rated_id = f"{room_code}/{match_id or 'claimed'}"
-            self.store.record_match(rated_id, winner, loser, preset=preset or "?", length=months or 0,
-                                    claimed=bool(claimed), draw=winner_seat not in (0, 1),
-                                    now=self.clock())
+            result = self.store.record_match(rated_id, winner, loser, preset=preset or "?", length=months or 0,
+                                             claimed=bool(claimed), draw=winner_seat not in (0, 1),
+                                             now=self.clock())
             self.store.drop_room(room_code)
         except Exception:
             log.exception("the rated room %s could not be rated", room_code)
+            return None
+        if result is None:
+            return None
+        return {winner: _moved(result.winner, result.winner_before),
+                loser: _moved(result.loser, result.loser_before)}
 
     def gone(self, conn) -> None:
         me: Optional[PlayerConn] = getattr(conn, "ladder", None)

@@ -8,6 +8,7 @@ No I/O and no websockets: ``koikoi.net.connection`` feeds it, ``koikoi.net.clien
 from __future__ import annotations
 
 import json
+import math
 import logging
 import time
 from dataclasses import dataclass, field, replace
@@ -63,6 +64,7 @@ class ClientState:
     me: Optional[dict] = None               # the ladder's profile of this player (identify's answer)
     queued: Optional[dict] = None           # the ``queued`` answer while waiting for a quick match
     matched: Optional[dict] = None          # the last ``matched`` (a room on another server process)
+    rated: Optional[dict] = None            # how a rated match moved this player's rating (``check_rated``)
 
     @property
     def total(self) -> int:
@@ -107,6 +109,8 @@ class ClientState:
             return replace(self, queued=None)
         if kind == "matched":
             return replace(self, matched=check_matched(m), queued=None)
+        if kind == "rated":
+            return replace(self, rated=check_rated(m))
         if kind == "joined":
             seat = m.get("seat")
             role = m.get("role")
@@ -120,7 +124,7 @@ class ClientState:
                 spectators=bool(m.get("spectators")), claim_after=m.get("claim_after"),
                 status=m.get("status"), events=(), table=initial(seat if seat is not None else 0),
                 legal=(), over=None, presence=(None, None), record=None, record_problem=None,
-                queued=None)
+                queued=None, rated=None)
         if kind == "events":
             return self._with_events(m)
         if kind == "room":
@@ -195,6 +199,22 @@ def check_matched(m: dict) -> dict:
     if normal_code(room) != room or type(token) is not str or not TOKEN_RE.fullmatch(token):
         raise ValueError("a matched message without a room code and a seat token")
     return {"url": url, "room": room, "token": token}
+
+
+def check_rated(m: dict) -> Optional[dict]:
+    """A ``rated`` message's {before, after, rd, matches}, or None (with a log line) if a
+    value is not a plain finite number in range: the change is only shown, so a bad one
+    is left out rather than dropping the connection."""
+    out = {}
+    for k, lo, hi in (("before", 0.0, 10000.0), ("after", 0.0, 10000.0), ("rd", 0.0, 1000.0),
+                      ("matches", 0, 10 ** 9)):
+        v = m.get(k)
+        if type(v) not in (int, float) or not math.isfinite(v) or not lo <= v <= hi \
+                or (k == "matches" and type(v) is not int):
+            log.warning("a rated message with a bad %s was left out", k)
+            return None
+        out[k] = v
+    return out
 
 
 class RecordRefused(ValueError):

@@ -301,6 +301,7 @@ class NetSession:
     room = via("latest", "room")
     status = via("latest", "status")
     over = via("latest", "over")
+    rated = via("latest", "rated")      # a quick match's rating change, once the server says it
 
     @property
     def record(self):

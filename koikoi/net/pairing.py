@@ -5,7 +5,8 @@ The ladder object (``koikoi.ladder.service.LadderService``, or a test's fake) of
 ``TYPES`` (the frame types it reads), ``parse(obj) -> msg`` (ProtocolError if malformed),
 ``handle(conn, msg, rid, now)``, ``tick(now) -> [Pair]``, ``placed(pair, code,
 tokens)``, ``unpaired(pair, code)``, ``finished(code, match_id, winner, claimed,
-hashes, preset=, months=)`` (the room's rules, as stored with it) and ``gone(conn)``.
+hashes, preset=, months=)`` (the room's rules, as stored with it; it returns the ratings
+it moved by key hash, told to the players as ``rated``, or None) and ``gone(conn)``.
 A ``Pair`` has ``conns`` (two; None: a player queued on another process), ``names``,
 ``preset``, ``months`` and ``hashes`` (the players' key hashes, kept with the room: a
 restart keeps a room rated).
@@ -124,13 +125,29 @@ class LadderRooms:
         return len(ended)
 
     def _rated_end(self, room: Room) -> None:
+        """Give the ladder the result; tell each player still seated how its rating moved
+        (``rated``; none for a repeat, or from a ladder that says nothing)."""
         r = room.result or {}
+        hashes = tuple(room.ladder_hashes or ())
         try:
-            self.ladder.finished(room.code, record_id(record_log(room.events)), r.get("winner"),
-                                 r.get("reason") == "forfeit", tuple(room.ladder_hashes or ()),
-                                 preset=room.preset, months=room.months)   # kept across a restart
+            moved = self.ladder.finished(room.code, record_id(record_log(room.events)), r.get("winner"),
+                                         r.get("reason") == "forfeit", hashes,
+                                         preset=room.preset, months=room.months)   # kept across a restart
         except Exception:
             log.exception("room %s: the ladder failed to take the result", room.code)
+            return
+        if not isinstance(moved, dict):
+            return
+        for seat, s in enumerate(room.seats):
+            change = moved.get(hashes[seat]) if seat < len(hashes) else None
+            if s.client is not None and isinstance(change, dict):
+                s.client.send(rated_frame(change))
 
 
-__all__ = ["LadderRooms"]
+def rated_frame(change: dict) -> dict:
+    """The ``rated`` message of one player (docs/ladder.md)."""
+    return {"type": "rated", "re": None, "before": round(change["before"], 1), "after": round(change["after"], 1),
+            "rd": round(change["rd"], 1), "matches": int(change["matches"])}
+
+
+__all__ = ["LadderRooms", "rated_frame"]

@@ -151,3 +151,14 @@ def test_matched_to_an_unreachable_process_says_lost(tmp_path):
     finally:
         c.close()
         servers.close()
+
+
+def test_a_rated_message_is_kept_and_a_bad_one_left_out_without_dropping_the_link():
+    st = net_client.ClientState().with_message(joined("KOI-4821"))
+    good = {"type": "rated", "re": None, "before": 1500.0, "after": 1523.4, "rd": 290.0, "matches": 1}
+    assert st.with_message(good).rated == {"before": 1500.0, "after": 1523.4, "rd": 290.0, "matches": 1}
+    for bad in ({"after": "1523"}, {"before": float("nan")}, {"after": 1e9}, {"rd": -1.0}, {"matches": 1.5},
+                {"matches": True}, {"before": None}):
+        assert st.with_message(dict(good, **bad)).rated is None, bad      # no ValueError: the link stays
+    # a new room forgets the last match's change
+    assert st.with_message(good).with_message(joined("KOI-4822")).rated is None

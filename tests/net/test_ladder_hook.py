@@ -129,6 +129,37 @@ def test_a_pair_gets_a_rated_room_and_its_result_once(tmp_path):
     assert back.rated and back.ladder_hashes == pair.hashes
 
 
+class TellingLadder(Ladder):
+    """A ladder that says how it moved the ratings, as LadderService does."""
+
+    def finished(self, code, match_id, winner, claimed, hashes, **rules):
+        super().finished(code, match_id, winner, claimed, hashes, **rules)
+        return {hashes[0]: {"before": 1500.0, "after": 1523.44, "rd": 290.0, "matches": 1},
+                hashes[1]: {"before": 1510.0, "after": 1487.04, "rd": 291.0, "matches": 3}}
+
+
+def test_each_player_is_told_its_own_rating_change_once(tmp_path):
+    ladder = TellingLadder()
+    svc = service(tmp_path, ladder)
+    a, b = FakeConn("203.0.113.1"), FakeConn("203.0.113.2")
+    ladder.pairs.append(Pair((a, b), ("Aki", "Haru")))
+    for w in svc.tick(T0):
+        svc.settle(w, T0)
+    ((pair, code, _tokens),) = ladder.placed_
+    room = svc.rooms[code]
+    assert not a.of("rated")                   # nothing before the end
+    play_out(svc, room, (a, b), T0)
+    assert a.of("rated") == [{"type": "rated", "re": None, "before": 1500.0, "after": 1523.4, "rd": 290.0,
+                              "matches": 1}]
+    assert b.of("rated") == [{"type": "rated", "re": None, "before": 1510.0, "after": 1487.0, "rd": 291.0,
+                              "matches": 3}]
+    assert [m["type"] for m in a.sent[-2:]] == ["record", "rated"]    # after the whole match
+    # a ladder that says nothing (a repeat, or one of an older shape) sends none
+    svc.ladder = Ladder()
+    svc.refile_ended()
+    assert len(a.of("rated")) == 1
+
+
 def test_a_remote_player_is_held_and_claimed_against(tmp_path):
     ladder = Ladder()
     svc = service(tmp_path, ladder, claim_after=30.0)

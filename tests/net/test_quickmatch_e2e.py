@@ -104,6 +104,13 @@ def test_a_quick_match_is_played_out_and_rated_once(data_dir):
             assert by[id(win)][1]["rating"] > by[id(win)][0]["rating"]
             assert by[id(lose)][1]["rating"] < by[id(lose)][0]["rating"]
             assert by[id(win)][1]["wins"] == 1 and by[id(lose)][1]["wins"] == 0
+            # each player was told its own change, as the profiles now show it
+            for c in (a, b):
+                await c.wait_until(lambda s: s.rated is not None, 15)
+                was, now = by[id(c)]
+                assert abs(c.state.rated["before"] - was["rating"]) <= 0.5, (c.state.rated, was)   # profiles round
+                assert abs(c.state.rated["after"] - now["rating"]) <= 0.5, (c.state.rated, now)
+                assert c.state.rated["matches"] == 1
             for mine, other in ((a, b), (b, a)):
                 p = await mine.profile()
                 assert [h["won"] for h in p["history"]] == [mine is win]
@@ -112,9 +119,12 @@ def test_a_quick_match_is_played_out_and_rated_once(data_dir):
             assert [r["name"] for r in board["rows"]] == [("Aki", "Haru")[win is b], ("Aki", "Haru")[win is a]]
             # the server filing the same room again (a restart, a repeat) moves nothing
             room = server.rooms[a.state.room]
+            told = a.state.rated
             server.service._rated_end(room)
-            server.ladder.finished(room.code, a.state.record.match_id, winner, False, room.ladder_hashes)
+            assert server.ladder.finished(room.code, a.state.record.match_id, winner, False,
+                                          room.ladder_hashes) is None
             assert await profiles(a, b) == after
+            assert a.state.rated is told        # a repeat tells nothing (a new rated would be a new dict)
             await a.close()
             await b.close()
     run(go())

@@ -431,3 +431,21 @@ def test_the_prompts_pick_is_the_reviews_verdict_on_the_same_view(app, seeds):
     verdict = analyse_decision(s.view(0), (KoiKoi(), Stop()), Stop(), seed=SEED)
     assert scene.coach_pick is not None
     assert scene.recommendation == (P.STOP if verdict.best == Stop() else P.KOIKOI)
+
+
+def test_a_quick_matchs_rating_change_shows_once_the_server_tells_it(sized_app, monkeypatch):
+    app = sized_app
+    s = finished((SeatConfig("human", "You"), SeatConfig("human", "Haru")))
+    scene = MatchResultsScene(app, s)
+    app.reset(scene)
+    step(app, 1.0)
+    spy = Spy(monkeypatch)
+    scene.draw_content(app.screen)
+    assert not [t for t in spy.texts() if "Rating" in t]          # a local match: no rating
+    s.rated = {"before": 1500.0, "after": 1476.6, "rd": 290.0, "matches": 2}   # as NetSession.rated reads it
+    spy.calls.clear()
+    scene.draw_content(app.screen)
+    (line,) = [(t, r) for _, t, _, r in spy.calls if "Rating" in t]
+    assert line[0].endswith("  ·  Rating 1500 → 1477 (-23)"), line[0]
+    assert app.screen.get_rect().contains(line[1])
+    assert not line[1].colliderect(scene.panel)                     # above the table

@@ -263,6 +263,16 @@ def rules_line(st) -> str:
     return line
 
 
+def rating_text(rated: Optional[dict]) -> Optional[str]:
+    """ "Rating 1500 → 1523 (+23)": how a quick match moved the player's rating, as the
+    server told it (``NetSession.rated``), or None before it has (and for any other match)."""
+    if not rated:
+        return None
+    before, after = round(rated["before"]), round(rated["after"])
+    return _("Rating {before} → {after} ({change})").format(before=before, after=after,
+                                                           change=f"{after - before:+d}")
+
+
 class MatchResultsScene(TableScreen, MenuScene):
     intro_time = 0.6
 
@@ -506,7 +516,11 @@ class MatchResultsScene(TableScreen, MenuScene):
         sr = W.draw_text(surface, score, sf, theme.CREAM, (cx, self.y_score), "midtop")
         W.draw_text(surface, self.names[0], nf, theme.SEAT_COLORS[0], (sr.left - self.px(28), sr.centery), "midright")
         W.draw_text(surface, self.names[1], nf, theme.SEAT_COLORS[1], (sr.right + self.px(28), sr.centery), "midleft")
-        W.draw_text(surface, rules_line(st), self.font("small"), theme.CREAM_DIM, (cx, self.y_rules), "midtop")
+        line = rules_line(st)
+        rating = rating_text(getattr(st, "rated", None))    # only an online session has one
+        if rating is not None:
+            line = _("{line}  ·  {changes}").format(line=line, changes=rating)
+        W.draw_text(surface, line, self.font("small"), theme.CREAM_DIM, (cx, self.y_rules), "midtop")
         self._draw_table(surface)
 
     def _is_you(self, seat: int) -> bool:
