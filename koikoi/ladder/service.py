@@ -90,6 +90,7 @@ WRITE_BURST, WRITE_EVERY = 10, 1.0
 PROFILES_PER_HOUR = 5      # new player keys one address may bring in an hour
 REFRESH_EVERY = 5.0        # seconds between two refreshes of this process's queue rows
 STALE_AFTER = 30.0         # another process's rows not refreshed for this long are dropped
+RETRY_RATING_EVERY = 30.0  # seconds between two tries to rate a match its database refused
 _PLAYER_ID = re.compile(r"[0-9a-f]{16}")
 
 
@@ -211,6 +212,8 @@ class LadderService:
         self._new_profiles: dict = {}      # peer -> deque of times a new key came from it
         self._refreshed = float("-inf")
         self._unwritten: list = []         # rooms made here, for the next tick's one write
+        self._unrated: dict = {}           # room code -> finished()'s arguments, its database away then
+        self._retried = float("-inf")
         self.closed = False
         self.store.clear_queue(self.process)     # a killed run's waiters are gone with it
         self.pairs_made = 0
@@ -357,6 +360,10 @@ class LadderService:
             return []
         at = self.clock()
         self._flush_rooms()
+        if self._unrated and at - self._retried >= RETRY_RATING_EVERY:
+            self._retried = at
+            for args, rules in list(self._unrated.values()):
+                self.finished(*args, **rules)
         try:
             if self._waiting and at - self._refreshed >= REFRESH_EVERY:
                 self.store.refresh_queue(self.process, at)
@@ -478,10 +485,23 @@ class LadderService:
             result = self.store.record_match(rated_id, winner, loser, preset=preset or "?", length=months or 0,
                                              claimed=bool(claimed), draw=winner_seat not in (0, 1),
                                              now=self.clock())
-            self.store.drop_room(room_code)
-        except Exception:
+        except (ladder_store.LadderError, ValueError, TypeError):
+            self._unrated.pop(room_code, None)          # what no retry can mend (no profile, bad hashes)
             log.exception("the rated room %s could not be rated", room_code)
             return None
+        except Exception:
+            # the database away (or a hiccup): tried again every RETRY_RATING_EVERY from
+            # tick, and at the next start from the rooms database; a repeat rates nothing
+            log.exception("the rated room %s could not be rated now; trying again", room_code)
+            self._unrated[room_code] = ((room_code, match_id, winner_seat, claimed, hashes),
+                                        {"preset": preset, "months": months})
+            self._retried = self.clock()
+            return None
+        self._unrated.pop(room_code, None)
+        try:
+            self.store.drop_room(room_code)
+        except Exception:
+            log.exception("the rated room %s is rated; its place in the room directory stays", room_code)
         if result is None:
             return None
         return {winner: _moved(result.winner, result.winner_before),

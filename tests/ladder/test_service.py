@@ -421,3 +421,44 @@ def test_a_shared_database_needs_a_reachable_public_address(public_url, tmp_path
         ladder_service.open_service("postgresql://nobody@127.0.0.1:1/none", tmp_path, public_url=public_url)
     svc = ladder_service.open_service(None, tmp_path, public_url=public_url)     # one process: fine
     svc.close()
+
+
+def test_a_result_its_database_refused_is_rated_by_a_later_tick_once(svc, clock, monkeypatch):
+    a, b = player(svc, "A"), player(svc, "B")
+    for c in (a, b):
+        send(svc, c, {"type": "queue", "id": 1, "preset": "classic", "months": 3})
+    (p,) = svc.tick(0)
+    a, b = p.conns
+    svc.placed(p, "KOI-7001", ("tok-a" * 4, "tok-b" * 4))
+    real = svc.store.record_match
+    calls = []
+
+    def away(*args, **kw):
+        calls.append(args)
+        raise OSError("the database is away")
+    monkeypatch.setattr(svc.store, "record_match", away)
+    assert svc.finished("KOI-7001", "m-7", 0, False, p.hashes) is None     # nothing to tell yet
+    assert svc.store.profile(a.ladder.key_hash).matches == 0
+    svc.tick(0)                                        # too soon: not tried again
+    assert len(calls) == 1
+    clock.t += ladder_service.RETRY_RATING_EVERY
+    svc.tick(0)                                        # still away: tried, kept
+    assert len(calls) == 2
+    monkeypatch.setattr(svc.store, "record_match", real)
+    clock.t += ladder_service.RETRY_RATING_EVERY
+    svc.tick(0)
+    pa, pb = svc.store.profile(a.ladder.key_hash), svc.store.profile(b.ladder.key_hash)
+    assert (pa.matches, pa.wins, pb.matches, pb.wins) == (1, 1, 1, 0)
+    (row,) = svc.store._all("SELECT preset, length FROM rated_matches")
+    assert tuple(row) == ("classic", 3)                # the rules noted at placed, kept for the retry
+    clock.t += 10 * ladder_service.RETRY_RATING_EVERY
+    svc.tick(0)
+    assert svc.store.profile(a.ladder.key_hash).matches == 1          # rated once
+
+
+def test_a_result_no_retry_can_mend_is_not_tried_again(svc, clock):
+    a = player(svc, "A")
+    assert svc.finished("KOI-7002", "m-8", 0, False, (a.ladder.key_hash, "f" * 64)) is None   # no such profile
+    clock.t += 10 * ladder_service.RETRY_RATING_EVERY
+    svc.tick(0)
+    assert not svc._unrated
