@@ -129,9 +129,10 @@ def _shortcut(install: bool) -> int:
 
 
 def open_online(app, args: argparse.Namespace) -> None:
-    """--host / --join: the online screens over the title (Escape goes back to it)."""
-    if args.host or args.join:
-        from .ui.scenes.online import PREFS, load_prefs  # start-up time: measured 246 ms, only --host and --join
+    """--host / --join: the online screens over the title (Escape goes back to it).
+    --name alone is the name every online screen starts with this run (Quick match too)."""
+    if args.host or args.join or args.name:
+        from .ui.scenes.online import PREFS, load_prefs  # start-up time: measured 246 ms, only --host, --join, --name
         load_prefs(app)                # the remembered fields first: --name overrides them
         if args.name:
             PREFS["name"] = args.name

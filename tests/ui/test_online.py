@@ -384,6 +384,18 @@ def test_the_name_given_on_the_command_line_beats_the_remembered_one(app, monkey
     assert isinstance(app.top, O.HostScene) and app.top.typed_name() == "Aki"
 
 
+def test_the_name_given_alone_is_the_quick_match_name(app, monkeypatch):
+    """koikoi --name Aki, then Play online -> Quick match: the name field says Aki (--name
+    used to count only with --host or --join, so Quick match offered "Player 1")."""
+    from koikoi.__main__ import open_online, parse_args
+    from koikoi.ui.scenes.quickmatch import QuickMatchScene
+    monkeypatch.setattr(OT, "PREFS", {"name": None, "address": "", "code": "", "lan": False})
+    monkeypatch.setattr(O, "PREFS", OT.PREFS)
+    open_online(app, parse_args(["--name", "Aki"]))
+    app.open("quickmatch")
+    assert isinstance(app.top, QuickMatchScene) and app.top.typed_name() == "Aki"
+
+
 # ---------------------------------------------------------------- games on the local network
 # zeroconf bound to the loopback interface only (KOIKOI_DISCOVERY=loopback: every socket it
 # sends from is bound to 127.0.0.1); off unless a test turns it on.
