@@ -99,15 +99,22 @@ def play_out(svc, room, conns, now, limit=3000):
     raise AssertionError("the match did not end")
 
 
-def test_a_pair_gets_a_rated_room_and_its_result_once(tmp_path):
-    ladder = Ladder()
+def seated_pair(tmp_path, ladder):
+    """A service whose ladder paired two local players into a rated room: (svc, a, b,
+    the pair, its tokens, the room)."""
     svc = service(tmp_path, ladder)
     a, b = FakeConn("203.0.113.1"), FakeConn("203.0.113.2")
     ladder.pairs.append(Pair((a, b), ("Aki", "Haru")))
     for w in svc.tick(T0):
         svc.settle(w, T0)
     ((pair, code, tokens),) = ladder.placed_
-    room = svc.rooms[code]
+    return svc, a, b, pair, tokens, svc.rooms[code]
+
+
+def test_a_pair_gets_a_rated_room_and_its_result_once(tmp_path):
+    ladder = Ladder()
+    svc, a, b, pair, tokens, room = seated_pair(tmp_path, ladder)
+    code = room.code
     assert room.rated and room.ladder_hashes == pair.hashes and room.status == "playing"
     ja, jb = a.of("joined")[0], b.of("joined")[0]
     assert (ja["seat"], jb["seat"]) == (0, 1) and (ja["token"], jb["token"]) == tokens
@@ -139,14 +146,7 @@ class TellingLadder(Ladder):
 
 
 def test_each_player_is_told_its_own_rating_change_once(tmp_path):
-    ladder = TellingLadder()
-    svc = service(tmp_path, ladder)
-    a, b = FakeConn("203.0.113.1"), FakeConn("203.0.113.2")
-    ladder.pairs.append(Pair((a, b), ("Aki", "Haru")))
-    for w in svc.tick(T0):
-        svc.settle(w, T0)
-    ((pair, code, _tokens),) = ladder.placed_
-    room = svc.rooms[code]
+    svc, a, b, _pair, _tokens, room = seated_pair(tmp_path, TellingLadder())
     assert not a.of("rated")                   # nothing before the end
     play_out(svc, room, (a, b), T0)
     assert a.of("rated") == [{"type": "rated", "re": None, "before": 1500.0, "after": 1523.4, "rd": 290.0,
