@@ -1,7 +1,7 @@
 """The room store's writer thread: the writes of every room, in group commits, so the
 server's event loop never waits for the disk (koikoi.net.rooms.RoomStore starts it).
 
-    writer = Writer(connect, window=0.02)    # connect() -> its own sqlite3 connection
+    writer = Writer(connect, window=0.01)    # connect() -> its own sqlite3 connection
     fut = writer.submit(work)                # work(db) in a transaction: a concurrent Future
     fut = writer.submit_to(loop, work)       # ... an asyncio future of ``loop``
     writer.close()                           # write what is queued, then stop
@@ -65,19 +65,19 @@ class Writer:
     and the server's event loop never waits for the disk. One bad work fails alone
     (``_write``).
 
-    ``window`` (seconds): under load a commit begins at most that long after the one
-    before it began, so that it carries every work that came in meanwhile (a commit's
-    fsync and the wake-ups around it cost as much as several actions' statements). A work
-    that finds the writer idle (no commit began within ``window``) is written at once;
-    under load a work waits up to ``window`` longer. 0: each commit as soon as the one
-    before it is done."""
+    ``window`` (seconds): a commit begins at least that long after the one before it
+    began, so that under load it carries every work that came in meanwhile (a commit's
+    fsync and the thread wake-ups around it cost as much as several actions'
+    statements); the thread sleeps out the window after a commit, so the works queued
+    meanwhile do not wake it one by one. A work that finds the writer idle (no commit
+    began within ``window``) is written at once; under load a work waits up to
+    ``window`` longer. 0: each commit as soon as the one before it is done."""
 
     BATCH = 256
 
     def __init__(self, connect, window: float = 0.0):
         self._connect = connect
         self.window = max(0.0, float(window))
-        self._began = float("-inf")   # when the last commit began (time.monotonic())
         self._queue: "queue.SimpleQueue" = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="koikoi-room-writer", daemon=True)
         self._db: Optional[sqlite3.Connection] = None
@@ -156,9 +156,6 @@ class Writer:
                 item = self._queue.get()
                 if item is None:
                     break
-                wait = self._began + self.window - time.monotonic()
-                if wait > 0:            # busy: what comes meanwhile joins this commit
-                    time.sleep(wait)
                 batch = item if type(item) is list else [item]
                 while len(batch) < self.BATCH:
                     try:
@@ -172,9 +169,15 @@ class Writer:
                         batch.extend(nxt)
                     else:
                         batch.append(nxt)
-                self._began = time.monotonic()
+                began = time.monotonic()
                 self._write(batch)
                 self._post()
+                if self.window and not stop:
+                    # The window: what comes meanwhile waits for the next commit, together
+                    # (and is put in the queue without waking this thread)
+                    wait = began + self.window - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
         finally:
             while True:                   # never leave a caller waiting
                 try:
