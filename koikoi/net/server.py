@@ -346,7 +346,7 @@ class MatchServer(Accounting):
             return None
         c.strikes = 0
         try:
-            obj = frame_object(raw, cfg.max_frame, cfg.max_depth)
+            obj = frame_object(raw, cfg.max_frame, cfg.max_depth, fast=True)
             ladder = self.ladder
             if ladder is not None and obj.get("type") in ladder.TYPES:
                 c.bad = 0
