@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from contextlib import contextmanager
 
 from koikoi.net.config import ServerConfig
 from koikoi.net.rooms import RoomStore
 
 
-def _store(tmp_path, window: float) -> RoomStore:
+@contextmanager
+def _store(tmp_path, window: float):
     store = RoomStore(tmp_path, durable=False, commit_window=window)
-    store.db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
-    return store
+    try:
+        store.db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
+        yield store
+    finally:
+        store.close()
 
 
 def _put(k):
@@ -40,8 +45,7 @@ def _trickle(w, n: int, every: float) -> list:
 
 
 def test_a_busy_writer_gathers_the_writes_of_its_window_in_one_commit(tmp_path):
-    store = _store(tmp_path, 0.2)
-    try:
+    with _store(tmp_path, 0.2) as store:
         w = store.writer
         w.submit(_put(-1)).result(10)          # a commit has just begun: the window is open
         before = w.commits
@@ -49,24 +53,18 @@ def test_a_busy_writer_gathers_the_writes_of_its_window_in_one_commit(tmp_path):
         assert [f.result(10) for f in futures] == list(range(20))
         assert w.works == 21 and w.commits - before <= 2      # not one commit each
         assert _rows(store) == 21
-    finally:
-        store.close()
 
 
 def test_without_a_window_each_write_that_finds_the_writer_idle_is_its_own_commit(tmp_path):
-    store = _store(tmp_path, 0.0)
-    try:
+    with _store(tmp_path, 0.0) as store:
         w = store.writer
         futures = _trickle(w, 10, 0.03)
         assert [f.result(10) for f in futures] == list(range(10))
         assert w.commits >= 8
-    finally:
-        store.close()
 
 
 def test_an_idle_writer_commits_at_once_and_each_answer_follows_its_commit(tmp_path):
-    store = _store(tmp_path, 0.5)
-    try:
+    with _store(tmp_path, 0.5) as store:
         w = store.writer
         t0 = time.monotonic()
         fut = w.submit(_put(1))
@@ -78,8 +76,6 @@ def test_an_idle_writer_commits_at_once_and_each_answer_follows_its_commit(tmp_p
         assert fut.result(10) == 2
         assert time.monotonic() - t0 >= 0.3
         assert _rows(store) == 2
-    finally:
-        store.close()
 
 
 def test_the_server_has_a_short_window_by_default():
