@@ -13,7 +13,10 @@ Reported: actions per second, the round trip of an action (sent -> its ``events`
 answer: the server checked it, applied it, wrote it to SQLite and sent it) at p50 /
 p99 / max, and the server's memory per room (its RSS, from /proc, with all rooms live,
 less before the first room, divided by the rooms), and the server's CPU seconds over
-the actions acknowledged (ms an action).
+the actions acknowledged (ms an action). That figure holds each match's start and end
+(two handshakes, create, join, the records, the closes) as well as its actions, spread
+over its actions: ``--months 1`` (the default, ~17 actions a match) weighs them far more
+than the 6 or 12 months players play, so measure ``--months 12`` beside it.
 
 ``--faults``: every ``--fault-interval`` seconds (default 60) 10% of the connected
 clients are cut off (the TCP connection aborted) and come back with their seat token
@@ -795,7 +798,9 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description="Load a koikoi match server on 127.0.0.1 with simulated players.")
     p.add_argument("--pairs", type=int, default=500, help="client pairs, each playing in its own room (default 500)")
     p.add_argument("--matches", type=int, default=1, help="matches each pair plays, one after the other (default 1)")
-    p.add_argument("--months", type=int, default=1, help="months of each match (default 1)")
+    p.add_argument("--months", type=int, default=1,
+                   help="months of each match (default 1; a preset's match is 6 or 12: CPU an action "
+                        "spreads each match's start and end over its actions, so give --months 12 too)")
     p.add_argument("--preset", default="casual", help="the rules preset (default casual)")
     p.add_argument("--think", type=float, default=1.0,
                    help="seconds a player waits before each action, on average (default 1.0)")
@@ -896,6 +901,10 @@ def main(argv=None) -> int:
     ms = lambda v: None if v is None else round(v * 1000, 2)   # noqa: E731
     out = {
         "pairs": args.pairs, "matches": len(run.played), "matches_wanted": args.pairs * args.matches,
+        # the length of each match: CPU an action counts each match's start and end (two
+        # handshakes, create, join, the records, the closes) over its actions
+        "months": args.months,
+        "actions_per_match": round(len(st.times) / len(run.played), 1) if run.played else None,
         "elapsed_s": round(info["elapsed"], 2), "actions": len(st.times),
         "actions_per_s": round(len(st.times) / span, 1) if span else None,
         "rtt_p50_ms": ms(percentile(st.rtt, 0.5)), "rtt_p99_ms": ms(percentile(st.rtt, 0.99)),
@@ -917,8 +926,10 @@ def main(argv=None) -> int:
     }
     target_ok = args.target_p99 is None or (out["rtt_p99_ms"] is not None and out["rtt_p99_ms"] <= args.target_p99)
     out["ok"] = not problems and target_ok
-    print(f"{out['matches']}/{out['matches_wanted']} matches by {args.pairs} pairs in {out['elapsed_s']} s; "
-          f"{len(st.times)} actions, {out['actions_per_s']} actions/s")
+    length = f"{args.months} month{'s' if args.months != 1 else ''}"
+    print(f"{out['matches']}/{out['matches_wanted']} matches of {length} by {args.pairs} pairs in "
+          f"{out['elapsed_s']} s; {len(st.times)} actions ({out['actions_per_match']} a match), "
+          f"{out['actions_per_s']} actions/s")
     print(f"action round trip: p50 {out['rtt_p50_ms']} ms, p99 {out['rtt_p99_ms']} ms, max {out['rtt_max_ms']} ms"
           + ("" if args.target_p99 is None else f" (target p99 <= {args.target_p99:g} ms: "
                                                  f"{'met' if target_ok else 'NOT met'})"))

@@ -47,6 +47,11 @@ class ServerConfig:
     abandoned_after: float = 600.0      # an open room whose host is gone expires after this
     sweep_every: float = 60.0
     durable: bool = True                # synchronous=FULL: every acknowledged action is on disk
+    # Under load a commit of the rooms' writes begins at most this often (seconds): one fsync
+    # then carries the actions of every room that came in meanwhile, and an action waits up
+    # to this much longer for its answer (``writer.Writer``'s ``window``). An idle server
+    # writes at once. 0: each commit as soon as the one before it is done.
+    commit_window: float = 0.01
     code_digits: int = 4
     # The cyclic garbage collector: a full collection walks every object of every room (a
     # pause of 100+ ms with 500 rooms). ``gc_freeze``: what survives a full collection is

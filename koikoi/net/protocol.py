@@ -89,13 +89,14 @@ from ..engine.cards import IDS
 from ..engine.events import FORMAT_VERSION as LOG_FORMAT
 from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from_dict,
                              event_to_dict, events_to_json, public_event)
-from ..files import BadFile, parse_json
+from ..files import BadFile, parse_json, too_deep
 from ..session import clean_name, legacy_id
 
 try:
     from orjson import dumps as _orjson_dumps
+    from orjson import loads as _orjson_loads
 except ImportError:                 # optional: json encodes the same text, slower
-    _orjson_dumps = None
+    _orjson_dumps = _orjson_loads = None
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 16 * 1024            # bytes of one client frame (the server's websockets max_size)
@@ -348,15 +349,33 @@ def encode(message: dict) -> str:
     return _ENCODE(message)
 
 
-def frame_object(raw: Any, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH) -> dict:
+# orjson reads an integer over 64 bits as a float, json as the integer: such a frame (or
+# any with a run of 19 digits, in a string too) is read by json
+_LONG_DIGITS = re.compile(r"[0-9]{19}").search
+
+
+def frame_object(raw: Any, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH, *,
+                 fast: bool = False) -> dict:
     """A client frame read as far as a JSON object (ProtocolError if it is not one): the
-    server looks at its ``type`` (a quick-match ladder's own?) before ``check_client``."""
+    server looks at its ``type`` (a quick-match ladder's own?) before ``check_client``.
+    ``fast`` (the server's frames): read by orjson where it is installed, if the frame is
+    no deeper than ``max_depth``, has no run of 19 digits (an integer over 64 bits: a float
+    to orjson) and orjson takes it; anything else (a lone surrogate, bad JSON) is read as
+    before, by ``files.parse_json``, which answers the same value or says what is wrong. ``check_client`` checks the value
+    either way."""
     if isinstance(raw, (bytes, bytearray, memoryview)):
         raise ProtocolError("binary", "binary frames are not accepted: send JSON text")
     if type(raw) is not str:
         raise ProtocolError("bad_frame", "not a text frame")
-    if len(raw) > max_bytes or len(raw.encode("utf-8", "surrogatepass")) > max_bytes:
+    if len(raw) > max_bytes or (len(raw) * 4 > max_bytes and len(raw.encode("utf-8", "surrogatepass")) > max_bytes):
         raise ProtocolError("too_big", f"a frame is at most {max_bytes} bytes")
+    if fast and _orjson_loads is not None and not too_deep(raw, max_depth) and not _LONG_DIGITS(raw):
+        try:
+            data = _orjson_loads(raw)
+        except ValueError:          # orjson.JSONDecodeError: read again below, as ever
+            data = None
+        if type(data) is dict:
+            return data
     try:
         data = parse_json(raw, max_depth=max_depth)
     except BadFile as exc:
@@ -453,7 +472,7 @@ def request_id(data: Any) -> Any:
 def peek_id(raw: Any, *, max_bytes: int = MAX_FRAME, max_depth: int = MAX_DEPTH) -> Any:
     """The valid ``id`` of a frame not otherwise read (one refused for the rate), or None."""
     try:
-        return request_id(frame_object(raw, max_bytes, max_depth))
+        return request_id(frame_object(raw, max_bytes, max_depth, fast=True))
     except ProtocolError:
         return None
 

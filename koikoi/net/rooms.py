@@ -197,8 +197,9 @@ class RoomStore:
     """The rooms in ``folder/rooms.sqlite3``. Every write is one committed transaction
     (``durable``: synchronous=FULL, the commit is on disk before it returns)."""
 
-    def __init__(self, folder, *, durable: bool = True):
+    def __init__(self, folder, *, durable: bool = True, commit_window: float = 0.0):
         self.durable = durable
+        self.commit_window = commit_window      # the writer thread's (``Writer``'s ``window``)
         self._writer: Optional[Writer] = None
         self._closed = False
         self.folder = Path(folder)
@@ -278,7 +279,7 @@ class RoomStore:
         if self._writer is None:
             if self._closed:
                 raise StoreError("the room store is closed")
-            self._writer = Writer(lambda: self._connect(self.durable))
+            self._writer = Writer(lambda: self._connect(self.durable), window=self.commit_window)
         return self._writer
 
     def _tx(self, work) -> Any:

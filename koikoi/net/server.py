@@ -101,7 +101,7 @@ class MatchServer(Accounting):
 
     async def start(self) -> None:
         cfg = self.config
-        self.store = RoomStore(self.data_dir, durable=cfg.durable)
+        self.store = RoomStore(self.data_dir, durable=cfg.durable, commit_window=cfg.commit_window)
         self._awaited = AwaitedStore(self.store)
         self.service = RoomService(cfg, self.store, seeds=self._seeds, ladder=self.ladder,
                                    refusals=self.refusals_log)
@@ -346,7 +346,7 @@ class MatchServer(Accounting):
             return None
         c.strikes = 0
         try:
-            obj = frame_object(raw, cfg.max_frame, cfg.max_depth)
+            obj = frame_object(raw, cfg.max_frame, cfg.max_depth, fast=True)
             ladder = self.ladder
             if ladder is not None and obj.get("type") in ladder.TYPES:
                 c.bad = 0

@@ -28,6 +28,9 @@ def test_five_pairs_play_and_are_measured(tmp_path):
     assert 0 < out["rtt_p50_ms"] <= out["rtt_p99_ms"] <= out["rtt_max_ms"]
     assert out["peak_rooms"] >= 1 and out["server_rss_peak_mb"] > 0
     assert "actions/s" in text and "p99" in text and "KB a room" in text
+    # the length of the matches is said: CPU an action depends on it (each match's start and end)
+    assert out["months"] == 1 and "matches of 1 month" in text
+    assert out["actions_per_match"] == round(out["actions"] / 5, 1) and "a match)" in text
     assert (tmp_path / "srv" / "rooms.sqlite3").is_file()        # the server's log, read by the check
 
 
