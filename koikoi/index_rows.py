@@ -288,9 +288,23 @@ def _read_one(folder: Path, name: str, data_root, raw: Optional[bytes] = None) -
         return _Read(name, content, error=str(exc) or exc.__class__.__name__)
 
 
+CHILD_NICE = 19                  # where SCHED_IDLE is not to be had (see _child_start)
+
+
 def _child_start() -> None:
+    """A background process reading files gives its core to the game whenever the game wants
+    one: SCHED_IDLE where the system has it (Linux), else the lowest priority. At nice 5 the
+    render thread, woken for a frame, waited behind the two processes for a core (10-30 ms of
+    a 9 ms frame, tools/bench_history.py's trace). The rebuild loses little: its share against
+    other programs is its session's (Linux groups the tasks of a session), which the game's own
+    frames hardly use while the history reads."""
     try:
-        os.nice(5)                 # the game's frames come first
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        return
+    except (AttributeError, OSError):
+        pass
+    try:
+        os.nice(CHILD_NICE)
     except (AttributeError, OSError):
         pass
 
