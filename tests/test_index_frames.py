@@ -156,3 +156,26 @@ def test_the_panel_keeps_its_size_when_the_first_rows_arrive(rebuilding):
     scene = _frames_until_built(app, lambda phase: sizes.append(tuple(app.top.panel)) if phase == "drawn" else None)
     assert len(scene.matches) == 24                 # more than the window shows: the panel's full height
     assert len(set(sizes)) == 1, f"the panel changed size {len(set(sizes)) - 1} time(s): {sorted(set(sizes))}"
+
+
+@pytest.mark.parametrize("screen", ["history", "stats"])
+def test_the_worker_keeps_still_until_the_screens_widgets_are_drawn(rebuilding, screen):
+    """A blit gives up the interpreter lock: a worker let go before the screen's buttons were
+    drawn took it at each of their blits, and the frame waited to get it back."""
+    from koikoi.ui.scenes.history import HistoryScene
+    from koikoi.ui.scenes.stats import StatsScene
+    app = rebuilding
+    index = app.storage.history_index
+    scene = (HistoryScene if screen == "history" else StatsScene)(app)
+    app.push(scene)
+    held = []
+    for _ in range(4):
+        for w in scene.widgets:
+            def draw(surface, _real=w.draw):
+                held.append(not index._frame_free.is_set())     # the worker waits at its next step
+                return _real(surface)
+            w.draw = draw
+        app.step(1 / 60)
+        assert index._frame_free.is_set()           # let go once the screen is drawn
+    index.wait(30)
+    assert held and all(held), f"{held.count(False)} of {len(held)} widgets drawn with the worker let go"
