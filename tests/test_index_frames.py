@@ -15,7 +15,7 @@ import pytest
 from koikoi.match_index import INDEX_NAME
 from koikoi.storage import Storage
 
-from test_index_rebuild import long_match
+from test_index_rebuild import long_match, many  # noqa: F401 - a fixture
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -179,3 +179,46 @@ def test_the_worker_keeps_still_until_the_screens_widgets_are_drawn(rebuilding, 
         assert index._frame_free.is_set()           # let go once the screen is drawn
     index.wait(30)
     assert held and all(held), f"{held.count(False)} of {len(held)} widgets drawn with the worker let go"
+
+
+@pytest.mark.parametrize("in_processes", [True, False])
+def test_the_worker_merges_a_few_rows_between_two_steps(many, monkeypatch, in_processes):  # noqa: F811
+    """A frame that begins while the worker is between two steps shares the interpreter with it
+    until its next step: rows are made ready for the database a few at a time (a batch of 32 or
+    64 in one went 2-7 ms without a step), and each submit to the pool (which may start a
+    process) has a step of its own. Nothing is lost."""
+    import concurrent.futures as cf
+
+    from koikoi import match_index
+    from koikoi.match_index import summarize
+    store, paths = many
+    index = Storage().history_index
+    if not in_processes:
+        index.pool_from = 0
+    since = {"rows": 0, "submits": 0}
+    most = {"rows": 0, "submits": 0}
+    step, row = index._step, match_index._row
+
+    def counting_step():
+        since.update(rows=0, submits=0)
+        step()
+
+    def counting_row(*args):
+        since["rows"] += 1
+        most["rows"] = max(most["rows"], since["rows"])
+        return row(*args)
+    real_submit = cf.ProcessPoolExecutor.submit
+
+    def counting_submit(self, *args, **kwargs):
+        since["submits"] += 1
+        most["submits"] = max(most["submits"], since["submits"])
+        return real_submit(self, *args, **kwargs)
+    index._step = counting_step
+    monkeypatch.setattr(match_index, "_row", counting_row)
+    monkeypatch.setattr(cf.ProcessPoolExecutor, "submit", counting_submit)
+    index.refresh(wait=True)
+    assert {m.path.name: m for m in index.entries()} == {p.name: summarize(p, data_root=store.data_dir)
+                                                         for p in paths}
+    assert 0 < most["rows"] <= getattr(match_index, "MERGE_STEP", 8), most
+    assert most["submits"] == (1 if in_processes else 0), most
+    index.close()

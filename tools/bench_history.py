@@ -223,12 +223,13 @@ def children_run():             # ns on a core of each background process (the p
         if st is not None:
             out[c.pid] = st[0]
     return out
-steps = []                          # (wall, the worker thread's CPU) at each of its steps
+steps = []                          # (wall, the worker thread's CPU, where; CPU on entering) at each step
 real_step = getattr(idx, "_step", None)
 if real_step is not None:
     def traced_step():
+        here, entered = sys._getframe(1), time.thread_time()
         real_step()
-        steps.append((time.perf_counter(), time.thread_time()))
+        steps.append((time.perf_counter(), time.thread_time(), f"{here.f_code.co_name}:{here.f_lineno}", entered))
     idx._step = traced_step
 trace = []
 t0 = time.perf_counter()
@@ -273,7 +274,7 @@ def frame_of(t):
 gcs = [{"ms": (e - s) * 1000 if e else None, "frame": frame_of(s)} for s, e in full]
 # the worker's longest stretch between two steps that overlaps each frame (wall and its CPU)
 import bisect
-at = [w for w, _c in steps]
+at = [st[0] for st in steps]
 for n, (f0, d) in enumerate(zip(starts, frames)):
     longest = (0.0, 0.0)
     for j in range(max(1, bisect.bisect_right(at, f0)), min(len(at), bisect.bisect_left(at, f0 + d) + 1)):
@@ -281,8 +282,17 @@ for n, (f0, d) in enumerate(zip(starts, frames)):
         if gap > longest[0]:
             longest = (gap, (steps[j][1] - steps[j - 1][1]) * 1000)
     trace[n]["longest_step"] = longest
+# the worker's CPU between two steps, by where it went from and to: its longest stretches holding the interpreter
+stretches = {}
+for j in range(1, len(steps)):
+    key = f"{steps[j - 1][2]} -> {steps[j][2]}"
+    ms = (steps[j][3] - steps[j - 1][1]) * 1000      # from leaving one step to entering the next
+    n_max = stretches.setdefault(key, [0, 0.0, 0.0])
+    n_max[0] += 1
+    n_max[1] = max(n_max[1], ms)
+    n_max[2] += ms
 print("RESULT" + json.dumps({"build_s": build, "frames": frames, "frame_cpu": cpu, "built_at": built_at,
-                             "rows": len(app.top.matches), "full_gc": gcs, "trace": trace,
+                             "rows": len(app.top.matches), "full_gc": gcs, "trace": trace, "stretches": stretches,
                              "idle_collect_ms": [[x * 1000 for x in w_c] for w_c in idle_collect]}))
 """
 
@@ -388,7 +398,13 @@ def _slow_frames(rb: dict, all_slow: bool = False) -> str:
                      + f"; other threads' CPU "
                      f"(ms): {others or 'none'}; worker steps {tr['steps']} in it, its longest stretch "
                      f"{step[0]:.1f} ms (CPU {step[1]:.1f})")
-    return ("\n    frames over 16.7 ms:\n" + "\n".join(lines)) if lines else ""
+    text = ("\n    frames over 16.7 ms:\n" + "\n".join(lines)) if lines else ""
+    stretches = rb.get("stretches")
+    if stretches:
+        worst = sorted(stretches.items(), key=lambda kv: -kv[1][1])[:4]
+        text += ("\n    the index worker's longest CPU between two of its steps (from -> to: times, worst, total): "
+                 + "; ".join(f"{k}: {n}, {m:.1f} ms, {t:.0f} ms" for k, (n, m, t) in worst))
+    return text
 
 
 def _open_line(label: str, m: dict) -> str:
