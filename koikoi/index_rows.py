@@ -288,9 +288,20 @@ def _read_one(folder: Path, name: str, data_root, raw: Optional[bytes] = None) -
         return _Read(name, content, error=str(exc) or exc.__class__.__name__)
 
 
+# A background process reading files runs this much lower than the game (Unix nice values).
+# At nice 5 the render thread, woken for a frame, waited behind the two processes for a core
+# (10-30 ms of a 9 ms frame, tools/bench_history.py's trace). Lower still costs the rebuild its
+# share of the machine: Linux weighs the tasks of a session together, in proportion to how busy
+# each is, and the processes' weight is their session's share on their cores (SCHED_IDLE made a
+# loaded machine's rebuild 1.2-2.5 times as long, and its frames no better); at nice 10 the frame
+# gets 90% of a core it shares with one of them, and the rebuild kept its time.
+CHILD_NICE = 10
+
+
 def _child_start() -> None:
+    """A background process reading files: the game's frames come first (CHILD_NICE)."""
     try:
-        os.nice(5)                 # the game's frames come first
+        os.nice(CHILD_NICE)
     except (AttributeError, OSError):
         pass
 

@@ -76,6 +76,9 @@ LOCK_RETRY = 1.0                 # ... then the worker tries again this often (B
 LOCK_PATIENCE = 30.0             # ... for this long, before leaving it to the next refresh
 FRAME_HOLD = 0.05                # the longest the worker keeps still for one frame (frame_start)
 YOUNG_GC_EVERY = 64              # worker steps between its collections of young objects (see _run)
+# rows made ready for the database between two steps: the CPU between two steps is the longest a
+# frame beginning meanwhile shares the interpreter with the worker (a batch of 32 in one: 2-7 ms)
+MERGE_STEP = 8
 
 
 class MatchIndex:
@@ -501,8 +504,10 @@ class MatchIndex:
 
         def submit() -> None:
             while chunks and len(pending) < 2 * workers and not self._stop:
+                self._step()             # a submit may start a process (a few ms of pickling and spawning)
                 pending.add(self._pool.submit(_read_many, str(self.history_dir), chunks.pop(0), self.data_root))
         try:
+            self._step()                 # the pool's modules are imported first (4-5 ms)
             if self._pool is None:
                 self._pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_child_start,
                                                     mp_context=multiprocessing.get_context("spawn"))
@@ -558,7 +563,9 @@ class MatchIndex:
     def _take(self, db: sqlite3.Connection, batch: list) -> None:
         """Store what was read: rows written, files that cannot be used set aside."""
         rows, made = [], []
-        for r in batch:
+        for i, r in enumerate(batch):
+            if i % MERGE_STEP == MERGE_STEP - 1:
+                self._step()
             if r.match is not None and r.content is not None:
                 rows.append(_row(r.match, r.content))
                 made.append(r.match)
@@ -566,6 +573,7 @@ class MatchIndex:
                 self._set_aside(self.history_dir / r.name, r.error, r.content)
         if not made:
             return
+        self._step()
         with self._lock:          # shown at once; stored (or, if the store fails, read again next time)
             self._publish({m.path.name: m for m in made}, written=made)
         self._insert(db, rows)

@@ -15,7 +15,7 @@ import pytest
 from koikoi.match_index import INDEX_NAME
 from koikoi.storage import Storage
 
-from test_index_rebuild import long_match
+from test_index_rebuild import long_match, many  # noqa: F401 - a fixture
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -156,3 +156,69 @@ def test_the_panel_keeps_its_size_when_the_first_rows_arrive(rebuilding):
     scene = _frames_until_built(app, lambda phase: sizes.append(tuple(app.top.panel)) if phase == "drawn" else None)
     assert len(scene.matches) == 24                 # more than the window shows: the panel's full height
     assert len(set(sizes)) == 1, f"the panel changed size {len(set(sizes)) - 1} time(s): {sorted(set(sizes))}"
+
+
+@pytest.mark.parametrize("screen", ["history", "stats"])
+def test_the_worker_keeps_still_until_the_screens_widgets_are_drawn(rebuilding, screen):
+    """A blit gives up the interpreter lock: a worker let go before the screen's buttons were
+    drawn took it at each of their blits, and the frame waited to get it back."""
+    from koikoi.ui.scenes.history import HistoryScene
+    from koikoi.ui.scenes.stats import StatsScene
+    app = rebuilding
+    index = app.storage.history_index
+    scene = (HistoryScene if screen == "history" else StatsScene)(app)
+    app.push(scene)
+    held = []
+    for _ in range(4):
+        for w in scene.widgets:
+            def draw(surface, _real=w.draw):
+                held.append(not index._frame_free.is_set())     # the worker waits at its next step
+                return _real(surface)
+            w.draw = draw
+        app.step(1 / 60)
+        assert index._frame_free.is_set()           # let go once the screen is drawn
+    index.wait(30)
+    assert held and all(held), f"{held.count(False)} of {len(held)} widgets drawn with the worker let go"
+
+
+@pytest.mark.parametrize("in_processes", [True, False])
+def test_the_worker_merges_a_few_rows_between_two_steps(many, monkeypatch, in_processes):  # noqa: F811
+    """A frame that begins while the worker is between two steps shares the interpreter with it
+    until its next step: rows are made ready for the database a few at a time (a batch of 32 or
+    64 in one went 2-7 ms without a step), and each submit to the pool (which may start a
+    process) has a step of its own. Nothing is lost."""
+    import concurrent.futures as cf
+
+    from koikoi import match_index
+    from koikoi.match_index import summarize
+    store, paths = many
+    index = Storage().history_index
+    if not in_processes:
+        index.pool_from = 0
+    since = {"rows": 0, "submits": 0}
+    most = {"rows": 0, "submits": 0}
+    step, row = index._step, match_index._row
+
+    def counting_step():
+        since.update(rows=0, submits=0)
+        step()
+
+    def counting_row(*args):
+        since["rows"] += 1
+        most["rows"] = max(most["rows"], since["rows"])
+        return row(*args)
+    real_submit = cf.ProcessPoolExecutor.submit
+
+    def counting_submit(self, *args, **kwargs):
+        since["submits"] += 1
+        most["submits"] = max(most["submits"], since["submits"])
+        return real_submit(self, *args, **kwargs)
+    index._step = counting_step
+    monkeypatch.setattr(match_index, "_row", counting_row)
+    monkeypatch.setattr(cf.ProcessPoolExecutor, "submit", counting_submit)
+    index.refresh(wait=True)
+    assert {m.path.name: m for m in index.entries()} == {p.name: summarize(p, data_root=store.data_dir)
+                                                         for p in paths}
+    assert 0 < most["rows"] <= getattr(match_index, "MERGE_STEP", 8), most
+    assert most["submits"] == (1 if in_processes else 0), most
+    index.close()

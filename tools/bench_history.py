@@ -188,6 +188,50 @@ def watch(phase, info):
         elif full:
             full[-1][1] = time.perf_counter()
 gc.callbacks.append(watch)
+# the trace of each frame: what the render thread waited for, and what the other threads did
+# meanwhile (their CPU clocks; the index worker's steps, where its code has them)
+import resource
+RT = getattr(resource, "RUSAGE_THREAD", None)
+def switches():
+    if RT is None:
+        return (0, 0)
+    r = resource.getrusage(RT)
+    return (r.ru_nvcsw, r.ru_nivcsw)
+def thread_clocks():
+    out = {}
+    for t in threading.enumerate():
+        if t is threading.main_thread() or t.ident is None:
+            continue
+        try:
+            out[t.name] = time.clock_gettime(time.pthread_getcpuclockid(t.ident))
+        except (OSError, AttributeError):
+            pass
+    return out
+import multiprocessing
+def schedstat(path):             # (ns on a core, ns waiting in the run queue for one) of a task
+    try:
+        with open(path) as f:
+            run, wait = f.read().split()[:2]
+        return int(run), int(wait)
+    except (OSError, ValueError):
+        return None
+ME = f"/proc/self/task/{threading.get_native_id()}/schedstat"
+def children_run():             # ns on a core of each background process (the pool's)
+    out = {}
+    for c in multiprocessing.active_children():
+        st = schedstat(f"/proc/{c.pid}/schedstat")
+        if st is not None:
+            out[c.pid] = st[0]
+    return out
+steps = []                          # (wall, the worker thread's CPU, where; CPU on entering) at each step
+real_step = getattr(idx, "_step", None)
+if real_step is not None:
+    def traced_step():
+        here, entered = sys._getframe(1), time.thread_time()
+        real_step()
+        steps.append((time.perf_counter(), time.thread_time(), f"{here.f_code.co_name}:{here.f_lineno}", entered))
+    idx._step = traced_step
+trace = []
 t0 = time.perf_counter()
 app.push(HistoryScene(app))
 frames, cpu, starts, idle_collect = [], [], [], []
@@ -202,11 +246,20 @@ while True:
         if collect_when_idle():
             idle_collect.append((time.perf_counter() - i0, time.thread_time() - ic))
         app.wait_idle()
+    sw0, th0, prog, n0 = switches(), thread_clocks(), tuple(idx.progress), len(steps)
+    me0, ch0 = schedstat(ME), children_run()
     f0, c0 = time.perf_counter(), time.thread_time()
     app.step(1 / 60)
     frames.append(time.perf_counter() - f0)
     cpu.append(time.thread_time() - c0)
     starts.append(f0)
+    sw1, th1 = switches(), thread_clocks()
+    me1, ch1 = schedstat(ME), children_run()
+    trace.append({"t": f0 - t0, "progress": prog, "switches": [sw1[0] - sw0[0], sw1[1] - sw0[1]],
+                  "threads": {k: (th1[k] - th0[k]) * 1000 for k in th1 if k in th0 and th1[k] > th0[k]},
+                  "steps": len(steps) - n0, "step_index": n0,
+                  "queued_ms": (me1[1] - me0[1]) / 1e6 if me0 and me1 else None,
+                  "children_ms": [(ch1[k] - ch0[k]) / 1e6 for k in ch1 if k in ch0]})
     if build is None and not idx.busy and not app.top.feed.busy:
         build = time.perf_counter() - t0
         built_at = len(frames)
@@ -219,8 +272,27 @@ def frame_of(t):
             return n
     return None
 gcs = [{"ms": (e - s) * 1000 if e else None, "frame": frame_of(s)} for s, e in full]
+# the worker's longest stretch between two steps that overlaps each frame (wall and its CPU)
+import bisect
+at = [st[0] for st in steps]
+for n, (f0, d) in enumerate(zip(starts, frames)):
+    longest = (0.0, 0.0)
+    for j in range(max(1, bisect.bisect_right(at, f0)), min(len(at), bisect.bisect_left(at, f0 + d) + 1)):
+        gap = (at[j] - at[j - 1]) * 1000
+        if gap > longest[0]:
+            longest = (gap, (steps[j][1] - steps[j - 1][1]) * 1000)
+    trace[n]["longest_step"] = longest
+# the worker's CPU between two steps, by where it went from and to: its longest stretches holding the interpreter
+stretches = {}
+for j in range(1, len(steps)):
+    key = f"{steps[j - 1][2]} -> {steps[j][2]}"
+    ms = (steps[j][3] - steps[j - 1][1]) * 1000      # from leaving one step to entering the next
+    n_max = stretches.setdefault(key, [0, 0.0, 0.0])
+    n_max[0] += 1
+    n_max[1] = max(n_max[1], ms)
+    n_max[2] += ms
 print("RESULT" + json.dumps({"build_s": build, "frames": frames, "frame_cpu": cpu, "built_at": built_at,
-                             "rows": len(app.top.matches), "full_gc": gcs,
+                             "rows": len(app.top.matches), "full_gc": gcs, "trace": trace, "stretches": stretches,
                              "idle_collect_ms": [[x * 1000 for x in w_c] for w_c in idle_collect]}))
 """
 
@@ -263,7 +335,30 @@ def _frame_stats(frames: list, cpu: list) -> str:
     return text
 
 
-def _rebuild_line(label: str, rb: dict) -> str:
+def _build_figures(rb: dict) -> dict:
+    n = rb["built_at"]
+    frames, cpu = sorted(rb["frames"][1:n]), sorted(rb["frame_cpu"][1:n])
+    queued = sorted(t["queued_ms"] for t in rb.get("trace", [])[1:n] if t.get("queued_ms") is not None)
+    return {"build_s": rb["build_s"], "frames": len(frames),
+            "over": sum(1 for f in frames if f > 1 / 60), "p99": frames[int(0.99 * (len(frames) - 1))] * 1000,
+            "worst": frames[-1] * 1000, "cpu_p99": cpu[int(0.99 * (len(cpu) - 1))] * 1000, "cpu_worst": cpu[-1] * 1000,
+            "cpu_over": sum(1 for c in cpu if c > 1 / 60),
+            "queued_worst": queued[-1] if queued else None}
+
+
+def _runs_table(runs: list) -> str:
+    """One line a rebuild, the frames during the build (the first, History's opening, left out)."""
+    lines = ["rebuilds, in the order run (frames during the build):"]
+    for label, rb in runs:
+        f = _build_figures(rb)
+        q = f"; longest wait for a core {f['queued_worst']:.1f} ms" if f["queued_worst"] is not None else ""
+        lines.append(f"  {label:<10} {f['build_s']:5.1f} s, {f['frames']} frames, {f['over']} over 16.7 ms, "
+                     f"p99 {f['p99']:.1f} ms, worst {f['worst']:.1f} ms; own CPU p99 {f['cpu_p99']:.1f} ms, "
+                     f"worst {f['cpu_worst']:.1f} ms, {f['cpu_over']} over 16.7 ms{q}")
+    return "\n".join(lines)
+
+
+def _rebuild_line(label: str, rb: dict, *, all_slow: bool = False) -> str:
     n = rb["built_at"]
     frames, cpu = rb["frames"], rb["frame_cpu"]
     in_frames = [g for g in rb["full_gc"] if g["frame"] is not None]
@@ -275,7 +370,41 @@ def _rebuild_line(label: str, rb: dict) -> str:
             f"    during the build, {_frame_stats(frames[1:n], cpu[1:n])}\n"
             f"    in the {rb['after_s']:.0f} s after it, {_frame_stats(frames[n:], cpu[n:])}\n"
             f"    full collections on the render thread within a frame: {gcs}; between frames, "
-            f"at an idle moment (koikoi.gc_pacing): {idle}")
+            f"at an idle moment (koikoi.gc_pacing): {idle}" + _slow_frames(rb, all_slow))
+
+
+def _slow_frames(rb: dict, all_slow: bool = False) -> str:
+    """The trace of each frame over 16.7 ms: its wall clock and own CPU, how often the render
+    thread gave up its core (voluntarily: the interpreter lock, a sleep; involuntarily: another
+    task took the core), and the CPU of the game's other threads meanwhile."""
+    trace = rb.get("trace")
+    if not trace:
+        return ""
+    lines = []
+    slow = [n for n, f in enumerate(rb["frames"]) if f > 1 / 60 and n < len(trace)]
+    if not all_slow:
+        slow = sorted(sorted(slow, key=lambda n: -rb["frames"][n])[:12])
+    for n in slow:
+        f, c = rb["frames"][n], rb["frame_cpu"][n]
+        tr = trace[n]
+        others = ", ".join(f"{k} {v:.1f}" for k, v in sorted(tr["threads"].items(), key=lambda kv: -kv[1]) if v >= 0.1)
+        step = tr.get("longest_step") or (0.0, 0.0)
+        lines.append(f"      frame {n} at {tr['t']:.1f} s ({'built' if n >= rb['built_at'] else 'building'}, "
+                     f"progress {tr['progress'][0]}/{tr['progress'][1]}): {f * 1000:.1f} ms, CPU {c * 1000:.1f} ms; "
+                     f"switches {tr['switches'][0]} voluntary, {tr['switches'][1]} involuntary"
+                     + (f", {tr['queued_ms']:.1f} ms waiting for a core" if tr.get("queued_ms") is not None else "")
+                     + (f"; the background processes on a core meanwhile: "
+                        f"{', '.join(f'{x:.1f}' for x in tr['children_ms'])} ms" if tr.get("children_ms") else "")
+                     + f"; other threads' CPU "
+                     f"(ms): {others or 'none'}; worker steps {tr['steps']} in it, its longest stretch "
+                     f"{step[0]:.1f} ms (CPU {step[1]:.1f})")
+    text = ("\n    frames over 16.7 ms:\n" + "\n".join(lines)) if lines else ""
+    stretches = rb.get("stretches")
+    if stretches:
+        worst = sorted(stretches.items(), key=lambda kv: -kv[1][1])[:4]
+        text += ("\n    the index worker's longest CPU between two of its steps (from -> to: times, worst, total): "
+                 + "; ".join(f"{k}: {n}, {m:.1f} ms, {t:.0f} ms" for k, (n, m, t) in worst))
+    return text
 
 
 def _open_line(label: str, m: dict) -> str:
@@ -315,6 +444,11 @@ def main(argv=None) -> int:
     p.add_argument("--no-rebuild", action="store_true", help="time the openings only")
     p.add_argument("--after", type=float, default=5.0, metavar="S",
                    help="frames drawn for S seconds after the rebuild too (default 5)")
+    p.add_argument("--runs", type=int, default=1, metavar="N",
+                   help="rebuild N times (with --compare-rebuild: the two versions taking turns)")
+    p.add_argument("--no-openings", action="store_true", help="time the rebuild only")
+    p.add_argument("--json", metavar="PATH", help="write every rebuild's figures and frame trace here")
+    p.add_argument("--all-slow", action="store_true", help="list every frame over 16.7 ms (default: the 12 worst)")
     args = p.parse_args(argv)
     home = Path(args.home)
     folder = home / "data" / "history"
@@ -329,10 +463,20 @@ def main(argv=None) -> int:
 
     tree = export_tree(args.compare) if args.compare else None
     try:
+        runs = []
         if not args.no_rebuild:
-            if tree is not None and args.compare_rebuild:
-                print(_rebuild_line(args.compare[:10], rebuild(home, tree, args.after)), flush=True)
-            print(_rebuild_line("this code", rebuild(home, ROOT, args.after)), flush=True)
+            for _run in range(max(1, args.runs)):
+                if tree is not None and args.compare_rebuild:
+                    runs.append((args.compare[:10], rebuild(home, tree, args.after)))
+                    print(_rebuild_line(*runs[-1], all_slow=args.all_slow), flush=True)
+                runs.append(("this code", rebuild(home, ROOT, args.after)))
+                print(_rebuild_line(*runs[-1], all_slow=args.all_slow), flush=True)
+            if len(runs) > 1:
+                print(_runs_table(runs), flush=True)
+            if args.json:
+                Path(args.json).write_text(json.dumps([{"code": label, **rb} for label, rb in runs]))
+        if args.no_openings:
+            return 0
         new = measure(home, ROOT, args.repeat)
         print(_open_line("this code", new), flush=True)
         if tree is not None:

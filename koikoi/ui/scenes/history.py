@@ -327,4 +327,9 @@ class HistoryScene(TableScreen, MenuScene):
         if self.matches:
             W.draw_text(surface, _("Click a match to see its ledger"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
-        self.feed.drawn()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        try:
+            super().draw(surface)
+        finally:
+            self.feed.drawn()   # the widgets too: a worker let go takes the interpreter at each blit

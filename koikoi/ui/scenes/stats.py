@@ -184,13 +184,13 @@ class StatsScene(TableScreen, MenuScene):
              if calls else _("none called yet")),
         ]
 
-    def draw_content(self, surface: pygame.Surface) -> None:
+    def draw(self, surface: pygame.Surface) -> None:
         try:
-            self._draw_screen(surface)
+            super().draw(surface)
         finally:
-            self.feed.drawn()          # the frame is drawn: the index's worker may go on
+            self.feed.drawn()   # the screen and its widgets drawn: the index's worker may go on
 
-    def _draw_screen(self, surface: pygame.Surface) -> None:
+    def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
         y = self.draw_title(surface, _("Statistics"), self.px(36))
         progress = self.feed.progress_text()
