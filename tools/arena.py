@@ -118,8 +118,8 @@ def make(spec: str, seed: int, sims, think):
         k, _, v = item.partition("=")
         kw[k] = json.loads(v)
     cls = _levels()[level]
-    if level == "hard":
-        return cls(seed=seed, think_time=think, simulations=sims, **kw)
+    if level == "hard":     # its own ``simulations=`` or ``think_time=`` overrides the run's
+        return cls(seed=seed, **{"think_time": think, "simulations": sims, **kw})
     return cls(seed=seed, **kw)
 
 

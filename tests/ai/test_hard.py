@@ -61,3 +61,38 @@ def test_without_an_anchor_the_best_mean_wins():
     dump = (0, ID_TO_INDEX["12-P1"], -1)
     best, _, _ = _run([dump, moon], anchor=None)
     assert best == 1
+
+
+def test_later_decisions_play_more_playouts_for_the_same_cost():
+    """``even_scale``: the opening's budget at a full round, more as the hands empty (about
+    in proportion to a playout's shorter length), never more than EVEN_MAX times, never less."""
+    from koikoi.ai.hard import EVEN_MAX, OPEN_CARDS, even_scale
+    assert even_scale(OPEN_CARDS) == 1.0
+    assert even_scale(OPEN_CARDS + 4) == 1.0          # a bigger deal never plays fewer
+    scales = [even_scale(n) for n in range(OPEN_CARDS, -1, -1)]
+    assert scales == sorted(scales)
+    assert 1.5 < even_scale(OPEN_CARDS // 2) < 2.0      # half the cards: nearly twice
+    assert max(scales) == EVEN_MAX
+
+
+def test_hard_plays_the_scaled_budget_and_flat_when_asked():
+    from koikoi.ai.hard import HardPlayer, even_scale
+    from koikoi.engine import apply, legal_actions, new_match, view
+    s = new_match(RULES, seed=5, months=1)
+    seen = set()
+    while not s.is_over and len(seen) < 6:
+        legal = legal_actions(s)
+        v = view(s, s.to_move)
+        if len(legal) > 1 and v.phase == "play":
+            cards = v.hand_mask.bit_count() + v.opponent_hand_count
+            even = HardPlayer(seed=1, simulations=100)
+            flat = HardPlayer(seed=1, simulations=100, even=False)
+            even.choose(v, legal)
+            flat.choose(v, legal)
+            want = round(100 * even_scale(cards))
+            # successive halving rounds each phase down, so the count is within a few
+            assert want * 0.8 <= even.last_stats["playouts"] <= want * 1.1, cards
+            assert 80 <= flat.last_stats["playouts"] <= 110
+            seen.add(cards)
+        s = apply(s, legal[0])
+    assert len(seen) >= 4 and min(seen) < 12
