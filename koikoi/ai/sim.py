@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from itertools import repeat, starmap
 from typing import Optional
 
 from ..engine import cards as _C
@@ -29,8 +30,8 @@ from ..engine.cards import BRIGHTS, CARD_MONTH_MASK
 from ..engine.match import CHOOSE as E_CHOOSE, DECIDE as E_DECIDE, PLAY as E_PLAY
 from ..engine.phase import Phase
 from ..engine.rules import RULESETS, Rules
-from ..engine.scoring import (BREAKERS, award_total, improved, ino_mode, round_month,
-                              yaku_points)
+from ..engine.scoring import (_GATE, _SIG0, _SIG1, _SIG2, _SIG3, _SIGNATURE, BREAKERS, award_total,
+                              improved, ino_mode, round_month, yaku_points)
 from ..engine.yaku import points as yaku_knob_points
 
 PLAY, CHOOSE, DECIDE, DONE = 0, 1, 2, 3
@@ -50,24 +51,15 @@ def bits(mask: int) -> tuple:
     return _T0[mask & 4095] + _T1[mask >> 12 & 4095] + _T2[mask >> 24 & 4095] + _T3[mask >> 36]
 
 
-_BR = _C.BRIGHTS
-_SETS = _C.INOSHIKACHO | _C.AKATAN | _C.AOTAN
-_AN = _C.ANIMALS
-_RB = _C.RIBBONS
-_CH = _C.CHAFF | _C.SAKE_CUP
-_CUP = _C.SAKE_CUP
-_CM_V = _C.CURTAIN | _C.MOON
-
-
 _LOW12 = _LOW
 
 
 def maybe_yaku(cap: int) -> bool:
     """False only when ``cap`` holds no yaku under any rules without tsuki-fuda (a cheap
-    pre-check; ``maybe_yaku_months`` under tsuki-fuda, ``Round._maybe`` picks)."""
-    return bool((cap & _BR).bit_count() >= 3 or (cap & _SETS).bit_count() >= 3
-                or (cap & _AN).bit_count() >= 5 or (cap & _RB).bit_count() >= 5
-                or (cap & _CH).bit_count() >= 10 or (cap & _CUP and cap & _CM_V))
+    pre-check; ``maybe_yaku_months`` under tsuki-fuda, ``Round._maybe`` picks): the engine's
+    gate (``scoring.yaku_points``), four table lookups."""
+    return bool((_SIG0[cap & 4095] + _SIG1[cap >> 12 & 4095] + _SIG2[cap >> 24 & 4095]
+                 + _SIG3[cap >> 36]) & _GATE)
 
 
 def maybe_yaku_months(cap: int) -> bool:
@@ -89,11 +81,61 @@ def points_fn(rules: Rules, month: int = 0):
     hit = _PTS_CACHE.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    fn = _compile_points(rules, month)
+    fn = _memoized(rules, month, _compile_points(rules, month))
     if len(_PTS_CACHE) > 256:
         _PTS_CACHE.clear()
     _PTS_CACHE[key] = (rules, fn)
     return fn
+
+
+_MEMO_MAX = 1 << 16       # piles remembered per points function (then it starts again)
+_WILLOW_UP, _PAULOWNIA_UP, _CALLED, _MONTH_FULL = 1 << 25, 1 << 26, 1 << 27, 1 << 28
+
+
+def _memoized(rules: Rules, month: int, compute):
+    """``compute`` (a ``_compile_points`` function) answered from a memo keyed by the pile's
+    signature, the engine's (``scoring.yaku_points``: four table lookups give every count and
+    card the yaku read), with above it only what these rules also read: the weather ruling a
+    Willow and a Paulownia on the field, ``viewing_after_koikoi`` whether the owner called,
+    tsuki-fuda whether the round's month is complete. A pile whose signature opens no gate
+    (and no complete month under tsuki-fuda) scores 0 at once."""
+    memo: dict = {}
+    get = memo.get
+    weather = rules.weather
+    after = rules.viewing_after_koikoi is not None
+    whole = _C.MONTH_MASK[(month - 1) % 12] if month and rules.tsuki_fuda else 0
+    willow, paulownia = _C.WILLOW, _C.PAULOWNIA
+
+    def remember(key: int, mask: int, field: int, called: int) -> int:
+        t = compute(mask, field, called)
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        memo[key] = t
+        return t
+
+    if not (weather or after or whole):
+        def points(mask: int, field: int = 0, called: int = 0) -> int:
+            v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
+            if not v & _GATE:
+                return 0
+            t = get(v & _SIGNATURE)
+            return remember(v & _SIGNATURE, mask, field, called) if t is None else t
+        return points
+
+    def points(mask: int, field: int = 0, called: int = 0) -> int:
+        v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
+        key = v & _SIGNATURE
+        if whole and mask & whole == whole:
+            key |= _MONTH_FULL
+        elif not v & _GATE:
+            return 0
+        if weather:
+            key |= (_WILLOW_UP if field & willow else 0) | (_PAULOWNIA_UP if field & paulownia else 0)
+        if after and called:
+            key |= _CALLED
+        t = get(key)
+        return remember(key, mask, field, called) if t is None else t
+    return points
 
 
 def _compile_points(rules: Rules, month: int = 0):
@@ -180,6 +222,34 @@ def _compile_points(rules: Rules, month: int = 0):
     return points
 
 
+_AWARD_CACHE: dict = {}   # id(rules) -> (rules, fn), as _PTS_CACHE
+
+
+def award_fn(rules: Rules):
+    """``(base, own calls, opponent calls, opening brights) -> award`` for these rules: the
+    engine's ``award_total`` (the Koi-Koi bonus, then the multipliers), remembered per
+    argument tuple (a round's few dozen outcomes repeat in every playout), cached per rules."""
+    hit = _AWARD_CACHE.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    memo: dict = {}
+
+    def award_of(base: int, own: int, opp: int, brights: int) -> int:
+        key = (base, own, opp, brights)
+        a = memo.get(key)
+        if a is None:
+            a = award_total(base, rules, own, opp, brights)
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[key] = a
+        return a
+
+    if len(_AWARD_CACHE) > 256:
+        _AWARD_CACHE.clear()
+    _AWARD_CACHE[id(rules)] = (rules, award_of)
+    return award_of
+
+
 def award(rules: Rules, cap: int, own_calls: int, opp_calls: int, field_brights: int,
           field: int, month: int = 0) -> int:
     """What a capture pile earns by stopping (the engine's ``award_from_mask(...).total``)."""
@@ -200,7 +270,7 @@ class Round:
     __slots__ = ("rules", "hands", "field", "stock", "sp", "cap", "calls", "refs", "to_move",
                  "phase", "pending", "field_brights", "dealer", "winner", "points", "reason",
                  "last_yaku_seat", "reft", "month", "_auto_both", "_limit", "_weather", "_pts",
-                 "_total_mode", "_maybe")
+                 "_total_mode", "_maybe", "_months", "_award")
 
     def __init__(self, rules: Rules, hands, field: int, stock, cap=(0, 0), calls=(0, 0),
                  refs=((), ()), to_move: int = 0, phase: int = PLAY, pending: int = -1,
@@ -230,6 +300,8 @@ class Round:
         self._pts = points_fn(rules, month)
         self._total_mode = rules.prompt_when == "total_rises"
         self._maybe = maybe_yaku_months if rules.tsuki_fuda else maybe_yaku
+        self._months = bool(rules.tsuki_fuda)     # a complete month may score (tsuki-fuda)
+        self._award = award_fn(rules)
 
     def copy(self) -> "Round":
         r = Round.__new__(Round)
@@ -255,6 +327,8 @@ class Round:
         r._pts = self._pts
         r._total_mode = self._total_mode
         r._maybe = self._maybe
+        r._months = self._months
+        r._award = self._award
         r._auto_both = self._auto_both
         r._limit = self._limit
         r._weather = self._weather
@@ -270,7 +344,8 @@ class Round:
         """Play hand card ``c`` (taking ``target`` when two field cards match), then turn the stock."""
         seat = self.to_move
         bit = _BIT[c]
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] ^= bit
         field = self.field
         m = field & _CM[c]
         cap = self.cap
@@ -298,10 +373,14 @@ class Round:
         else:
             field |= _BIT[s]
         self.field = field
-        if (took or self._weather) and self._maybe(cap[seat]) and self._yaku_up(seat):
-            return
-        hands = self.hands      # the next turn (phase is still PLAY)
-        if hands[1 - seat]:
+        if took or self._weather:
+            # ``maybe_yaku`` inline (the engine's gate: four lookups), then the points.
+            x = cap[seat]
+            if (((_SIG0[x & 4095] + _SIG1[x >> 12 & 4095] + _SIG2[x >> 24 & 4095] + _SIG3[x >> 36])
+                 & _GATE or self._months and x & x >> 1 & x >> 2 & x >> 3 & _LOW)
+                    and self._yaku_up(seat)):
+                return
+        if hands[1 - seat]:     # the next turn (phase is still PLAY)
             self.to_move = 1 - seat
         elif not hands[seat]:
             self._next_turn(seat)
@@ -311,10 +390,12 @@ class Round:
         seat = self.to_move
         s = self.pending
         self.field ^= _BIT[target]
-        self.cap[seat] |= _BIT[s] | _BIT[target]
+        self.cap[seat] = x = self.cap[seat] | _BIT[s] | _BIT[target]
         self.pending = -1
         self.phase = PLAY
-        if not (self._maybe(self.cap[seat]) and self._yaku_up(seat)):
+        if not ((((_SIG0[x & 4095] + _SIG1[x >> 12 & 4095] + _SIG2[x >> 24 & 4095] + _SIG3[x >> 36])
+                  & _GATE or self._months and x & x >> 1 & x >> 2 & x >> 3 & _LOW))
+                and self._yaku_up(seat)):
             self._next_turn(seat)
 
     def koikoi(self) -> None:
@@ -369,8 +450,7 @@ class Round:
     def _settle(self, seat: int, reason: str) -> None:
         own = self.calls[seat]
         base = self._pts(self.cap[seat], self.field, own)
-        self.points = award_total(base, self.rules, own, self.calls[1 - seat],
-                                  self.field_brights) if base else 0
+        self.points = self._award(base, own, self.calls[1 - seat], self.field_brights) if base else 0
         self.winner = seat
         self.reason = reason
         self.phase = DONE
@@ -460,14 +540,16 @@ def deal(rules: Rules, rng: random.Random, dealer: int = 0, month: int = 1) -> R
     other misdeal knobs not checked) for a round of ``month`` (tsuki-fuda's)."""
     rand = rng.random
     while True:
-        # The 48 cards' bits in a uniformly random order, so the masks are plain sums.
-        deck = sorted(_BIT, key=lambda _: rand())
-        field = sum(deck[16:24])
+        # The 48 cards in the order of 48 random keys (drawn in card order, as the sort of
+        # the cards by a key function of ``rand()`` drew them: the same stream and deal).
+        keys = list(starmap(rand, repeat((), 48)))
+        order = sorted(_CARDS, key=keys.__getitem__)
+        field = sum(map(_BITS, order[16:24]))
         if not (field & field >> 1 & field >> 2 & field >> 3 & _LOW):
             break
     hands = [0, 0]
-    hands[dealer] = sum(deck[0:8])
-    hands[1 - dealer] = sum(deck[8:16])
+    hands[dealer] = sum(map(_BITS, order[0:8]))
+    hands[1 - dealer] = sum(map(_BITS, order[8:16]))
     key = (id(rules), month)
     proto = _PROTO.get(key)
     if proto is None or proto.rules is not rules:
@@ -478,12 +560,14 @@ def deal(rules: Rules, rng: random.Random, dealer: int = 0, month: int = 1) -> R
     r = proto.copy()
     r.hands = hands
     r.field = field
-    r.stock = [b.bit_length() - 1 for b in deck[24:]]
+    r.stock = order[24:]
     r.field_brights = (field & BRIGHTS).bit_count()
     r.to_move = r.dealer = dealer
     return r
 
 
+_CARDS = range(48)
+_BITS = _BIT.__getitem__
 _PROTO: dict = {}   # (id(rules), month) -> an empty Round to copy (never mutated itself)
 
 

@@ -195,3 +195,51 @@ def test_yaku_points_improvement_and_award_match_the_engine_for_every_yaku():
                     assert sim.award(rules, mask, calls[0], calls[1], fb, field, month) == \
                         award_from_mask(mask, rules, calls[0], calls[1], fb, field, month).total
     assert seen == set(CAPTURE_ORDER)
+
+
+def _deal_by_key_function(rules, rng, dealer, month):
+    """The deal as the simulator first wrote it: the cards sorted by a key function that
+    draws ``rng.random()`` per card (the stream the seeded playouts were tuned on)."""
+    rand = rng.random
+    while True:
+        deck = sorted([1 << i for i in range(48)], key=lambda _: rand())
+        field = sum(deck[16:24])
+        if not (field & field >> 1 & field >> 2 & field >> 3 & sim._LOW):
+            break
+    hands = [0, 0]
+    hands[dealer] = sum(deck[0:8])
+    hands[1 - dealer] = sum(deck[8:16])
+    return hands, field, [b.bit_length() - 1 for b in deck[24:]]
+
+
+def test_deal_keeps_the_random_stream():
+    """``deal`` draws its keys in one go but deals exactly what the key-function sort dealt,
+    and leaves the generator where it left it (seeded playouts do not change)."""
+    rules = RULESETS["nintendo"]
+    a, b = random.Random(21), random.Random(21)
+    for i in range(500):
+        r = sim.deal(rules, a, i % 2, 1 + i % 12)
+        assert (r.hands, r.field, r.stock) == _deal_by_key_function(rules, b, i % 2, 1 + i % 12)
+        assert r.dealer == r.to_move == i % 2 and r.sp == 0
+    assert a.random() == b.random()
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)
+def test_points_memo_and_gate_agree_with_the_engine(rules):
+    """The memoised points (one answer per pile signature, weather bits, call and complete
+    month) against the compiled function and the engine, on piles that share signatures
+    (chaff of other months, the same counts) so that the memo answers most of them; and the
+    ``maybe_yaku`` gate never says no to a pile that scores."""
+    rng = random.Random(5)
+    for month in (1, 8, 11):
+        pts = sim.points_fn(rules, month)
+        raw = sim._compile_points(rules, month if rules.tsuki_fuda else 0)
+        maybe = sim.maybe_yaku_months if rules.tsuki_fuda else sim.maybe_yaku
+        for _ in range(1500):
+            mask = sum(1 << c for c in rng.sample(range(48), rng.randrange(0, 26)))
+            field = sum(1 << c for c in rng.sample(range(48), 8)) & ~mask
+            called = rng.choice((0, 0, 1, 3))
+            want = sum(p for _, p in yaku_points(mask, rules, field, called, month))
+            assert pts(mask, field, called) == raw(mask, field, called) == want
+            if want:
+                assert maybe(mask)
