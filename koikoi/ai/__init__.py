@@ -18,8 +18,9 @@ Levels (modules):
   numbers, successive halving over Medium's top candidates, keeping Medium's
   favourite unless the playouts beat it by more than their noise; maximises
   the chance of winning the match through the table in data/winprob.json
-  (tools/fit_winprob.py). 600 playouts a decision by default (cut short at
-  0.5 s), or ``simulations`` (deterministic) or ``think_time`` seconds.
+  (tools/fit_winprob.py). 700 playouts at a round's opening by default,
+  proportionally more as the hands empty (``hard.even_scale``, up to 3x), cut
+  short at 0.5 s; or ``simulations`` (deterministic) or ``think_time`` seconds.
 
 Each level's names (label, blurb, seat name), hints default and class are
 declared once, in ``players.CPU_LEVELS``.

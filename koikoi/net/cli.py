@@ -49,6 +49,10 @@ def _digits(text: str) -> int:
     return _bounded(text, int, 4, 8, "a whole number", "a room code has 4 to 8 digits, not {v}")
 
 
+def _window_ms(text: str) -> float:
+    return _bounded(text, float, 0, 100, "milliseconds", "expected 0 to 100 milliseconds, not {text}")
+
+
 def _positive(text: str) -> int:
     return _bounded(text, int, 1, float("inf"), "a whole number", "expected a number >= 1, not {v}")
 
@@ -118,6 +122,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--code-digits", type=_digits, default=ServerConfig.code_digits, metavar="N",
                    help="digits of a room code, 4 to 8 (default "
                         f"{ServerConfig.code_digits}; more make codes harder to guess)")
+    p.add_argument("--commit-window", type=_window_ms, default=ServerConfig.commit_window * 1000, metavar="MS",
+                   help="under load, commit the rooms' writes at most this often, one fsync for all "
+                        f"(default {ServerConfig.commit_window * 1000:g}; 0: every write at once; more: "
+                        "less CPU an action, answers that much later)")
     p.add_argument("--db", metavar="URL", default=None,
                    help="the quick-match ladder's database: players, ratings and the queue "
                         "(default: SQLite in the data folder; postgresql://... shares them "
@@ -142,7 +150,8 @@ async def _serve(args: argparse.Namespace, *, stop: Optional[asyncio.Event] = No
                           room_ttl=args.room_lifetime, max_connections=args.max_connections,
                           max_per_ip=args.max_per_ip, rate=args.rate,
                           guesses_rate=args.guess_rate / 60, guesses_total_rate=args.guess_total / 60,
-                          code_digits=args.code_digits, gc_freeze=True)
+                          code_digits=args.code_digits, commit_window=args.commit_window / 1000,
+                          gc_freeze=True)
     server = MatchServer(args.data, host=args.host, port=args.port, config=config)
     try:
         await server.start()

@@ -371,6 +371,10 @@ def test_the_command_line_options(capsys):
             args.rooms_per_address) == (6, 12.0, 3600.0, 120.0, 3)
     with pytest.raises(SystemExit):
         parse_args(["--code-digits", "3"])
+    assert "--commit-window" in text
+    assert parse_args([]).commit_window == 10.0 and parse_args(["--commit-window", "0"]).commit_window == 0.0
+    with pytest.raises(SystemExit):
+        parse_args(["--commit-window", "500"])
 
 
 def test_longer_room_codes(data_dir):
