@@ -270,7 +270,7 @@ class Round:
     __slots__ = ("rules", "hands", "field", "stock", "sp", "cap", "calls", "refs", "to_move",
                  "phase", "pending", "field_brights", "dealer", "winner", "points", "reason",
                  "last_yaku_seat", "reft", "month", "_auto_both", "_limit", "_weather", "_pts",
-                 "_total_mode", "_maybe", "_months", "_award")
+                 "_total_mode", "_maybe", "_award")
 
     def __init__(self, rules: Rules, hands, field: int, stock, cap=(0, 0), calls=(0, 0),
                  refs=((), ()), to_move: int = 0, phase: int = PLAY, pending: int = -1,
@@ -300,7 +300,6 @@ class Round:
         self._pts = points_fn(rules, month)
         self._total_mode = rules.prompt_when == "total_rises"
         self._maybe = maybe_yaku_months if rules.tsuki_fuda else maybe_yaku
-        self._months = bool(rules.tsuki_fuda)     # a complete month may score (tsuki-fuda)
         self._award = award_fn(rules)
 
     def copy(self) -> "Round":
@@ -327,7 +326,6 @@ class Round:
         r._pts = self._pts
         r._total_mode = self._total_mode
         r._maybe = self._maybe
-        r._months = self._months
         r._award = self._award
         r._auto_both = self._auto_both
         r._limit = self._limit
@@ -373,13 +371,8 @@ class Round:
         else:
             field |= _BIT[s]
         self.field = field
-        if took or self._weather:
-            # ``maybe_yaku`` inline (the engine's gate: four lookups), then the points.
-            x = cap[seat]
-            if (((_SIG0[x & 4095] + _SIG1[x >> 12 & 4095] + _SIG2[x >> 24 & 4095] + _SIG3[x >> 36])
-                 & _GATE or self._months and x & x >> 1 & x >> 2 & x >> 3 & _LOW)
-                    and self._yaku_up(seat)):
-                return
+        if (took or self._weather) and self._maybe(cap[seat]) and self._yaku_up(seat):
+            return
         if hands[1 - seat]:     # the next turn (phase is still PLAY)
             self.to_move = 1 - seat
         elif not hands[seat]:
@@ -390,12 +383,10 @@ class Round:
         seat = self.to_move
         s = self.pending
         self.field ^= _BIT[target]
-        self.cap[seat] = x = self.cap[seat] | _BIT[s] | _BIT[target]
+        self.cap[seat] |= _BIT[s] | _BIT[target]
         self.pending = -1
         self.phase = PLAY
-        if not ((((_SIG0[x & 4095] + _SIG1[x >> 12 & 4095] + _SIG2[x >> 24 & 4095] + _SIG3[x >> 36])
-                  & _GATE or self._months and x & x >> 1 & x >> 2 & x >> 3 & _LOW))
-                and self._yaku_up(seat)):
+        if not (self._maybe(self.cap[seat]) and self._yaku_up(seat)):
             self._next_turn(seat)
 
     def koikoi(self) -> None:
