@@ -209,7 +209,19 @@ def history_cells(m) -> dict:
 WARM_BUDGET = 0.004
 
 
-class HistoryScene(TableScreen, MenuScene):
+class FedScreen:
+    """Mixed into a screen that reads a ``HistoryFeed`` (``self.feed``): once the whole screen
+    is drawn, its widgets too, the index's worker may go on (a worker let go takes the
+    interpreter at each blit)."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        try:
+            super().draw(surface)
+        finally:
+            self.feed.drawn()
+
+
+class HistoryScene(FedScreen, TableScreen, MenuScene):
     def __init__(self, app):
         self.feed = HistoryFeed(app)
         self.matches = self.feed.entries
@@ -327,9 +339,3 @@ class HistoryScene(TableScreen, MenuScene):
         if self.matches:
             W.draw_text(surface, _("Click a match to see its ledger"), self.font("tiny"), theme.CREAM_DIM,
                         (self.panel.right - self.px(10), self.panel.bottom + self.px(8)), "topright")
-
-    def draw(self, surface: pygame.Surface) -> None:
-        try:
-            super().draw(surface)
-        finally:
-            self.feed.drawn()   # the widgets too: a worker let go takes the interpreter at each blit

@@ -23,7 +23,7 @@ from .. import widgets as W
 from ..hints import yaku_label
 from ...i18n import N_, _, ngettext
 from . import MenuScene, TableScreen
-from .history import HistoryFeed
+from .history import FedScreen, HistoryFeed
 
 log = logging.getLogger("koikoi.stats_scene")
 
@@ -91,7 +91,7 @@ def folded(feed, entries: list) -> "S.Stats":
     return _FOLDED[1][0]
 
 
-class StatsScene(TableScreen, MenuScene):
+class StatsScene(FedScreen, TableScreen, MenuScene):
     def __init__(self, app):
         self.feed = HistoryFeed(app)
         self.table = W.Table(TABLE_COLUMNS, cells=row_cells, assets=app.assets, hoverable=False,
@@ -183,12 +183,6 @@ class StatsScene(TableScreen, MenuScene):
              _("{n} paid off ({percent})").format(n=o.koikoi_paid, percent=percent(o.koikoi_success))
              if calls else _("none called yet")),
         ]
-
-    def draw(self, surface: pygame.Surface) -> None:
-        try:
-            super().draw(surface)
-        finally:
-            self.feed.drawn()   # the screen and its widgets drawn: the index's worker may go on
 
     def draw_content(self, surface: pygame.Surface) -> None:
         w, h = self.size
