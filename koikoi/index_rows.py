@@ -288,20 +288,26 @@ def _read_one(folder: Path, name: str, data_root, raw: Optional[bytes] = None) -
         return _Read(name, content, error=str(exc) or exc.__class__.__name__)
 
 
-# A background process reading files runs this much lower than the game (Unix nice values).
-# At nice 5 the render thread, woken for a frame, waited behind the two processes for a core
-# (10-30 ms of a 9 ms frame, tools/bench_history.py's trace). Lower still costs the rebuild its
-# share of the machine: Linux weighs the tasks of a session together, in proportion to how busy
-# each is, and the processes' weight is their session's share on their cores (SCHED_IDLE made a
-# loaded machine's rebuild 1.2-2.5 times as long, and its frames no better); at nice 10 the frame
-# gets 90% of a core it shares with one of them, and the rebuild kept its time.
+# A background process reading files yields its core to the game whenever the game wants one.
+# At nice 5, and still at nice 10, the render thread, woken for a frame, waited behind the two
+# processes for a core: 6-10 ms each time one of them held it, up to 20-30 ms of a 9 ms frame
+# (tools/bench_history.py's trace, 1-5 frames a rebuild over 16.7 ms). Linux's SCHED_IDLE
+# policy gives a waking task of the game the core at once; the processes then run on whatever the
+# machine leaves idle, which on a quiet machine is both cores for nearly all of the rebuild. On a
+# busy one the rebuild takes longer (the other programs come first, as they should for a cache).
+# Where there is no SCHED_IDLE (macOS, BSD) the processes run CHILD_NICE levels lower instead.
 CHILD_NICE = 10
 
 
 def _child_start() -> None:
-    """A background process reading files: the game's frames come first (CHILD_NICE)."""
+    """A background process reading files: the game's frames come first (SCHED_IDLE, else
+    CHILD_NICE levels lower)."""
     try:
         os.nice(CHILD_NICE)
+    except (AttributeError, OSError):
+        pass
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         pass
 
