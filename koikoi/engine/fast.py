@@ -5,12 +5,12 @@ A test checks that ``apply`` and ``reference_apply`` always agree."""
 
 from __future__ import annotations
 
-from .actions import Action, ChooseMatch, KoiKoi, Play
+from .actions import Action, ChooseMatch, KoiKoi, Play, Stop
 from .cards import _BIT, _INDEX, _TAKEN, CARD_MONTH_MASK, ID_TO_INDEX, IDS
-from .events import Chose, Flipped, KoiKoiCalled, Played, YakuMade
+from .events import Chose, Flipped, KoiKoiCalled, Played, Stopped, YakuMade
 from .legal import _is_legal
-from .rounds import _exhausted
-from .scoring import improved, yaku_points
+from .rounds import _exhausted, _settle
+from .scoring import _SIG0, _SIG1, _SIG2, _SIG3, GATE as _GATE, improved, yaku_points
 from .state import _new, CHOOSE, DECIDE, PLAY, State, _Draft
 from .turns import _POINTS, _auto_stop, _yaku_made, reference_apply
 
@@ -42,18 +42,24 @@ def _events_by_take() -> tuple:
 _PLAYED, _CHOSEN, _FLIPPED, _PENDING = _events_by_take()
 
 
-def _apply_play(state: State, action: Play) -> State:
-    """A Play, computed directly on the State's fields: the hot path.
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``. Raises IllegalAction (state untouched) if it is not legal.
 
+    A Play is computed here directly on the State's fields: the hot path (one frame, no call
+    on the way but the yaku check, and that only when the pile's signature passes its gate).
     A turn that leaves the round going (to the next player, to a choice of match for the
     stock card, or to a Koi-Koi decision) is built here in one step. A turn that ends the
     round (the rules stop it, or the last cards were played) continues in a draft with the
     general reducer's helpers from where this left off, so nothing is computed twice. An
-    illegal Play goes to ``reference_apply``, which raises; it is also the reference that a
-    test checks this against (both must give the same State)."""
+    illegal action goes to ``reference_apply``, which raises; it is also the reference that
+    a test checks this against (both must give the same State)."""
+    if type(action) is not Play:
+        return _apply_other(state, action)
     (rules, seed, months, phase, seat, dealer, draws, decks, hands, field, stock, stock_pos,
      captured, calls, refs, pending, field_brights, last_yaku_seat, scores, ledger, spread, picks,
      winner, events) = state
+    if phase != PLAY:
+        return reference_apply(state, action)  # raises IllegalAction
     card = action.card
     c = _INDEX(card) if type(card) is str else None
     hand = hands[seat]
@@ -103,12 +109,15 @@ def _apply_play(state: State, action: Play) -> State:
         field |= _BIT[s]
     new_cap = (captured[0], cap) if seat else (cap, captured[1])
     # A turn that captured nothing leaves the pile's yaku as they were (under the weather
-    # ruling the field alone can change them, so that case takes the full check).
+    # ruling the field alone can change them, so that case takes the full check); a pile
+    # whose signature does not pass the gate holds none (but tsuki-fuda's).
     now = ()
     if cap != before or rules.weather:
-        now = yaku_points(cap, rules, field, calls[seat], len(ledger) % 12 + 1)
-        if now and not improved(rules, now, refs[seat]):
-            now = ()
+        v = _SIG0[cap & 4095] + _SIG1[cap >> 12 & 4095] + _SIG2[cap >> 24 & 4095] + _SIG3[cap >> 36 & 4095]
+        if v & _GATE or rules.tsuki_fuda:
+            now = yaku_points(cap, rules, field, calls[seat], len(ledger) % 12 + 1, v)
+            if now and not improved(rules, now, refs[seat]):
+                now = ()
     if now and not _auto_stop(rules, new_hands, seat, calls):
         # A yaku made: the seat decides between Koi-Koi and Stop.
         return _new(State, (
@@ -197,16 +206,26 @@ def _apply_koikoi(state: State) -> State:
         events + (_new(KoiKoiCalled, (seat, n, "koikoi")),)))
 
 
-def apply(state: State, action: Action) -> State:
-    """The state after ``action``. Raises IllegalAction (state untouched) if it is not legal."""
+def _apply_stop(state: State) -> State:
+    """A Stop, like ``reference_apply``'s without the legality check (the phase is DECIDE)
+    and the NamedTuple's Python-level constructor of its event: every stopped round ends here."""
+    d = _Draft(state)
+    seat = d.to_move
+    d.new.append(_new(Stopped, (seat, False, "stopped")))
+    _settle(d, seat, "stop")
+    return d.freeze()
+
+
+def _apply_other(state: State, action) -> State:
+    """``apply`` of any action but a Play."""
     kind = type(action)
     phase = state.phase
-    if phase == PLAY:
-        if kind is Play:
-            return _apply_play(state, action)
-    elif phase == CHOOSE:
+    if phase == CHOOSE:
         if kind is ChooseMatch:
             return _apply_choose(state, action)
-    elif phase == DECIDE and kind is KoiKoi:
-        return _apply_koikoi(state)
+    elif phase == DECIDE:
+        if kind is KoiKoi:
+            return _apply_koikoi(state)
+        if kind is Stop:
+            return _apply_stop(state)
     return reference_apply(state, action)

@@ -84,25 +84,25 @@ def legal_actions(state: State) -> Optional[tuple]:
         hand = state.hands[state.to_move]
         field = state.field
         if not state.rules.must_play_match:
-            h = hand.to_bytes(6, "little")
-            f = field.to_bytes(6, "little")
+            # The hand's and the field's bytes, in one conversion (hand bytes first).
+            h0, h1, h2, h3, h4, h5, f0, f1, f2, f3, f4, f5 = (hand | field << 48).to_bytes(12, "little")
             out = ()
             try:
                 # Two months a step, unrolled. An entry not filled yet is None: adding it raises.
-                if h[0]:
-                    out += _PAIR_0[h[0] | f[0] << 8]
-                if h[1]:
-                    out += _PAIR_1[h[1] | f[1] << 8]
-                if h[2]:
-                    out += _PAIR_2[h[2] | f[2] << 8]
-                if h[3]:
-                    out += _PAIR_3[h[3] | f[3] << 8]
-                if h[4]:
-                    out += _PAIR_4[h[4] | f[4] << 8]
-                if h[5]:
-                    out += _PAIR_5[h[5] | f[5] << 8]
+                if h0:
+                    out += _PAIR_0[h0 | f0 << 8]
+                if h1:
+                    out += _PAIR_1[h1 | f1 << 8]
+                if h2:
+                    out += _PAIR_2[h2 | f2 << 8]
+                if h3:
+                    out += _PAIR_3[h3 | f3 << 8]
+                if h4:
+                    out += _PAIR_4[h4 | f4 << 8]
+                if h5:
+                    out += _PAIR_5[h5 | f5 << 8]
             except TypeError:
-                _fill_pairs(h, f)
+                _fill_pairs(hand.to_bytes(6, "little"), field.to_bytes(6, "little"))
                 return legal_actions(state)
             return out
         # One bit per month the hand holds, at the month's lowest card.

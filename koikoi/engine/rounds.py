@@ -21,13 +21,17 @@ from .state import _new, OVER, OYAGIME, PLAY, State, _Draft
 _KEYS = struct.Struct("<48Q").unpack
 
 
+_shake = hashlib.shake_256
+_CARDS = range(48)
+
+
 def _draw_keys(d: _Draft) -> tuple:
     """48 random 64-bit keys for draw number ``d.draws`` of this match's seed.
 
     SHAKE-256 of "seed/draw" is a deterministic, platform-independent stream: the same
     seed gives the same deals on every machine and Python version, with no global state.
     """
-    keys = _KEYS(hashlib.shake_256(b"%d/%d" % (d.seed, d.draws)).digest(384))
+    keys = _KEYS(_shake(b"%d/%d" % (d.seed, d.draws)).digest(384))
     d.draws += 1
     return keys
 
@@ -158,6 +162,7 @@ def _oyagime_pick(d: _Draft, index: int) -> None:
 
 _LOW = sum(1 << (4 * m) for m in range(24))  # the lowest card bit of every month (of two masks)
 _ALL = C.ALL
+_BRIGHTS = C.BRIGHTS
 
 
 def _full_months(mask: int) -> int:
@@ -207,11 +212,14 @@ def _start_round(d: _Draft) -> None:
             d.decks = d.decks[1:]
             d.draws += 1
         else:
-            deck = _shuffled(_draw_keys(d))
+            # _shuffled(_draw_keys(d)), inline: every round's deal runs this.
+            deck = sorted(_CARDS, key=list(_KEYS(_shake(b"%d/%d" % (d.seed, d.draws)).digest(384))
+                                            ).__getitem__)
+            d.draws += 1
         dealer = d.dealer
-        hands = [0, 0]
-        hands[dealer] = sum(map(bit, deck[0:8]))
-        hands[1 - dealer] = sum(map(bit, deck[8:16]))
+        first = sum(map(bit, deck[0:8]))
+        second = sum(map(bit, deck[8:16]))
+        hands = [second, first] if dealer else [first, second]
         d.hands = hands
         d.field = field = sum(map(bit, deck[16:24]))
         d.stock = stock = tuple(deck[24:])
@@ -222,14 +230,15 @@ def _start_round(d: _Draft) -> None:
         d.pending = -1
         # The brights of the field as dealt: a sweep below leaves the count as it is
         # (see Rules.field_brights_multiplier).
-        d.field_brights = (field & C.BRIGHTS).bit_count()
+        d.field_brights = (field & _BRIGHTS).bit_count()
         d.last_yaku_seat = -1
         new.append(_new(RoundDealt, (round_no, dealer, (ids_of(hands[0]), ids_of(hands[1])),
                                      ids_of(field), _stock_ids(stock), "round_dealt")))
 
         redeal = False
         while True:
-            full = _full_months(d.field)
+            full = d.field
+            full &= full >> 1 & full >> 2 & full >> 3 & _LOW     # _full_months, inline
             if not full:
                 break
             four = 0xF << ((full & -full).bit_length() - 1)

@@ -258,7 +258,7 @@ _BRIGHT_RANK = {c: i for i, c in enumerate(C.indices(_BRIGHTS))}
 # The gate's fields: (shift, width, threshold); each is biased by 2**(width - 1) - threshold.
 _G_BR, _G_INO, _G_AKA, _G_AO, _G_AN, _G_RB, _G_CH, _G_VIEW = _G_FIELDS = (
     (32, 4, 3), (36, 3, 3), (39, 3, 3), (42, 3, 3), (45, 5, 5), (50, 5, 5), (55, 6, 10), (61, 3, 3))
-_GATE = sum(1 << (shift + width - 1) for shift, width, _ in _G_FIELDS)
+_GATE = GATE = sum(1 << (shift + width - 1) for shift, width, _ in _G_FIELDS)
 _GATE_BIASES = sum(((1 << (width - 1)) - least) << shift for shift, width, least in _G_FIELDS)
 _SIGNATURE = (1 << 25) - 1
 
@@ -323,14 +323,24 @@ def _memo_of(rules: Rules) -> tuple:
     return hit
 
 
+def signature(mask: int) -> int:
+    """The signature of a capture pile, with the gate above it (see above): ``yaku_points``
+    takes it from a caller that has computed it to test the gate first."""
+    return _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36 & 4095]
+
+
 def yaku_points(mask: int, rules: Rules, field: int = 0, calls: int = 0,
-                month: int = 0) -> tuple[tuple[str, int], ...]:
+                month: int = 0, v: Optional[int] = None) -> tuple[tuple[str, int], ...]:
     """(name, points) of each yaku held: what the Koi-Koi prompt compares. ``field``, ``calls``
-    and ``month`` as for ``yaku_masks``."""
+    and ``month`` as for ``yaku_masks``; ``v``, if given, is ``signature(mask)``.
+
+    No yaku is possible while ``v & GATE`` is 0, but tsuki-fuda's (``rules.tsuki_fuda``):
+    a caller may skip the call then (``apply``'s play does)."""
     memo = _MEMO_LAST      # inline, not a call (as in yaku_masks)
     if memo[0] is not rules:
         memo = _memo_of(rules)
-    v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36 & 4095]
+    if v is None:
+        v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36 & 4095]
     key = v & _SIGNATURE
     reads = memo[1]
     if reads:
@@ -435,18 +445,29 @@ def award_total(base: int, rules: Rules, own_calls: int = 0, opponent_calls: int
 def award_from_mask(mask: int, rules: Rules, own_calls: int = 0, opponent_calls: int = 0,
                     field_brights: int = 0, field: int = 0, month: int = 0) -> Award:
     found = yaku_masks(mask, rules, field, own_calls, month)
-    yaku = tuple((name, pts, ids_of(cards)) for name, pts, cards in found)
-    base = sum(pts for _, pts, _ in found)
+    if not found:
+        return _NO_AWARD
+    # (A list comprehension and map, not generators; tuple.__new__, not Award's Python-level
+    # __new__: a round's end runs this.)
+    yaku = tuple([(name, pts, ids_of(cards)) for name, pts, cards in found])
+    base = sum(map(_SECOND, found))
     if base:
-        bonus = call_bonus(rules, own_calls)
-        if bonus:
-            yaku += (("koikoi_bonus", bonus, ()),)
-            base += bonus
-    mults = multipliers(base, rules, own_calls, opponent_calls, field_brights) if base else ()
+        if own_calls and rules.own_call_bonus:
+            bonus = call_bonus(rules, own_calls)
+            if bonus:
+                yaku += (("koikoi_bonus", bonus, ()),)
+                base += bonus
+        mults = multipliers(base, rules, own_calls, opponent_calls, field_brights)
+    else:
+        mults = ()
     total = base
     for _, factor in mults:
         total *= factor
-    return Award(yaku, base, mults, total)
+    return _new(Award, (yaku, base, mults, total))
+
+
+_new = tuple.__new__
+_NO_AWARD = Award((), 0, (), 0)
 
 
 def settle(captured: Iterable[CardLike], rules: Rules, *, own_calls: int = 0,

@@ -72,7 +72,7 @@ def _yaku_made(d: _Draft, seat: int, now: tuple) -> None:
     d.new.append(_new(YakuMade, (seat, now, sum(map(_POINTS, now)), "yaku_made")))
     d.last_yaku_seat = seat
     if _auto_stop(d.rules, d.hands, seat, d.calls):
-        d.new.append(Stopped(seat, True))
+        d.new.append(_new(Stopped, (seat, True, "stopped")))
         _settle(d, seat, "auto_stop")
     else:
         d.phase = DECIDE
