@@ -54,6 +54,19 @@ def bits(mask: int) -> tuple:
 _LOW12 = _LOW
 
 
+def signature(cap: int) -> int:
+    """The engine's signature of a capture pile (``scoring.yaku_points``: every count and card
+    the yaku read, and above them the gate), four table lookups."""
+    return _SIG0[cap & 4095] + _SIG1[cap >> 12 & 4095] + _SIG2[cap >> 24 & 4095] + _SIG3[cap >> 36]
+
+
+# What taking some cards adds to a pile's signature, for every set of cards of one month (a
+# turn's take, the played or turned card with what it matched, is always one): the signature
+# is a sum over the cards, so a Round keeps each pile's signature by one addition per take.
+_TAKE_SIG = {m << (4 * mo): signature(m << (4 * mo)) - signature(0)
+             for mo in range(12) for m in range(1, 16)}
+
+
 def maybe_yaku(cap: int) -> bool:
     """False only when ``cap`` holds no yaku under any rules without tsuki-fuda (a cheap
     pre-check; ``maybe_yaku_months`` under tsuki-fuda, ``Round._maybe`` picks): the engine's
@@ -75,17 +88,23 @@ def points_fn(rules: Rules, month: int = 0):
     round of ``month`` (1..12, ``scoring.round_month``; 0: none, and it matters only under
     ``tsuki_fuda``), cached. ``called``: the owner of the pile has called Koi-Koi this round
     (it matters only under ``viewing_after_koikoi``)."""
+    return _points_fns(rules, month)[0]
+
+
+def _points_fns(rules: Rules, month: int) -> tuple:
+    """``points_fn``'s function and its twin ``(signature, mask, field, called) -> points``
+    that is handed the pile's ``signature`` (a Round keeps it) instead of looking it up."""
     if not rules.tsuki_fuda:
         month = 0
     key = (id(rules), month)
     hit = _PTS_CACHE.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    fn = _memoized(rules, month, _compile_points(rules, month))
+    fns = _memoized(rules, month, _compile_points(rules, month))
     if len(_PTS_CACHE) > 256:
         _PTS_CACHE.clear()
-    _PTS_CACHE[key] = (rules, fn)
-    return fn
+    _PTS_CACHE[key] = (rules, fns)
+    return fns
 
 
 _MEMO_MAX = 1 << 16       # piles remembered per points function (then it starts again)
@@ -114,16 +133,21 @@ def _memoized(rules: Rules, month: int, compute):
         return t
 
     if not (weather or after or whole):
+        def points_v(v: int, mask: int, field: int = 0, called: int = 0) -> int:
+            if not v & _GATE:
+                return 0
+            t = get(v & _SIGNATURE)
+            return remember(v & _SIGNATURE, mask, field, called) if t is None else t
+
         def points(mask: int, field: int = 0, called: int = 0) -> int:
             v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
             if not v & _GATE:
                 return 0
             t = get(v & _SIGNATURE)
             return remember(v & _SIGNATURE, mask, field, called) if t is None else t
-        return points
+        return points, points_v
 
-    def points(mask: int, field: int = 0, called: int = 0) -> int:
-        v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
+    def points_v(v: int, mask: int, field: int = 0, called: int = 0) -> int:
         key = v & _SIGNATURE
         if whole and mask & whole == whole:
             key |= _MONTH_FULL
@@ -135,7 +159,21 @@ def _memoized(rules: Rules, month: int, compute):
             key |= _CALLED
         t = get(key)
         return remember(key, mask, field, called) if t is None else t
-    return points
+
+    def points(mask: int, field: int = 0, called: int = 0) -> int:
+        v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
+        key = v & _SIGNATURE      # as points_v (inline: one call less in the playout policy)
+        if whole and mask & whole == whole:
+            key |= _MONTH_FULL
+        elif not v & _GATE:
+            return 0
+        if weather:
+            key |= (_WILLOW_UP if field & willow else 0) | (_PAULOWNIA_UP if field & paulownia else 0)
+        if after and called:
+            key |= _CALLED
+        t = get(key)
+        return remember(key, mask, field, called) if t is None else t
+    return points, points_v
 
 
 def _compile_points(rules: Rules, month: int = 0):
@@ -265,12 +303,15 @@ class Round:
     improvement puts the mover in DECIDE (``koikoi`` or ``stop``) unless the rules
     stop the round automatically. When the round is over, phase is DONE and
     ``winner`` (None: exhausted), ``points`` and ``reason`` say how it ended.
+
+    ``sig`` holds each pile's ``signature``, kept in step with ``cap`` by ``play`` and
+    ``choose`` (one addition per take): whoever sets ``cap`` otherwise sets ``sig`` too.
     """
 
     __slots__ = ("rules", "hands", "field", "stock", "sp", "cap", "calls", "refs", "to_move",
                  "phase", "pending", "field_brights", "dealer", "winner", "points", "reason",
-                 "last_yaku_seat", "reft", "month", "_auto_both", "_limit", "_weather", "_pts",
-                 "_total_mode", "_maybe", "_award")
+                 "last_yaku_seat", "reft", "month", "sig", "_auto_both", "_limit", "_weather", "_pts",
+                 "_ptsv", "_whole", "_total_mode", "_maybe", "_award")
 
     def __init__(self, rules: Rules, hands, field: int, stock, cap=(0, 0), calls=(0, 0),
                  refs=((), ()), to_move: int = 0, phase: int = PLAY, pending: int = -1,
@@ -281,6 +322,7 @@ class Round:
         self.stock = list(stock)
         self.sp = 0
         self.cap = list(cap)
+        self.sig = [signature(cap[0]), signature(cap[1])]
         self.calls = list(calls)
         self.refs = list(refs)
         self.to_move = to_move
@@ -297,7 +339,9 @@ class Round:
         self._auto_both = rules.last_turn_auto_stop == "both_hands_empty"
         self._limit = rules.max_koikoi_calls
         self._weather = rules.weather
-        self._pts = points_fn(rules, month)
+        self._pts, self._ptsv = _points_fns(rules, month)
+        # tsuki-fuda: the round's month's four cards, a yaku past the signature's gate
+        self._whole = _C.MONTH_MASK[(month - 1) % 12] if month and rules.tsuki_fuda else 0
         self._total_mode = rules.prompt_when == "total_rises"
         self._maybe = maybe_yaku_months if rules.tsuki_fuda else maybe_yaku
         self._award = award_fn(rules)
@@ -310,6 +354,7 @@ class Round:
         r.stock = self.stock          # never mutated: ``sp`` walks it
         r.sp = self.sp
         r.cap = self.cap[:]
+        r.sig = self.sig[:]
         r.calls = self.calls[:]
         r.refs = self.refs[:]
         r.to_move = self.to_move
@@ -324,6 +369,8 @@ class Round:
         r.reft = self.reft[:]
         r.month = self.month
         r._pts = self._pts
+        r._ptsv = self._ptsv
+        r._whole = self._whole
         r._total_mode = self._total_mode
         r._maybe = self._maybe
         r._award = self._award
@@ -346,16 +393,14 @@ class Round:
         hands[seat] ^= bit
         field = self.field
         m = field & _CM[c]
-        cap = self.cap
-        took = False
         if m:
             if target >= 0 and m.bit_count() == 2:
                 m = _BIT[target]
             field ^= m
-            cap[seat] |= bit | m
-            took = True
+            took = bit | m
         else:
             field |= bit
+            took = 0
         s = self.stock[self.sp]
         self.sp += 1
         sm = field & _CM[s]
@@ -364,14 +409,34 @@ class Round:
                 self.field = field
                 self.pending = s
                 self.phase = CHOOSE
+                if took:
+                    self.cap[seat] |= took
+                    self.sig[seat] += _TAKE_SIG[took]
                 return
             field ^= sm
-            cap[seat] |= _BIT[s] | sm
-            took = True
+            sm |= _BIT[s]
+            self.cap[seat] |= took | sm
+            sig = self.sig
+            sig[seat] = v = sig[seat] + (_TAKE_SIG[took] + _TAKE_SIG[sm] if took else _TAKE_SIG[sm])
+            self.field = field
         else:
             field |= _BIT[s]
-        self.field = field
-        if (took or self._weather) and self._maybe(cap[seat]) and self._yaku_up(seat):
+            self.field = field
+            if took:
+                self.cap[seat] |= took
+                sig = self.sig
+                sig[seat] = v = sig[seat] + _TAKE_SIG[took]
+            elif self._weather:     # the field's Willow or Paulownia may have gone
+                v = self.sig[seat]
+            else:                   # nothing taken: no yaku can have risen
+                if hands[1 - seat]:
+                    self.to_move = 1 - seat
+                elif not hands[seat]:
+                    self._next_turn(seat)
+                return
+        # The yaku pre-check: the signature's gate (or tsuki-fuda's complete month).
+        if (v & _GATE or self._whole and self.cap[seat] & self._whole == self._whole) \
+                and self._yaku_up(seat):
             return
         if hands[1 - seat]:     # the next turn (phase is still PLAY)
             self.to_move = 1 - seat
@@ -381,20 +446,24 @@ class Round:
     def choose(self, target: int) -> None:
         """Take ``target`` with the pending stock card."""
         seat = self.to_move
-        s = self.pending
-        self.field ^= _BIT[target]
-        self.cap[seat] |= _BIT[s] | _BIT[target]
+        bit = _BIT[target]
+        took = _BIT[self.pending] | bit
+        self.field ^= bit
+        self.cap[seat] |= took
+        sig = self.sig
+        sig[seat] = v = sig[seat] + _TAKE_SIG[took]
         self.pending = -1
         self.phase = PLAY
-        if not (self._maybe(self.cap[seat]) and self._yaku_up(seat)):
+        if not ((v & _GATE or self._whole and self.cap[seat] & self._whole == self._whole)
+                and self._yaku_up(seat)):
             self._next_turn(seat)
 
     def koikoi(self) -> None:
         seat = self.to_move
         self.calls[seat] += 1
-        self.refs[seat] = ref = yaku_points(self.cap[seat], self.rules, self.field,
-                                            self.calls[seat], self.month)
-        self.reft[seat] = sum(p for _, p in ref)
+        cap = self.cap[seat]
+        self.refs[seat] = yaku_points(cap, self.rules, self.field, self.calls[seat], self.month)
+        self.reft[seat] = self._ptsv(self.sig[seat], cap, self.field, self.calls[seat])
         self._next_turn(seat)
 
     def stop(self) -> None:
@@ -407,7 +476,7 @@ class Round:
         True if it did, else False (the caller passes the turn on)."""
         cap = self.cap[seat]
         called = self.calls[seat]
-        t = self._pts(cap, self.field, called)
+        t = self._ptsv(self.sig[seat], cap, self.field, called)
         up = t > self.reft[seat]
         if not up and t and not self._total_mode and self.refs[seat]:
             # A rise in total is always a new or grown combo; without one, ask the
@@ -440,7 +509,7 @@ class Round:
 
     def _settle(self, seat: int, reason: str) -> None:
         own = self.calls[seat]
-        base = self._pts(self.cap[seat], self.field, own)
+        base = self._ptsv(self.sig[seat], self.cap[seat], self.field, own)
         self.points = self._award(base, own, self.calls[1 - seat], self.field_brights) if base else 0
         self.winner = seat
         self.reason = reason
