@@ -637,14 +637,17 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
     r = deal(rules, rng, rng.getrandbits(1))
     rand = rng.random
     free = not rules.must_play_match
-    hands = r.hands
+    if free:    # each hand's cards as a list, the played one taken out (no mask walk a turn)
+        held = [list(bits(h)) for h in r.hands]
     while True:
         ph = r.phase
         if ph == PLAY:
             if free:
-                hand = hands[r.to_move]
-                hand = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
-                c = hand[int(rand() * len(hand))]
+                hand = held[r.to_move]
+                i = int(rand() * len(hand))
+                c = hand[i]
+                hand[i] = hand[-1]
+                hand.pop()
                 m = r.field & _CM[c]
                 if m.bit_count() == 2:
                     r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
