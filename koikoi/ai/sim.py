@@ -23,6 +23,7 @@ import argparse
 import random
 import time
 from itertools import repeat, starmap
+from operator import itemgetter
 from typing import Optional
 
 from ..engine import cards as _C
@@ -52,6 +53,7 @@ def bits(mask: int) -> tuple:
 
 
 _LOW12 = _LOW
+_SECOND = itemgetter(1)
 
 
 def signature(cap: int) -> int:
@@ -92,8 +94,9 @@ def points_fn(rules: Rules, month: int = 0):
 
 
 def _points_fns(rules: Rules, month: int) -> tuple:
-    """``points_fn``'s function and its twin ``(signature, mask, field, called) -> points``
-    that is handed the pile's ``signature`` (a Round keeps it) instead of looking it up."""
+    """``points_fn``'s function, its twin ``(signature, mask, field, called) -> points`` that
+    is handed the pile's ``signature`` (a Round keeps it) instead of looking it up, and the
+    same for the engine's ``yaku_points`` tuple (``_memoized``)."""
     if not rules.tsuki_fuda:
         month = 0
     key = (id(rules), month)
@@ -111,26 +114,97 @@ _MEMO_MAX = 1 << 16       # piles remembered per points function (then it starts
 _WILLOW_UP, _PAULOWNIA_UP, _CALLED, _MONTH_FULL = 1 << 25, 1 << 26, 1 << 27, 1 << 28
 
 
+def _canonical(key: int) -> int:
+    """A memo key (``_memoized``'s) with only what some yaku reads of the signature's counts:
+    a set's count (Inoshikacho, Akatan, Aotan) only when the set is complete, the animals' only
+    from five with the cup or beside a complete Inoshikacho (graded), the ribbons' only from
+    five or beside a complete Akatan or Aotan (graded), the chaff's only from ten with the
+    cup; the brights, the cup and the bits above the signature as they are. Piles of one
+    canonical key hold the same yaku under any rules (the fields: ``scoring``'s signature)."""
+    an, ino, rb = key >> 5 & 15, key >> 9 & 3, key >> 11 & 15
+    aka, ao, ch, cup = key >> 15 & 3, key >> 17 & 3, key >> 19 & 31, key >> 24 & 1
+    k = key & ~_SIGNATURE | key & (31 | 1 << 24)
+    if ino == 3:
+        k |= 3 << 9
+    if aka == 3:
+        k |= 3 << 15
+    if ao == 3:
+        k |= 3 << 17
+    if an + cup >= 5 or ino == 3:
+        k |= an << 5
+    if rb >= 5 or aka == 3 or ao == 3:
+        k |= rb << 11
+    if ch + cup >= 10:
+        k |= ch << 19
+    return k
+
+
 def _memoized(rules: Rules, month: int, compute):
     """``compute`` (a ``_compile_points`` function) answered from a memo keyed by the pile's
     signature, the engine's (``scoring.yaku_points``: four table lookups give every count and
     card the yaku read), with above it only what these rules also read: the weather ruling a
     Willow and a Paulownia on the field, ``viewing_after_koikoi`` whether the owner called,
     tsuki-fuda whether the round's month is complete. A pile whose signature opens no gate
-    (and no complete month under tsuki-fuda) scores 0 at once."""
+    (and no complete month under tsuki-fuda) scores 0 at once. A key not yet seen is looked up
+    under its ``_canonical`` key before anything is computed (random play meets about one new
+    signature a round for tens of thousands of rounds, but few new canonical keys).
+
+    Returns ``(points, points_v, yaku_v)``: ``points(mask, field, called)``, its twin handed
+    the pile's signature, and ``yaku_v`` (the same arguments) the engine's ``yaku_points``
+    tuple, remembered the same way (a Koi-Koi call's refs)."""
     memo: dict = {}
     get = memo.get
+    canon: dict = {}
+    yaku_memo: dict = {}
+    yaku_canon: dict = {}
     weather = rules.weather
     after = rules.viewing_after_koikoi is not None
     whole = _C.MONTH_MASK[(month - 1) % 12] if month and rules.tsuki_fuda else 0
     willow, paulownia = _C.WILLOW, _C.PAULOWNIA
 
     def remember(key: int, mask: int, field: int, called: int) -> int:
-        t = compute(mask, field, called)
+        ck = _canonical(key)
+        t = canon.get(ck)
+        if t is None:
+            t = compute(mask, field, called)
+            if len(canon) >= _MEMO_MAX:
+                canon.clear()
+            canon[ck] = t
         if len(memo) >= _MEMO_MAX:
             memo.clear()
         memo[key] = t
         return t
+
+    def key_of(v: int, mask: int, field: int, called: int) -> int:
+        """The memo key of a pile of signature ``v`` (-1: it holds no yaku)."""
+        key = v & _SIGNATURE
+        if whole and mask & whole == whole:
+            key |= _MONTH_FULL
+        elif not v & _GATE:
+            return -1
+        if weather:
+            key |= (_WILLOW_UP if field & willow else 0) | (_PAULOWNIA_UP if field & paulownia else 0)
+        if after and called:
+            key |= _CALLED
+        return key
+
+    def yaku_v(v: int, mask: int, field: int = 0, called: int = 0) -> tuple:
+        key = key_of(v, mask, field, called)
+        if key < 0:
+            return ()
+        y = yaku_memo.get(key)
+        if y is None:
+            ck = _canonical(key)
+            y = yaku_canon.get(ck)
+            if y is None:
+                y = yaku_points(mask, rules, field, called, month)
+                if len(yaku_canon) >= _MEMO_MAX:
+                    yaku_canon.clear()
+                yaku_canon[ck] = y
+            if len(yaku_memo) >= _MEMO_MAX:
+                yaku_memo.clear()
+            yaku_memo[key] = y
+        return y
 
     if not (weather or after or whole):
         def points_v(v: int, mask: int, field: int = 0, called: int = 0) -> int:
@@ -145,24 +219,18 @@ def _memoized(rules: Rules, month: int, compute):
                 return 0
             t = get(v & _SIGNATURE)
             return remember(v & _SIGNATURE, mask, field, called) if t is None else t
-        return points, points_v
+        return points, points_v, yaku_v
 
     def points_v(v: int, mask: int, field: int = 0, called: int = 0) -> int:
-        key = v & _SIGNATURE
-        if whole and mask & whole == whole:
-            key |= _MONTH_FULL
-        elif not v & _GATE:
+        key = key_of(v, mask, field, called)
+        if key < 0:
             return 0
-        if weather:
-            key |= (_WILLOW_UP if field & willow else 0) | (_PAULOWNIA_UP if field & paulownia else 0)
-        if after and called:
-            key |= _CALLED
         t = get(key)
         return remember(key, mask, field, called) if t is None else t
 
     def points(mask: int, field: int = 0, called: int = 0) -> int:
         v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
-        key = v & _SIGNATURE      # as points_v (inline: one call less in the playout policy)
+        key = v & _SIGNATURE      # as key_of (inline: one call less in the playout policy)
         if whole and mask & whole == whole:
             key |= _MONTH_FULL
         elif not v & _GATE:
@@ -173,7 +241,7 @@ def _memoized(rules: Rules, month: int, compute):
             key |= _CALLED
         t = get(key)
         return remember(key, mask, field, called) if t is None else t
-    return points, points_v
+    return points, points_v, yaku_v
 
 
 def _compile_points(rules: Rules, month: int = 0):
@@ -311,7 +379,7 @@ class Round:
     __slots__ = ("rules", "hands", "field", "stock", "sp", "cap", "calls", "refs", "to_move",
                  "phase", "pending", "field_brights", "dealer", "winner", "points", "reason",
                  "last_yaku_seat", "reft", "month", "sig", "_auto_both", "_limit", "_weather", "_pts",
-                 "_ptsv", "_whole", "_total_mode", "_maybe", "_award")
+                 "_ptsv", "_yakuv", "_whole", "_total_mode", "_maybe", "_award")
 
     def __init__(self, rules: Rules, hands, field: int, stock, cap=(0, 0), calls=(0, 0),
                  refs=((), ()), to_move: int = 0, phase: int = PLAY, pending: int = -1,
@@ -339,7 +407,7 @@ class Round:
         self._auto_both = rules.last_turn_auto_stop == "both_hands_empty"
         self._limit = rules.max_koikoi_calls
         self._weather = rules.weather
-        self._pts, self._ptsv = _points_fns(rules, month)
+        self._pts, self._ptsv, self._yakuv = _points_fns(rules, month)
         # tsuki-fuda: the round's month's four cards, a yaku past the signature's gate
         self._whole = _C.MONTH_MASK[(month - 1) % 12] if month and rules.tsuki_fuda else 0
         self._total_mode = rules.prompt_when == "total_rises"
@@ -370,6 +438,7 @@ class Round:
         r.month = self.month
         r._pts = self._pts
         r._ptsv = self._ptsv
+        r._yakuv = self._yakuv
         r._whole = self._whole
         r._total_mode = self._total_mode
         r._maybe = self._maybe
@@ -461,9 +530,8 @@ class Round:
     def koikoi(self) -> None:
         seat = self.to_move
         self.calls[seat] += 1
-        cap = self.cap[seat]
-        self.refs[seat] = yaku_points(cap, self.rules, self.field, self.calls[seat], self.month)
-        self.reft[seat] = self._ptsv(self.sig[seat], cap, self.field, self.calls[seat])
+        self.refs[seat] = ref = self._yakuv(self.sig[seat], self.cap[seat], self.field, self.calls[seat])
+        self.reft[seat] = sum(map(_SECOND, ref))
         self._next_turn(seat)
 
     def stop(self) -> None:

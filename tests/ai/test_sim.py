@@ -182,8 +182,10 @@ def _house_rules(rng: random.Random, n: int) -> list:
 def test_yaku_points_improvement_and_award_match_the_engine_for_every_yaku():
     """The simulator's own yaku code against the engine's scoring, on capture piles grown
     card by card (so every yaku is made, and made bigger), under every preset and many
-    house-rule mixes: the points and the award (the prompt's improvement test is the
-    engine's own ``scoring.improved``)."""
+    house-rule mixes: the points (by mask and by kept signature), the yaku a Koi-Koi call
+    remembers, and the award (the prompt's improvement test is the engine's own
+    ``scoring.improved``). The memos are shared across piles, so piles of one canonical
+    key (``sim._canonical``) answer for each other here."""
     from koikoi.engine.yaku import CAPTURE_ORDER
     rng = random.Random(11)
     seen = set()
@@ -195,11 +197,15 @@ def test_yaku_points_improvement_and_award_match_the_engine_for_every_yaku():
             order = rng.sample(range(48), 48)
             field = sum(1 << c for c in order[-8:])
             mask, ref = 0, ()
+            _, pts_v, yaku_v = sim._points_fns(rules, month)
             for c in order[:36]:
                 mask |= 1 << c
                 now = yaku_points(mask, rules, field, called, month)
                 seen.update(n for n, _ in now)
                 assert pts(mask, field, called) == sum(p for _, p in now)
+                v = sim.signature(mask)
+                assert pts_v(v, mask, field, called) == sum(p for _, p in now)
+                assert yaku_v(v, mask, field, called) == now
                 if now and rng.random() < 0.3:
                     ref = now              # as a Koi-Koi call sets it
                 if rng.random() < 0.1:
