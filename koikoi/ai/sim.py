@@ -666,6 +666,12 @@ def deal_hidden(template: Round, seat: int, pool: list, opp_n: int, rng: random.
 def deal(rules: Rules, rng: random.Random, dealer: int = 0, month: int = 1) -> Round:
     """A random deal (redealt while the field holds four of a month; lucky hands and the
     other misdeal knobs not checked) for a round of ``month`` (tsuki-fuda's)."""
+    return _deal(rules, rng, dealer, month)[0]
+
+
+def _deal(rules: Rules, rng: random.Random, dealer: int, month: int) -> tuple:
+    """``deal``'s Round and the 48 cards in the order dealt (the dealer's hand, the other
+    hand, the field, the stock, eight, eight, eight and 24)."""
     rand = rng.random
     B = _BIT
     while True:
@@ -686,48 +692,89 @@ def deal(rules: Rules, rng: random.Random, dealer: int = 0, month: int = 1) -> R
         if len(_PROTO) > 64:
             _PROTO.clear()
         _PROTO[key] = proto
-    r = proto.copy()
+    # A fresh round: the rules' constants from the prototype, the rest written here (not a
+    # copy of the prototype's empty lists and slots that are then overwritten).
+    r = _new_round(Round)
+    r.rules = proto.rules
     r.hands = [first, second] if dealer == 0 else [second, first]
     r.field = field
     r.stock = o[24:]
-    r.field_brights = (field & BRIGHTS).bit_count()
+    r.sp = 0
+    r.cap = [0, 0]
+    r.sig = [_SIG_EMPTY, _SIG_EMPTY]
+    r.calls = [0, 0]
+    r.refs = [(), ()]
     r.to_move = r.dealer = dealer
-    return r
+    r.phase = PLAY
+    r.pending = -1
+    r.field_brights = (field & BRIGHTS).bit_count()
+    r.winner = None
+    r.points = 0
+    r.reason = ""
+    r.last_yaku_seat = -1
+    r.reft = [0, 0]
+    r.month = month
+    r._pts = proto._pts
+    r._ptsv = proto._ptsv
+    r._yakuv = proto._yakuv
+    r._whole = proto._whole
+    r._total_mode = proto._total_mode
+    r._maybe = proto._maybe
+    r._award = proto._award
+    r._auto_both = proto._auto_both
+    r._limit = proto._limit
+    r._weather = proto._weather
+    return r, o
 
 
 _CARDS = range(48)
-_PROTO: dict = {}   # (id(rules), month) -> an empty Round to copy (never mutated itself)
+_SIG_EMPTY = signature(0)
+_new_round = object.__new__
+_PROTO: dict = {}   # (id(rules), month) -> an empty Round whose constants a deal takes
 
 
 def random_round(rules: Rules, rng: random.Random) -> Round:
     """Deal and play one round with uniformly random choices (a random hand card,
     a random target when two match; a fair coin for Koi-Koi)."""
-    r = deal(rules, rng, rng.getrandbits(1))
+    dealer = rng.getrandbits(1)
+    r, o = _deal(rules, rng, dealer, 1)
     rand = rng.random
-    free = not rules.must_play_match
-    if free:    # each hand's cards as a list, the played one taken out (no mask walk a turn)
-        held = [list(bits(h)) for h in r.hands]
+    if rules.must_play_match:
+        return _random_rest(r, rand)
+    # Each hand's cards as a list (the deal's order), the played one taken out: no walk
+    # of the hand's mask a turn.
+    held = [o[0:8], o[8:16]] if dealer == 0 else [o[8:16], o[0:8]]
     while True:
         ph = r.phase
         if ph == PLAY:
-            if free:
-                hand = held[r.to_move]
-                i = int(rand() * len(hand))
-                c = hand[i]
-                hand[i] = hand[-1]
-                hand.pop()
-                m = r.field & _CM[c]
-                if m.bit_count() == 2:
-                    r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
-                else:
-                    r.play(c, -1)
+            hand = held[r.to_move]
+            c = hand.pop(int(rand() * len(hand)))
+            m = r.field & _CM[c]
+            if m.bit_count() == 2:
+                r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
             else:
-                p = r.plays()
-                c, t = p[int(rand() * len(p))]
-                r.play(c, t)
+                r.play(c, -1)
         elif ph == CHOOSE:
-            ch = r.choices()
-            r.choose(ch[int(rand() * 2)])
+            r.choose(r.choices()[int(rand() * 2)])
+        elif ph == DECIDE:
+            if rand() < 0.5:
+                r.stop()
+            else:
+                r.koikoi()
+        else:
+            return r
+
+
+def _random_rest(r: Round, rand) -> Round:
+    """``random_round``'s play under ``must_play_match``: a random one of ``plays()``."""
+    while True:
+        ph = r.phase
+        if ph == PLAY:
+            p = r.plays()
+            c, t = p[int(rand() * len(p))]
+            r.play(c, t)
+        elif ph == CHOOSE:
+            r.choose(r.choices()[int(rand() * 2)])
         elif ph == DECIDE:
             if rand() < 0.5:
                 r.stop()

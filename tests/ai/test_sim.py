@@ -239,6 +239,11 @@ def test_deal_keeps_the_random_stream():
         r = sim.deal(rules, a, i % 2, 1 + i % 12)
         assert (r.hands, r.field, r.stock) == _deal_by_key_function(rules, b, i % 2, 1 + i % 12)
         assert r.dealer == r.to_move == i % 2 and r.sp == 0
+        # every slot as the constructor sets it for that deal (the deal writes them itself)
+        full = sim.Round(rules, r.hands, r.field, r.stock, dealer=r.dealer, to_move=r.to_move,
+                         month=1 + i % 12)
+        for name in sim.Round.__slots__:
+            assert getattr(r, name) == getattr(full, name), name
     assert a.random() == b.random()
 
 
