@@ -470,8 +470,9 @@ class Round:
         else:
             field |= bit
             took = 0
-        s = self.stock[self.sp]
-        self.sp += 1
+        sp = self.sp
+        s = self.stock[sp]
+        self.sp = sp + 1
         sm = field & _CM[s]
         if sm:
             if sm.bit_count() == 2:

@@ -243,7 +243,11 @@ def test_deal_keeps_the_random_stream():
         full = sim.Round(rules, r.hands, r.field, r.stock, dealer=r.dealer, to_move=r.to_move,
                          month=1 + i % 12)
         for name in sim.Round.__slots__:
-            assert getattr(r, name) == getattr(full, name), name
+            got, want = getattr(r, name), getattr(full, name)
+            if callable(want):      # the rules' functions (caches may have made new ones)
+                assert got.__qualname__ == want.__qualname__, name
+            else:
+                assert got == want, name
     assert a.random() == b.random()
 
 
