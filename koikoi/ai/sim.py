@@ -139,6 +139,22 @@ def _canonical(key: int) -> int:
     return k
 
 
+def _store(memo: dict, canon: dict, key: int, make, *args):
+    """A memo's miss: the answer under ``key``'s canonical key, else ``make(*args)``,
+    remembered under both keys (each memo starts again past ``_MEMO_MAX``)."""
+    ck = _canonical(key)
+    x = canon.get(ck)
+    if x is None:
+        x = make(*args)
+        if len(canon) >= _MEMO_MAX:
+            canon.clear()
+        canon[ck] = x
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = x
+    return x
+
+
 def _memoized(rules: Rules, month: int, compute):
     """``compute`` (a ``_compile_points`` function) answered from a memo keyed by the pile's
     signature, the engine's (``scoring.yaku_points``: four table lookups give every count and
@@ -163,17 +179,7 @@ def _memoized(rules: Rules, month: int, compute):
     willow, paulownia = _C.WILLOW, _C.PAULOWNIA
 
     def remember(key: int, mask: int, field: int, called: int) -> int:
-        ck = _canonical(key)
-        t = canon.get(ck)
-        if t is None:
-            t = compute(mask, field, called)
-            if len(canon) >= _MEMO_MAX:
-                canon.clear()
-            canon[ck] = t
-        if len(memo) >= _MEMO_MAX:
-            memo.clear()
-        memo[key] = t
-        return t
+        return _store(memo, canon, key, compute, mask, field, called)
 
     def key_of(v: int, mask: int, field: int, called: int) -> int:
         """The memo key of a pile of signature ``v`` (-1: it holds no yaku)."""
@@ -194,16 +200,7 @@ def _memoized(rules: Rules, month: int, compute):
             return ()
         y = yaku_memo.get(key)
         if y is None:
-            ck = _canonical(key)
-            y = yaku_canon.get(ck)
-            if y is None:
-                y = yaku_points(mask, rules, field, called, month)
-                if len(yaku_canon) >= _MEMO_MAX:
-                    yaku_canon.clear()
-                yaku_canon[ck] = y
-            if len(yaku_memo) >= _MEMO_MAX:
-                yaku_memo.clear()
-            yaku_memo[key] = y
+            y = _store(yaku_memo, yaku_canon, key, yaku_points, mask, rules, field, called, month)
         return y
 
     if not (weather or after or whole):
@@ -740,40 +737,25 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
     dealer = rng.getrandbits(1)
     r, o = _deal(rules, rng, dealer, 1)
     rand = rng.random
-    if rules.must_play_match:
-        return _random_rest(r, rand)
+    free = not rules.must_play_match
     # Each hand's cards as a list (the deal's order), the played one taken out: no walk
     # of the hand's mask a turn.
     held = [o[0:8], o[8:16]] if dealer == 0 else [o[8:16], o[0:8]]
     while True:
         ph = r.phase
         if ph == PLAY:
-            hand = held[r.to_move]
-            c = hand.pop(int(rand() * len(hand)))
-            m = r.field & _CM[c]
-            if m.bit_count() == 2:
-                r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
+            if free:
+                hand = held[r.to_move]
+                c = hand.pop(int(rand() * len(hand)))
+                m = r.field & _CM[c]
+                if m.bit_count() == 2:
+                    r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
+                else:
+                    r.play(c, -1)
             else:
-                r.play(c, -1)
-        elif ph == CHOOSE:
-            r.choose(r.choices()[int(rand() * 2)])
-        elif ph == DECIDE:
-            if rand() < 0.5:
-                r.stop()
-            else:
-                r.koikoi()
-        else:
-            return r
-
-
-def _random_rest(r: Round, rand) -> Round:
-    """``random_round``'s play under ``must_play_match``: a random one of ``plays()``."""
-    while True:
-        ph = r.phase
-        if ph == PLAY:
-            p = r.plays()
-            c, t = p[int(rand() * len(p))]
-            r.play(c, t)
+                p = r.plays()
+                c, t = p[int(rand() * len(p))]
+                r.play(c, t)
         elif ph == CHOOSE:
             r.choose(r.choices()[int(rand() * 2)])
         elif ph == DECIDE:
