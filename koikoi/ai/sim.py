@@ -9,8 +9,10 @@ copying per step.
 
     python -m koikoi.ai.sim --bench [--preset nintendo] [--seconds 3]
 
-prints how many random full rounds (deal to settlement) it plays per second.
-A test (tests/ai/test_sim.py) checks it against the engine move by move.
+prints how many random full rounds (deal to settlement) it plays per second;
+``python tools/bench_sim.py OLD_TREE .`` compares two checkouts in one run (alternated
+CPU-time runs, or ``--callgrind N`` instruction counts). A test (tests/ai/test_sim.py)
+checks it against the engine move by move.
 
 ``from_view`` and ``deal_hidden`` build a Round from what one seat sees, with
 the cards it cannot see dealt at random (the coach's sampling; checked against
