@@ -9,8 +9,10 @@ copying per step.
 
     python -m koikoi.ai.sim --bench [--preset nintendo] [--seconds 3]
 
-prints how many random full rounds (deal to settlement) it plays per second.
-A test (tests/ai/test_sim.py) checks it against the engine move by move.
+prints how many random full rounds (deal to settlement) it plays per second;
+``python tools/bench_sim.py OLD_TREE .`` compares two checkouts in one run (alternated
+CPU-time runs, or ``--callgrind N`` instruction counts). A test (tests/ai/test_sim.py)
+checks it against the engine move by move.
 
 ``from_view`` and ``deal_hidden`` build a Round from what one seat sees, with
 the cards it cannot see dealt at random (the coach's sampling; checked against
@@ -23,6 +25,7 @@ import argparse
 import random
 import time
 from itertools import repeat, starmap
+from operator import itemgetter
 from typing import Optional
 
 from ..engine import cards as _C
@@ -52,6 +55,20 @@ def bits(mask: int) -> tuple:
 
 
 _LOW12 = _LOW
+_SECOND = itemgetter(1)
+
+
+def signature(cap: int) -> int:
+    """The engine's signature of a capture pile (``scoring.yaku_points``: every count and card
+    the yaku read, and above them the gate), four table lookups."""
+    return _SIG0[cap & 4095] + _SIG1[cap >> 12 & 4095] + _SIG2[cap >> 24 & 4095] + _SIG3[cap >> 36]
+
+
+# What taking some cards adds to a pile's signature, for every set of cards of one month (a
+# turn's take, the played or turned card with what it matched, is always one): the signature
+# is a sum over the cards, so a Round keeps each pile's signature by one addition per take.
+_TAKE_SIG = {m << (4 * mo): signature(m << (4 * mo)) - signature(0)
+             for mo in range(12) for m in range(1, 16)}
 
 
 def maybe_yaku(cap: int) -> bool:
@@ -75,21 +92,69 @@ def points_fn(rules: Rules, month: int = 0):
     round of ``month`` (1..12, ``scoring.round_month``; 0: none, and it matters only under
     ``tsuki_fuda``), cached. ``called``: the owner of the pile has called Koi-Koi this round
     (it matters only under ``viewing_after_koikoi``)."""
+    return _points_fns(rules, month)[0]
+
+
+def _points_fns(rules: Rules, month: int) -> tuple:
+    """``points_fn``'s function, its twin ``(signature, mask, field, called) -> points`` that
+    is handed the pile's ``signature`` (a Round keeps it) instead of looking it up, and the
+    same for the engine's ``yaku_points`` tuple (``_memoized``)."""
     if not rules.tsuki_fuda:
         month = 0
     key = (id(rules), month)
     hit = _PTS_CACHE.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    fn = _memoized(rules, month, _compile_points(rules, month))
+    fns = _memoized(rules, month, _compile_points(rules, month))
     if len(_PTS_CACHE) > 256:
         _PTS_CACHE.clear()
-    _PTS_CACHE[key] = (rules, fn)
-    return fn
+    _PTS_CACHE[key] = (rules, fns)
+    return fns
 
 
 _MEMO_MAX = 1 << 16       # piles remembered per points function (then it starts again)
 _WILLOW_UP, _PAULOWNIA_UP, _CALLED, _MONTH_FULL = 1 << 25, 1 << 26, 1 << 27, 1 << 28
+
+
+def _canonical(key: int) -> int:
+    """A memo key (``_memoized``'s) with only what some yaku reads of the signature's counts:
+    a set's count (Inoshikacho, Akatan, Aotan) only when the set is complete, the animals' only
+    from five with the cup or beside a complete Inoshikacho (graded), the ribbons' only from
+    five or beside a complete Akatan or Aotan (graded), the chaff's only from ten with the
+    cup; the brights, the cup and the bits above the signature as they are. Piles of one
+    canonical key hold the same yaku under any rules (the fields: ``scoring``'s signature)."""
+    an, ino, rb = key >> 5 & 15, key >> 9 & 3, key >> 11 & 15
+    aka, ao, ch, cup = key >> 15 & 3, key >> 17 & 3, key >> 19 & 31, key >> 24 & 1
+    k = key & ~_SIGNATURE | key & (31 | 1 << 24)
+    if ino == 3:
+        k |= 3 << 9
+    if aka == 3:
+        k |= 3 << 15
+    if ao == 3:
+        k |= 3 << 17
+    if an + cup >= 5 or ino == 3:
+        k |= an << 5
+    if rb >= 5 or aka == 3 or ao == 3:
+        k |= rb << 11
+    if ch + cup >= 10:
+        k |= ch << 19
+    return k
+
+
+def _store(memo: dict, canon: dict, key: int, make, *args):
+    """A memo's miss: the answer under ``key``'s canonical key, else ``make(*args)``,
+    remembered under both keys (each memo starts again past ``_MEMO_MAX``)."""
+    ck = _canonical(key)
+    x = canon.get(ck)
+    if x is None:
+        x = make(*args)
+        if len(canon) >= _MEMO_MAX:
+            canon.clear()
+        canon[ck] = x
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = x
+    return x
 
 
 def _memoized(rules: Rules, month: int, compute):
@@ -98,33 +163,73 @@ def _memoized(rules: Rules, month: int, compute):
     card the yaku read), with above it only what these rules also read: the weather ruling a
     Willow and a Paulownia on the field, ``viewing_after_koikoi`` whether the owner called,
     tsuki-fuda whether the round's month is complete. A pile whose signature opens no gate
-    (and no complete month under tsuki-fuda) scores 0 at once."""
+    (and no complete month under tsuki-fuda) scores 0 at once. A key not yet seen is looked up
+    under its ``_canonical`` key before anything is computed (random play meets about one new
+    signature a round for tens of thousands of rounds, but few new canonical keys).
+
+    Returns ``(points, points_v, yaku_v)``: ``points(mask, field, called)``, its twin handed
+    the pile's signature, and ``yaku_v`` (the same arguments) the engine's ``yaku_points``
+    tuple, remembered the same way (a Koi-Koi call's refs)."""
     memo: dict = {}
     get = memo.get
+    canon: dict = {}
+    yaku_memo: dict = {}
+    yaku_canon: dict = {}
     weather = rules.weather
     after = rules.viewing_after_koikoi is not None
     whole = _C.MONTH_MASK[(month - 1) % 12] if month and rules.tsuki_fuda else 0
     willow, paulownia = _C.WILLOW, _C.PAULOWNIA
 
     def remember(key: int, mask: int, field: int, called: int) -> int:
-        t = compute(mask, field, called)
-        if len(memo) >= _MEMO_MAX:
-            memo.clear()
-        memo[key] = t
-        return t
+        return _store(memo, canon, key, compute, mask, field, called)
+
+    def key_of(v: int, mask: int, field: int, called: int) -> int:
+        """The memo key of a pile of signature ``v`` (-1: it holds no yaku)."""
+        key = v & _SIGNATURE
+        if whole and mask & whole == whole:
+            key |= _MONTH_FULL
+        elif not v & _GATE:
+            return -1
+        if weather:
+            key |= (_WILLOW_UP if field & willow else 0) | (_PAULOWNIA_UP if field & paulownia else 0)
+        if after and called:
+            key |= _CALLED
+        return key
+
+    def yaku_v(v: int, mask: int, field: int = 0, called: int = 0) -> tuple:
+        key = key_of(v, mask, field, called)
+        if key < 0:
+            return ()
+        y = yaku_memo.get(key)
+        if y is None:
+            y = _store(yaku_memo, yaku_canon, key, yaku_points, mask, rules, field, called, month)
+        return y
 
     if not (weather or after or whole):
+        def points_v(v: int, mask: int, field: int = 0, called: int = 0) -> int:
+            if not v & _GATE:
+                return 0
+            t = get(v & _SIGNATURE)
+            return remember(v & _SIGNATURE, mask, field, called) if t is None else t
+
         def points(mask: int, field: int = 0, called: int = 0) -> int:
             v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
             if not v & _GATE:
                 return 0
             t = get(v & _SIGNATURE)
             return remember(v & _SIGNATURE, mask, field, called) if t is None else t
-        return points
+        return points, points_v, yaku_v
+
+    def points_v(v: int, mask: int, field: int = 0, called: int = 0) -> int:
+        key = key_of(v, mask, field, called)
+        if key < 0:
+            return 0
+        t = get(key)
+        return remember(key, mask, field, called) if t is None else t
 
     def points(mask: int, field: int = 0, called: int = 0) -> int:
         v = _SIG0[mask & 4095] + _SIG1[mask >> 12 & 4095] + _SIG2[mask >> 24 & 4095] + _SIG3[mask >> 36]
-        key = v & _SIGNATURE
+        key = v & _SIGNATURE      # as key_of (inline: one call less in the playout policy)
         if whole and mask & whole == whole:
             key |= _MONTH_FULL
         elif not v & _GATE:
@@ -135,7 +240,7 @@ def _memoized(rules: Rules, month: int, compute):
             key |= _CALLED
         t = get(key)
         return remember(key, mask, field, called) if t is None else t
-    return points
+    return points, points_v, yaku_v
 
 
 def _compile_points(rules: Rules, month: int = 0):
@@ -265,12 +370,15 @@ class Round:
     improvement puts the mover in DECIDE (``koikoi`` or ``stop``) unless the rules
     stop the round automatically. When the round is over, phase is DONE and
     ``winner`` (None: exhausted), ``points`` and ``reason`` say how it ended.
+
+    ``sig`` holds each pile's ``signature``, kept in step with ``cap`` by ``play`` and
+    ``choose`` (one addition per take): whoever sets ``cap`` otherwise sets ``sig`` too.
     """
 
     __slots__ = ("rules", "hands", "field", "stock", "sp", "cap", "calls", "refs", "to_move",
                  "phase", "pending", "field_brights", "dealer", "winner", "points", "reason",
-                 "last_yaku_seat", "reft", "month", "_auto_both", "_limit", "_weather", "_pts",
-                 "_total_mode", "_maybe", "_award")
+                 "last_yaku_seat", "reft", "month", "sig", "_auto_both", "_limit", "_weather", "_pts",
+                 "_ptsv", "_yakuv", "_whole", "_total_mode", "_maybe", "_award")
 
     def __init__(self, rules: Rules, hands, field: int, stock, cap=(0, 0), calls=(0, 0),
                  refs=((), ()), to_move: int = 0, phase: int = PLAY, pending: int = -1,
@@ -281,6 +389,7 @@ class Round:
         self.stock = list(stock)
         self.sp = 0
         self.cap = list(cap)
+        self.sig = [signature(cap[0]), signature(cap[1])]
         self.calls = list(calls)
         self.refs = list(refs)
         self.to_move = to_move
@@ -297,7 +406,9 @@ class Round:
         self._auto_both = rules.last_turn_auto_stop == "both_hands_empty"
         self._limit = rules.max_koikoi_calls
         self._weather = rules.weather
-        self._pts = points_fn(rules, month)
+        self._pts, self._ptsv, self._yakuv = _points_fns(rules, month)
+        # tsuki-fuda: the round's month's four cards, a yaku past the signature's gate
+        self._whole = _C.MONTH_MASK[(month - 1) % 12] if month and rules.tsuki_fuda else 0
         self._total_mode = rules.prompt_when == "total_rises"
         self._maybe = maybe_yaku_months if rules.tsuki_fuda else maybe_yaku
         self._award = award_fn(rules)
@@ -310,6 +421,7 @@ class Round:
         r.stock = self.stock          # never mutated: ``sp`` walks it
         r.sp = self.sp
         r.cap = self.cap[:]
+        r.sig = self.sig[:]
         r.calls = self.calls[:]
         r.refs = self.refs[:]
         r.to_move = self.to_move
@@ -324,6 +436,9 @@ class Round:
         r.reft = self.reft[:]
         r.month = self.month
         r._pts = self._pts
+        r._ptsv = self._ptsv
+        r._yakuv = self._yakuv
+        r._whole = self._whole
         r._total_mode = self._total_mode
         r._maybe = self._maybe
         r._award = self._award
@@ -346,32 +461,51 @@ class Round:
         hands[seat] ^= bit
         field = self.field
         m = field & _CM[c]
-        cap = self.cap
-        took = False
         if m:
             if target >= 0 and m.bit_count() == 2:
                 m = _BIT[target]
             field ^= m
-            cap[seat] |= bit | m
-            took = True
+            took = bit | m
         else:
             field |= bit
-        s = self.stock[self.sp]
-        self.sp += 1
+            took = 0
+        sp = self.sp
+        s = self.stock[sp]
+        self.sp = sp + 1
         sm = field & _CM[s]
         if sm:
             if sm.bit_count() == 2:
                 self.field = field
                 self.pending = s
                 self.phase = CHOOSE
+                if took:
+                    self.cap[seat] |= took
+                    self.sig[seat] += _TAKE_SIG[took]
                 return
             field ^= sm
-            cap[seat] |= _BIT[s] | sm
-            took = True
+            sm |= _BIT[s]
+            self.cap[seat] |= took | sm
+            sig = self.sig
+            sig[seat] = v = sig[seat] + (_TAKE_SIG[took] + _TAKE_SIG[sm] if took else _TAKE_SIG[sm])
+            self.field = field
         else:
             field |= _BIT[s]
-        self.field = field
-        if (took or self._weather) and self._maybe(cap[seat]) and self._yaku_up(seat):
+            self.field = field
+            if took:
+                self.cap[seat] |= took
+                sig = self.sig
+                sig[seat] = v = sig[seat] + _TAKE_SIG[took]
+            elif self._weather:     # the field's Willow or Paulownia may have gone
+                v = self.sig[seat]
+            else:                   # nothing taken: no yaku can have risen
+                if hands[1 - seat]:
+                    self.to_move = 1 - seat
+                elif not hands[seat]:
+                    self._next_turn(seat)
+                return
+        # The yaku pre-check: the signature's gate (or tsuki-fuda's complete month).
+        if (v & _GATE or self._whole and self.cap[seat] & self._whole == self._whole) \
+                and self._yaku_up(seat):
             return
         if hands[1 - seat]:     # the next turn (phase is still PLAY)
             self.to_move = 1 - seat
@@ -381,20 +515,23 @@ class Round:
     def choose(self, target: int) -> None:
         """Take ``target`` with the pending stock card."""
         seat = self.to_move
-        s = self.pending
-        self.field ^= _BIT[target]
-        self.cap[seat] |= _BIT[s] | _BIT[target]
+        bit = _BIT[target]
+        took = _BIT[self.pending] | bit
+        self.field ^= bit
+        self.cap[seat] |= took
+        sig = self.sig
+        sig[seat] = v = sig[seat] + _TAKE_SIG[took]
         self.pending = -1
         self.phase = PLAY
-        if not (self._maybe(self.cap[seat]) and self._yaku_up(seat)):
+        if not ((v & _GATE or self._whole and self.cap[seat] & self._whole == self._whole)
+                and self._yaku_up(seat)):
             self._next_turn(seat)
 
     def koikoi(self) -> None:
         seat = self.to_move
         self.calls[seat] += 1
-        self.refs[seat] = ref = yaku_points(self.cap[seat], self.rules, self.field,
-                                            self.calls[seat], self.month)
-        self.reft[seat] = sum(p for _, p in ref)
+        self.refs[seat] = ref = self._yakuv(self.sig[seat], self.cap[seat], self.field, self.calls[seat])
+        self.reft[seat] = sum(map(_SECOND, ref))
         self._next_turn(seat)
 
     def stop(self) -> None:
@@ -407,7 +544,7 @@ class Round:
         True if it did, else False (the caller passes the turn on)."""
         cap = self.cap[seat]
         called = self.calls[seat]
-        t = self._pts(cap, self.field, called)
+        t = self._ptsv(self.sig[seat], cap, self.field, called)
         up = t > self.reft[seat]
         if not up and t and not self._total_mode and self.refs[seat]:
             # A rise in total is always a new or grown combo; without one, ask the
@@ -440,7 +577,7 @@ class Round:
 
     def _settle(self, seat: int, reason: str) -> None:
         own = self.calls[seat]
-        base = self._pts(self.cap[seat], self.field, own)
+        base = self._ptsv(self.sig[seat], self.cap[seat], self.field, own)
         self.points = self._award(base, own, self.calls[1 - seat], self.field_brights) if base else 0
         self.winner = seat
         self.reason = reason
@@ -529,18 +666,25 @@ def deal_hidden(template: Round, seat: int, pool: list, opp_n: int, rng: random.
 def deal(rules: Rules, rng: random.Random, dealer: int = 0, month: int = 1) -> Round:
     """A random deal (redealt while the field holds four of a month; lucky hands and the
     other misdeal knobs not checked) for a round of ``month`` (tsuki-fuda's)."""
+    return _deal(rules, rng, dealer, month)[0]
+
+
+def _deal(rules: Rules, rng: random.Random, dealer: int, month: int) -> tuple:
+    """``deal``'s Round and the 48 cards in the order dealt (the dealer's hand, the other
+    hand, the field, the stock, eight, eight, eight and 24)."""
     rand = rng.random
+    B = _BIT
     while True:
         # The 48 cards in the order of 48 random keys (drawn in card order, as the sort of
         # the cards by a key function of ``rand()`` drew them: the same stream and deal).
         keys = list(starmap(rand, repeat((), 48)))
-        order = sorted(_CARDS, key=keys.__getitem__)
-        field = sum(map(_BITS, order[16:24]))
+        o = sorted(_CARDS, key=keys.__getitem__)
+        # The masks as sums written out: a fifth of the cost of sum(map(...)) over slices.
+        field = B[o[16]] + B[o[17]] + B[o[18]] + B[o[19]] + B[o[20]] + B[o[21]] + B[o[22]] + B[o[23]]
         if not (field & field >> 1 & field >> 2 & field >> 3 & _LOW):
             break
-    hands = [0, 0]
-    hands[dealer] = sum(map(_BITS, order[0:8]))
-    hands[1 - dealer] = sum(map(_BITS, order[8:16]))
+    first = B[o[0]] + B[o[1]] + B[o[2]] + B[o[3]] + B[o[4]] + B[o[5]] + B[o[6]] + B[o[7]]
+    second = B[o[8]] + B[o[9]] + B[o[10]] + B[o[11]] + B[o[12]] + B[o[13]] + B[o[14]] + B[o[15]]
     key = (id(rules), month)
     proto = _PROTO.get(key)
     if proto is None or proto.rules is not rules:
@@ -548,34 +692,63 @@ def deal(rules: Rules, rng: random.Random, dealer: int = 0, month: int = 1) -> R
         if len(_PROTO) > 64:
             _PROTO.clear()
         _PROTO[key] = proto
-    r = proto.copy()
-    r.hands = hands
+    # A fresh round: the rules' constants from the prototype, the rest written here (not a
+    # copy of the prototype's empty lists and slots that are then overwritten).
+    r = _new_round(Round)
+    r.rules = proto.rules
+    r.hands = [first, second] if dealer == 0 else [second, first]
     r.field = field
-    r.stock = order[24:]
-    r.field_brights = (field & BRIGHTS).bit_count()
+    r.stock = o[24:]
+    r.sp = 0
+    r.cap = [0, 0]
+    r.sig = [_SIG_EMPTY, _SIG_EMPTY]
+    r.calls = [0, 0]
+    r.refs = [(), ()]
     r.to_move = r.dealer = dealer
-    return r
+    r.phase = PLAY
+    r.pending = -1
+    r.field_brights = (field & BRIGHTS).bit_count()
+    r.winner = None
+    r.points = 0
+    r.reason = ""
+    r.last_yaku_seat = -1
+    r.reft = [0, 0]
+    r.month = month
+    r._pts = proto._pts
+    r._ptsv = proto._ptsv
+    r._yakuv = proto._yakuv
+    r._whole = proto._whole
+    r._total_mode = proto._total_mode
+    r._maybe = proto._maybe
+    r._award = proto._award
+    r._auto_both = proto._auto_both
+    r._limit = proto._limit
+    r._weather = proto._weather
+    return r, o
 
 
 _CARDS = range(48)
-_BITS = _BIT.__getitem__
-_PROTO: dict = {}   # (id(rules), month) -> an empty Round to copy (never mutated itself)
+_SIG_EMPTY = signature(0)
+_new_round = object.__new__
+_PROTO: dict = {}   # (id(rules), month) -> an empty Round whose constants a deal takes
 
 
 def random_round(rules: Rules, rng: random.Random) -> Round:
     """Deal and play one round with uniformly random choices (a random hand card,
     a random target when two match; a fair coin for Koi-Koi)."""
-    r = deal(rules, rng, rng.getrandbits(1))
+    dealer = rng.getrandbits(1)
+    r, o = _deal(rules, rng, dealer, 1)
     rand = rng.random
     free = not rules.must_play_match
-    hands = r.hands
+    # Each hand's cards as a list (the deal's order), the played one taken out: no walk
+    # of the hand's mask a turn.
+    held = [o[0:8], o[8:16]] if dealer == 0 else [o[8:16], o[0:8]]
     while True:
         ph = r.phase
         if ph == PLAY:
             if free:
-                hand = hands[r.to_move]
-                hand = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
-                c = hand[int(rand() * len(hand))]
+                hand = held[r.to_move]
+                c = hand.pop(int(rand() * len(hand)))
                 m = r.field & _CM[c]
                 if m.bit_count() == 2:
                     r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
@@ -586,8 +759,7 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
                 c, t = p[int(rand() * len(p))]
                 r.play(c, t)
         elif ph == CHOOSE:
-            ch = r.choices()
-            r.choose(ch[int(rand() * 2)])
+            r.choose(r.choices()[int(rand() * 2)])
         elif ph == DECIDE:
             if rand() < 0.5:
                 r.stop()

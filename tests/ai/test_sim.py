@@ -42,6 +42,7 @@ def _same(r: sim.Round, s) -> None:
     assert r.hands == list(s.hands)
     assert r.field == s.field
     assert r.cap == list(s.captured)
+    assert r.sig == [sim.signature(c) for c in s.captured]
     assert r.calls == list(s.calls)
     assert r.stock[r.sp:] == list(s.stock[s.stock_pos:])
     if s.phase == CHOOSE:
@@ -69,9 +70,11 @@ def walk_against_engine(rules, *, matches: tuple, months: int, enough: tuple) ->
     """Random legal moves (Koi-Koi more often than not, so that long rounds and the call rules
     are exercised) through whole matches; before every decision the simulator's round built
     from the state must agree with it, and after the move the simulator's step must give the
-    engine's next state, its round end, winner, points and reason. ``enough`` = (decisions,
-    rounds) checked; ``matches`` = (at least, at most) matches played (zero-sum stakes end
-    some early).
+    engine's next state, its round end, winner, points and reason; a second Round, built once
+    at the round's first decision and only stepped from then on (its piles' signatures and
+    call refs kept by its own moves, as in a playout), must agree with the engine after every
+    move too. ``enough`` = (decisions, rounds) checked; ``matches`` = (at least, at most)
+    matches played (zero-sum stakes end some early).
     An exhausted round: the simulator says winner None, points 0 (oya-ken, paid to the dealer,
     is left to its callers, as Hard's scoring does)."""
     rng = random.Random(hash(rules.name) & 0xFFFF)
@@ -80,6 +83,7 @@ def walk_against_engine(rules, *, matches: tuple, months: int, enough: tuple) ->
         if seed >= matches[0] and checked > enough[0] and rounds > enough[1]:
             break
         s = new_match(rules, seed=seed, months=months)
+        live = None
         while not s.is_over:
             legal = legal_actions(s)
             if s.phase == DECIDE:
@@ -88,26 +92,34 @@ def walk_against_engine(rules, *, matches: tuple, months: int, enough: tuple) ->
                 a = legal[rng.randrange(len(legal))]
             if s.phase not in _PHASE:
                 s = apply(s, a)
+                live = None
                 continue
             r = sim.from_state(s)
             _same(r, s)
+            if live is None:
+                live = sim.from_state(s)
             n = len(s.ledger)
             _step(r, a)
+            _step(live, a)
             s = apply(s, a)
             checked += 1
             if len(s.ledger) > n:                  # the round ended
                 row = s.ledger[n]   # later rows may be lucky-hand rounds ended at the deal
                 rounds += 1
-                assert r.phase == sim.DONE
-                assert (r.reason == "exhausted") == (row.reason == "exhausted")
-                if row.reason == "exhausted":
-                    assert r.winner is None and r.points == 0
-                    assert row.winner == (row.dealer if rules.oya_ken else None)
-                else:
-                    assert (r.winner, r.points, r.reason) == (row.winner, row.award, row.reason)
+                for k in (r, live):
+                    assert k.phase == sim.DONE
+                    assert (k.reason == "exhausted") == (row.reason == "exhausted")
+                    if row.reason == "exhausted":
+                        assert k.winner is None and k.points == 0
+                        assert row.winner == (row.dealer if rules.oya_ken else None)
+                    else:
+                        assert (k.winner, k.points, k.reason) == (row.winner, row.award, row.reason)
+                live = None
             else:
-                assert r.phase != sim.DONE
+                assert r.phase != sim.DONE and live.phase != sim.DONE
                 _same(r, s)
+                _same(live, s)
+                assert live.refs == [tuple(x) for x in s.refs]
     assert checked > enough[0] and rounds > enough[1]
 
 
@@ -170,8 +182,10 @@ def _house_rules(rng: random.Random, n: int) -> list:
 def test_yaku_points_improvement_and_award_match_the_engine_for_every_yaku():
     """The simulator's own yaku code against the engine's scoring, on capture piles grown
     card by card (so every yaku is made, and made bigger), under every preset and many
-    house-rule mixes: the points and the award (the prompt's improvement test is the
-    engine's own ``scoring.improved``)."""
+    house-rule mixes: the points (by mask and by kept signature), the yaku a Koi-Koi call
+    remembers, and the award (the prompt's improvement test is the engine's own
+    ``scoring.improved``). The memos are shared across piles, so piles of one canonical
+    key (``sim._canonical``) answer for each other here."""
     from koikoi.engine.yaku import CAPTURE_ORDER
     rng = random.Random(11)
     seen = set()
@@ -183,11 +197,15 @@ def test_yaku_points_improvement_and_award_match_the_engine_for_every_yaku():
             order = rng.sample(range(48), 48)
             field = sum(1 << c for c in order[-8:])
             mask, ref = 0, ()
+            _, pts_v, yaku_v = sim._points_fns(rules, month)
             for c in order[:36]:
                 mask |= 1 << c
                 now = yaku_points(mask, rules, field, called, month)
                 seen.update(n for n, _ in now)
                 assert pts(mask, field, called) == sum(p for _, p in now)
+                v = sim.signature(mask)
+                assert pts_v(v, mask, field, called) == sum(p for _, p in now)
+                assert yaku_v(v, mask, field, called) == now
                 if now and rng.random() < 0.3:
                     ref = now              # as a Koi-Koi call sets it
                 if rng.random() < 0.1:
@@ -221,6 +239,15 @@ def test_deal_keeps_the_random_stream():
         r = sim.deal(rules, a, i % 2, 1 + i % 12)
         assert (r.hands, r.field, r.stock) == _deal_by_key_function(rules, b, i % 2, 1 + i % 12)
         assert r.dealer == r.to_move == i % 2 and r.sp == 0
+        # every slot as the constructor sets it for that deal (the deal writes them itself)
+        full = sim.Round(rules, r.hands, r.field, r.stock, dealer=r.dealer, to_move=r.to_move,
+                         month=1 + i % 12)
+        for name in sim.Round.__slots__:
+            got, want = getattr(r, name), getattr(full, name)
+            if callable(want):      # the rules' functions (caches may have made new ones)
+                assert got.__qualname__ == want.__qualname__, name
+            else:
+                assert got == want, name
     assert a.random() == b.random()
 
 
