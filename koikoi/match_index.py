@@ -49,6 +49,7 @@ keeps the rows and runs the worker (and re-exports the public names).
 from __future__ import annotations
 
 import gc
+import importlib
 import logging
 import os
 import sqlite3
@@ -80,6 +81,12 @@ YOUNG_GC_EVERY = 64              # worker steps between its collections of young
 # frame beginning meanwhile shares the interpreter with the worker (a batch of 32 in one: 2-7 ms)
 MERGE_STEP = 8
 
+
+
+# The modules a process pool's constructor imports, those a module imports first.
+_POOL_MODULES = ("multiprocessing.util", "multiprocessing.connection", "multiprocessing.synchronize",
+                 "multiprocessing.queues", "multiprocessing.resource_tracker", "multiprocessing.spawn",
+                 "concurrent.futures.process")
 
 class MatchIndex:
     def __init__(self, history_dir, db_path, *, data_root=None, writable: bool = True):
@@ -509,6 +516,19 @@ class MatchIndex:
         try:
             self._step()                 # the pool's modules are imported first (4-5 ms)
             if self._pool is None:
+                # What the pool's constructor would import in one go (7-10 ms of this thread's
+                # CPU, tools/bench_history.py's trace: a frame waited for the interpreter lock
+                # meanwhile), a module a step, so that a frame waits for one at most.
+                for module in _POOL_MODULES:
+                    try:
+                        importlib.import_module(module)
+                    except ImportError:    # not on this system: the constructor says what it lacks
+                        pass
+                    self._step()
+                if os.name == "posix":     # its semaphores start the resource tracker's process
+                    from multiprocessing import resource_tracker
+                    resource_tracker.ensure_running()
+                    self._step()
                 self._pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_child_start,
                                                     mp_context=multiprocessing.get_context("spawn"))
             submit()
