@@ -526,7 +526,7 @@ class MatchIndex:
                         pass
                     self._step()
                 if os.name == "posix":     # its semaphores start the resource tracker's process
-                    from multiprocessing import resource_tracker
+                    from multiprocessing import resource_tracker  # platform: POSIX only, imported above
                     resource_tracker.ensure_running()
                     self._step()
                 self._pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_child_start,
