@@ -34,7 +34,7 @@ from ..engine.match import CHOOSE as E_CHOOSE, DECIDE as E_DECIDE, PLAY as E_PLA
 from ..engine.phase import Phase
 from ..engine.rules import RULESETS, Rules
 from ..engine.scoring import (_GATE, _SIG0, _SIG1, _SIG2, _SIG3, _SIGNATURE, BREAKERS, award_total,
-                              improved, ino_mode, round_month, yaku_points)
+                              improved, ino_mode, round_month, signature, yaku_points)
 from ..engine.yaku import points as yaku_knob_points
 
 PLAY, CHOOSE, DECIDE, DONE = 0, 1, 2, 3
@@ -57,11 +57,6 @@ def bits(mask: int) -> tuple:
 _LOW12 = _LOW
 _SECOND = itemgetter(1)
 
-
-def signature(cap: int) -> int:
-    """The engine's signature of a capture pile (``scoring.yaku_points``: every count and card
-    the yaku read, and above them the gate), four table lookups."""
-    return _SIG0[cap & 4095] + _SIG1[cap >> 12 & 4095] + _SIG2[cap >> 24 & 4095] + _SIG3[cap >> 36]
 
 
 # What taking some cards adds to a pile's signature, for every set of cards of one month (a
