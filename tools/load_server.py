@@ -751,7 +751,7 @@ def start_server(args, data: Path, extra=()):
     cmd = [sys.executable, *profile, "-m", "koikoi.net.cli", "--host", HOST, "--port", "0", "--data", str(data),
            "--max-rooms", str(args.pairs * 2 + 10), "--max-connections", str(args.pairs * 4 + 50),
            "--max-per-ip", str(args.pairs * 4 + 50), "--rooms-per-address", str(args.pairs * 2 + 10),
-           "--log-level", "WARNING", *extra]
+           "--log-level", "WARNING", *args.server_arg, *extra]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     log = open(data / "server.log", "w")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=str(ROOT))
@@ -816,6 +816,9 @@ def parse_args(argv=None):
     p.add_argument("--profile", type=Path, default=None, metavar="FILE",
                    help="run the server under cProfile, its statistics written to FILE (pstats)")
     p.add_argument("--timeline", action="store_true", help="print actions and p99 second by second")
+    p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                   help="one more argument for ``koikoi serve`` (repeat it: --server-arg=--commit-window "
+                        "--server-arg=30), to measure its options")
     p.add_argument("--pin", action="store_true",
                    help="give the server a CPU of its own and the players the others (Linux; like taskset)")
     q = p.add_argument_group("quick match (--quick)")

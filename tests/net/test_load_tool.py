@@ -86,3 +86,21 @@ def test_quick_match_options_are_checked():
                       (["--quick", "4", "--faults"], "not a --quick option")):
         p = subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=30)
         assert p.returncode == 2 and why in p.stderr, (args, p.stderr)
+
+
+def test_server_args_reach_the_server_and_a_bad_one_stops_the_run(tmp_path):
+    code, out, text = run_tool("--pairs", "2", "--think", "0.01", "--ramp", "0.1",
+                               "--server-arg=--commit-window", "--server-arg=0")
+    assert code == 0 and out["ok"], text
+    p = subprocess.run([sys.executable, str(TOOL), "--pairs", "1", "--timeout", "30",
+                        "--server-arg=--commit-window", "--server-arg=nonsense", "--data", str(tmp_path / "s")],
+                       capture_output=True, text=True, timeout=60, cwd=str(ROOT))
+    assert p.returncode != 0 and "did not start" in (p.stdout + p.stderr)
+
+
+def test_the_room_bench_plays_matches_out_and_reports_an_action(tmp_path):
+    tool = ROOT / "tools" / "bench_room.py"
+    p = subprocess.run([sys.executable, str(tool), "--matches", "2", "--months", "1"],
+                       capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "2 matches of 1 month,"  in p.stdout and "ms CPU an action" in p.stdout
