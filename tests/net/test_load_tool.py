@@ -104,3 +104,14 @@ def test_the_room_bench_plays_matches_out_and_reports_an_action(tmp_path):
                        capture_output=True, text=True, timeout=120, cwd=str(ROOT))
     assert p.returncode == 0, p.stderr[-2000:]
     assert "2 matches of 1 month,"  in p.stdout and "ms CPU an action" in p.stdout
+
+
+def test_the_transport_bench_measures_a_frame_in_and_two_out():
+    tool = ROOT / "tools" / "bench_transport.py"
+    p = subprocess.run([sys.executable, str(tool), "--clients", "5", "--seconds", "1", "--gap", "0.05",
+                        "--runs", "1", "--kinds", "koikoi"],
+                       capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert p.returncode == 0, p.stderr[-2000:]
+    (line,) = [ln for ln in p.stdout.splitlines() if ln.startswith("koikoi:")]
+    frames = int(line.split()[1])
+    assert frames > 10 and "us of server CPU a frame in" in line
