@@ -22,6 +22,7 @@ the room's logic, steadily enough to compare two trees on a busy machine
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import subprocess
@@ -81,6 +82,8 @@ def play(matches: int, months: int, durable: bool, seed: int) -> tuple:
         def frame(conn, text: str) -> None:
             service.run(conn, check_client(frame_object(text, fast=True)), time.time())
 
+        if config.gc_threshold:         # the collector as the server runs it
+            gc.set_threshold(*config.gc_threshold)
         cpu0 = time.process_time()
         for m in range(matches):
             a, b = Conn(f"203.0.113.{m % 250 + 1}", encode), Conn(f"198.51.100.{m % 250 + 1}", encode)
