@@ -15,7 +15,8 @@ already in it, so an interrupted run resumes where it stopped and a long
 ladder can be built up over several sessions. ``--json FILE`` writes the
 summary.
 
-A level may carry keyword arguments for experiments: ``"medium:feed_w=0.5"``.
+A level may carry keyword arguments for experiments: ``"medium:feed_w=0.5"``; an old
+Hard too, its own budget with no wall-clock ceiling: ``"hard@905da7d:simulations=600"``.
 """
 
 from __future__ import annotations
@@ -100,23 +101,28 @@ def hard_at(rev: str):
     return cls
 
 
-def make(spec: str, seed: int, sims, think):
-    if spec.startswith("hard@"):
-        return hard_at(spec[5:])(seed=seed, think_time=think, simulations=sims)
-    if spec.split(":")[0] == "greedy":     # the playout policy, for experiments
-        kw = {}
-        if ":" in spec:
-            for item in spec.partition(":")[2].split(","):
-                k, _, v = item.partition("=")
-                kw[k] = json.loads(v)
-        return _playout.GreedyPlayer(seed=seed, **kw)
-    if ":" not in spec:
-        return make_player(spec, seed=seed, think_time=think, simulations=sims)
-    level, _, rest = spec.partition(":")
+def _kwargs(rest: str) -> dict:
+    """``"a=1,b=0.5"`` (JSON values) as keyword arguments."""
     kw = {}
     for item in rest.split(","):
         k, _, v = item.partition("=")
         kw[k] = json.loads(v)
+    return kw
+
+
+def make(spec: str, seed: int, sims, think):
+    if spec.startswith("hard@"):
+        # ``hard@REV:simulations=600``: its own budget overrides the run's, as for "hard:"
+        rev, _, rest = spec[5:].partition(":")
+        kw = _kwargs(rest) if rest else {}
+        return hard_at(rev)(seed=seed, **{"think_time": think, "simulations": sims, **kw})
+    if spec.split(":")[0] == "greedy":     # the playout policy, for experiments
+        kw = _kwargs(spec.partition(":")[2]) if ":" in spec else {}
+        return _playout.GreedyPlayer(seed=seed, **kw)
+    if ":" not in spec:
+        return make_player(spec, seed=seed, think_time=think, simulations=sims)
+    level, _, rest = spec.partition(":")
+    kw = _kwargs(rest)
     cls = _levels()[level]
     if level == "hard":     # its own ``simulations=`` or ``think_time=`` overrides the run's
         return cls(seed=seed, **{"think_time": think, "simulations": sims, **kw})

@@ -204,3 +204,8 @@ def test_the_arena_plays_an_old_revision_with_its_own_playouts():
     s = new_match(RULESETS["nintendo"], seed=4, months=1, first_dealer=0)
     legal = legal_actions(s)
     assert old(seed=1, simulations=60).choose(view(s, 0), legal) in legal
+    # ``hard@REV:simulations=N``: the old Hard with its own budget (no wall-clock ceiling), as
+    # ``hard:simulations=N`` for today's
+    p = arena.make("hard@a216113:simulations=60", 1, None, None)
+    assert type(p) is old and p.simulations == 60 and not p._ceiling
+    assert arena.make("hard@a216113", 1, 100, None).simulations == 100
