@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from math import floor as _floor
 from itertools import repeat, starmap
 from operator import itemgetter
 from typing import Optional
@@ -668,18 +669,19 @@ def _deal(rules: Rules, rng: random.Random, dealer: int, month: int) -> tuple:
     """``deal``'s Round and the 48 cards in the order dealt (the dealer's hand, the other
     hand, the field, the stock, eight, eight, eight and 24)."""
     rand = rng.random
-    B = _BIT
+    P = _PAIR
     while True:
         # The 48 cards in the order of 48 random keys (drawn in card order, as the sort of
         # the cards by a key function of ``rand()`` drew them: the same stream and deal).
         keys = list(starmap(rand, repeat((), 48)))
         o = sorted(_CARDS, key=keys.__getitem__)
-        # The masks as sums written out: a fifth of the cost of sum(map(...)) over slices.
-        field = B[o[16]] + B[o[17]] + B[o[18]] + B[o[19]] + B[o[20]] + B[o[21]] + B[o[22]] + B[o[23]]
+        # The masks as sums written out, two cards a lookup: a fifth of the cost of
+        # sum(map(...)) over slices.
+        field = P[o[16]][o[17]] + P[o[18]][o[19]] + P[o[20]][o[21]] + P[o[22]][o[23]]
         if not (field & field >> 1 & field >> 2 & field >> 3 & _LOW):
             break
-    first = B[o[0]] + B[o[1]] + B[o[2]] + B[o[3]] + B[o[4]] + B[o[5]] + B[o[6]] + B[o[7]]
-    second = B[o[8]] + B[o[9]] + B[o[10]] + B[o[11]] + B[o[12]] + B[o[13]] + B[o[14]] + B[o[15]]
+    first = P[o[0]][o[1]] + P[o[2]][o[3]] + P[o[4]][o[5]] + P[o[6]][o[7]]
+    second = P[o[8]][o[9]] + P[o[10]][o[11]] + P[o[12]][o[13]] + P[o[14]][o[15]]
     key = (id(rules), month)
     proto = _PROTO.get(key)
     if proto is None or proto.rules is not rules:
@@ -723,6 +725,8 @@ def _deal(rules: Rules, rng: random.Random, dealer: int, month: int) -> tuple:
 
 
 _CARDS = range(48)
+_PAIR = tuple(tuple(_BIT[a] | _BIT[b] for b in range(48)) for a in range(48))
+
 _SIG_EMPTY = signature(0)
 _new_round = object.__new__
 _PROTO: dict = {}   # (id(rules), month) -> an empty Round whose constants a deal takes
@@ -734,6 +738,7 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
     dealer = rng.getrandbits(1)
     r, o = _deal(rules, rng, dealer, 1)
     rand = rng.random
+    floor = _floor   # int(rand() * n) for a draw in [0, n), at a third of int()'s cost
     free = not rules.must_play_match
     # Each hand's cards as a list (the deal's order), the played one taken out: no walk
     # of the hand's mask a turn.
@@ -743,7 +748,7 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
         if ph == PLAY:
             if free:
                 hand = held[r.to_move]
-                c = hand.pop(int(rand() * len(hand)))
+                c = hand.pop(floor(rand() * len(hand)))
                 m = r.field & _CM[c]
                 if m.bit_count() == 2:
                     r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
@@ -751,10 +756,12 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
                     r.play(c, -1)
             else:
                 p = r.plays()
-                c, t = p[int(rand() * len(p))]
+                c, t = p[floor(rand() * len(p))]
                 r.play(c, t)
         elif ph == CHOOSE:
-            r.choose(r.choices()[int(rand() * 2)])
+            # choices()[int(rand() * 2)]: the lower of the two cards, or the higher
+            m = r.field & _CM[r.pending]
+            r.choose((m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
         elif ph == DECIDE:
             if rand() < 0.5:
                 r.stop()

@@ -2,8 +2,9 @@
 
 The hashes below were computed with the code of c505f27 (before issue 28's playout work):
 every policy move over seeded self-play rounds on every preset and a few house rules (the
-policy's play, stock choice and Koi-Koi answer, in each of its modes), and every action of
-Hard over seeded matches against Medium at a fixed playout budget. A speed-up of the
+policy's play, stock choice and Koi-Koi answer, in each of its modes), every finished
+``sim.random_round`` over seeded streams, and every action of Hard over seeded matches
+against Medium at a fixed playout budget. A speed-up of the
 simulator, the policy or the knowledge it reads must leave them as they are: a change of
 any decision changes a hash. (A change meant to change decisions updates the pins, and says
 so in its commit.)
@@ -19,7 +20,7 @@ from koikoi.ai.hard import HardPlayer
 from koikoi.ai.knowledge import Knowledge
 from koikoi.ai.medium import MediumPlayer
 from koikoi.ai.playout import Policy
-from koikoi.ai.sim import CHOOSE, DECIDE, PLAY, deal
+from koikoi.ai.sim import CHOOSE, DECIDE, PLAY, deal, random_round
 from koikoi.engine import RULESETS, apply, legal_actions, new_match, view
 
 _RULES = [
@@ -39,6 +40,7 @@ _POLICIES = [
 ]
 
 POLICY_MOVES = "82059a92c7abc678accfacc8cd80fdd62ecfc495ba59f35ae289e4a26bb342d2"
+RANDOM_ROUNDS = "8ea1084e17aff02170e09f275ee411d1e14a6d4f18d67a2b1aaf1707db694aa5"
 HARD_ACTIONS = "3f985831b50143ebf22a6310673d5e88f48f75fdad62ecb91fa29ee4593ea736"
 
 
@@ -75,6 +77,22 @@ def policy_moves() -> tuple:
     return h.hexdigest(), n
 
 
+def random_rounds() -> tuple:
+    """(hash of every finished round, rounds) of seeded ``random_round``s (the simulator's
+    benchmark: a faster driver must draw the same choices from the same stream)."""
+    h = hashlib.sha256()
+    n = 0
+    for rules in _RULES:
+        rng = random.Random(rules.name)
+        for _ in range(300):
+            r = random_round(rules, rng)
+            h.update(b"%r,%d,%s,%d,%d,%d,%d;" % (r.winner, r.points, r.reason.encode(), r.cap[0],
+                                                 r.cap[1], r.field, r.sp))
+            n += 1
+    h.update(b"%r" % rng.random())
+    return h.hexdigest(), n
+
+
 def hard_actions() -> tuple:
     """(hash of Hard's actions, its decisions) over seeded 2-month matches against Medium at
     a fixed budget (no clock in it), on the two presets and house rules with tsuki-fuda."""
@@ -104,6 +122,12 @@ def test_the_playout_policy_moves_as_before():
     assert got == POLICY_MOVES
 
 
+def test_random_rounds_play_as_before():
+    got, n = random_rounds()
+    assert n == 300 * len(_RULES)
+    assert got == RANDOM_ROUNDS
+
+
 def test_hard_acts_as_before():
     got, n = hard_actions()
     assert n > 80
@@ -112,4 +136,5 @@ def test_hard_acts_as_before():
 
 if __name__ == "__main__":     # prints the hashes of this tree's code (to pin them)
     print(policy_moves())
+    print(random_rounds())
     print(hard_actions())
