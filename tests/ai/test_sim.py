@@ -270,3 +270,15 @@ def test_points_memo_and_gate_agree_with_the_engine(rules):
             assert pts(mask, field, called) == raw(mask, field, called) == want
             if want:
                 assert maybe(mask)
+
+
+def test_canonical_key_by_tables_is_the_reference():
+    """``sim._canonical`` (two table lookups) gives ``_canonical_of``'s key for every
+    combination of the two groups of fields it reads, under a few brights and the bits above
+    the signature (weather, call, complete month)."""
+    rng = random.Random(11)
+    for a in range(4096):
+        ka = (a & 63) << 5 | (a >> 6) << 19
+        for r in range(256):
+            key = ka | r << 11 | rng.getrandbits(5) | rng.getrandbits(4) << 25
+            assert sim._canonical(key) == sim._canonical_of(key), hex(key)
