@@ -90,6 +90,9 @@ def call_weights(rules) -> tuple:
 
 
 _POP4 = tuple(n.bit_count() for n in range(16))
+# A hand's cards (``sim.bits``), remembered: a playout's hands recur from sample to sample.
+_HAND_CARDS: dict = {}
+_HANDS_MAX = 1 << 16
 
 
 def _takes(value: tuple) -> tuple:
@@ -209,7 +212,12 @@ class Policy:
         base = -1
         best_c, best_t, best = -1, -1, -1e9
         noise = self.noise
-        cards = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
+        cards = _HAND_CARDS.get(hand)
+        if cards is None:
+            cards = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
+            if len(_HAND_CARDS) >= _HANDS_MAX:
+                _HAND_CARDS.clear()
+            _HAND_CARDS[hand] = cards
         any_match = self.must_match and any(field & _CM[c] for c in cards)
         for c in cards:
             e = takes[c][field >> (c & 60) & 15]      # the field's cards of c's month
@@ -250,10 +258,10 @@ class Policy:
         return row
 
     def choose(self, r: Round) -> int:
-        m = r.field & _CM[r.pending]
-        a = m & -m
-        ia, ib = a.bit_length() - 1, (m ^ a).bit_length() - 1
-        return ia if self.value[ia] >= self.value[ib] else ib
+        """The stock card's target: the higher valued of the two (the lower card on a tie),
+        as ``_takes`` picks it."""
+        p = r.pending
+        return self._takes[p][r.field >> (p & 60) & 15][1]
 
     def koikoi(self, r: Round) -> bool:
         seat = r.to_move
