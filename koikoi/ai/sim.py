@@ -657,11 +657,33 @@ def from_view(view) -> Round:
                  view.month)
 
 
+_BIT_LENGTH = tuple(n.bit_length() for n in range(49))
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """``rng.shuffle(x)``: the same permutation from the same draws (Fisher-Yates from the
+    end, each index by ``getrandbits`` of its bound's length, redrawn at or above the bound,
+    as ``random.Random`` draws it), without its two Python calls an element; another kind
+    of generator shuffles with its own method. Lists of up to 49 elements."""
+    if type(rng) is not random.Random or len(x) > 49:
+        rng.shuffle(x)
+        return
+    draw = rng.getrandbits
+    bl = _BIT_LENGTH
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = bl[n]
+        j = draw(k)
+        while j >= n:
+            j = draw(k)
+        x[i], x[j] = x[j], x[i]
+
+
 def deal_hidden(template: Round, seat: int, pool: list, opp_n: int, rng: random.Random) -> Round:
     """A copy of ``template`` (from ``from_view``) with the cards ``seat`` cannot see dealt
     at random: ``pool`` (those cards, e.g. ``bits(view.unseen_mask)``; shuffled in place)
     gives the other seat ``opp_n`` cards and the rest, in order, is the stock."""
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     r = template.copy()
     h = 0
     for c in pool[:opp_n]:
