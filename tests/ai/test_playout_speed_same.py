@@ -19,7 +19,7 @@ from dataclasses import replace
 from koikoi.ai.hard import HardPlayer
 from koikoi.ai.knowledge import Knowledge
 from koikoi.ai.medium import MediumPlayer
-from koikoi.ai.playout import Policy
+from koikoi.ai.playout import Policy, noise_streams
 from koikoi.ai.sim import CHOOSE, DECIDE, PLAY, deal, random_round
 from koikoi.engine import RULESETS, apply, legal_actions, new_match, view
 
@@ -132,6 +132,17 @@ def test_hard_acts_as_before():
     got, n = hard_actions()
     assert n > 80
     assert got == HARD_ACTIONS
+
+
+def test_noise_streams_replay_the_generator():
+    """Every function ``noise_streams`` makes gives ``random.Random(seed).random``'s stream from
+    its start, within the shared draws and past them."""
+    for seed, k in ((7, 0), (2**47 + 3, 5), (123, 40)):
+        make = noise_streams(seed, k)
+        for _ in range(3):
+            want = random.Random(seed).random
+            got = make()
+            assert [got() for _ in range(k + 30)] == [want() for _ in range(k + 30)]
 
 
 if __name__ == "__main__":     # prints the hashes of this tree's code (to pin them)
