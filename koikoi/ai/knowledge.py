@@ -1,8 +1,9 @@
 """What the CPU levels know about a rule set: card values, yaku closeness, risks.
 
 Everything here is a pure function of the ``Rules`` and card masks. A
-``Knowledge`` is built once per Rules value (players keep their own; nothing
-here is shared mutable state).
+``Knowledge`` is built once per Rules value (players keep their own); its only
+mutable state is the memos of those pure functions (``call_value``'s, the
+awards'), which change no answer.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from math import erf, sqrt
 
 from ..engine import cards as C
 from ..engine.rules import Rules
-from ..engine.scoring import BREAKERS, award_total
-from .sim import _CM, points_fn
+from ..engine.scoring import BREAKERS
+from .sim import _CM, award_fn, points_fn
 
 ALL = C.ALL
 BR, RAIN = C.BRIGHTS, C.RAIN_MAN
@@ -22,6 +23,7 @@ INO, AKA, AO = C.INOSHIKACHO, C.AKATAN, C.AOTAN
 CUP, CURTAIN, MOON = C.SAKE_CUP, C.CURTAIN, C.MOON
 MONTHS = C.MONTH_MASK
 
+_CV_MAX = 1 << 16   # questions ``call_value`` remembers (then it starts again)
 RATE = 1.8   # cards a turn that end in one's own pile, roughly
 
 # The chance that a yaku still ``need`` cards away gets completed, roughly (need 0: held).
@@ -36,6 +38,13 @@ class Knowledge:
         self.rules = rules
         self.month = month if rules.tsuki_fuda else 0
         self.points = points_fn(rules, self.month)
+        self._award = award_fn(rules)
+        # ``call_value``'s memo, and what of its arguments it reads beyond the piles, the
+        # turns and the calls: of the field only the weather's Willow and Paulownia, the
+        # opening brights only under their multiplier (a key drops the rest).
+        self._cv_memo: dict = {}
+        self._cv_field = C.WILLOW | C.PAULOWNIA if rules.weather else 0
+        self._cv_fb = -1 if rules.field_brights_multiplier else 0
         r = rules
         # A card of one's own pile that cancels one's viewing yaku (rain-break): 0 if none.
         self.breaker = BREAKERS[r.rain_break] if r.viewing != "off" else 0
@@ -140,8 +149,9 @@ class Knowledge:
         return v
 
     def award(self, base: int, own_calls: int, opp_calls: int, field_brights: int) -> int:
-        """What ``base`` yaku points earn: the Koi-Koi bonus, then the multipliers."""
-        return award_total(base, self.rules, own_calls, opp_calls, field_brights)
+        """What ``base`` yaku points earn: the Koi-Koi bonus, then the multipliers (the
+        engine's ``award_total``, remembered: ``sim.award_fn``)."""
+        return self._award(base, own_calls, opp_calls, field_brights)
 
     def outs(self, mine: int, pool: int, field: int = 0, called: int = 0) -> tuple:
         """(the cards of ``pool`` that would each, added alone, raise ``mine``'s yaku total,
@@ -166,7 +176,26 @@ class Knowledge:
         """What calling Koi-Koi is worth in round points for the pile ``mine`` (Medium's rule):
         the chance of improving first times the award after the call, minus the chance that
         the opponent completes a yaku first times theirs. Every card outside the two piles
-        counts as still obtainable."""
+        counts as still obtainable.
+
+        Remembered per argument tuple (what it reads of them): Hard's playouts put the same
+        question again and again (about 60% of a match's are repeats), each worth two
+        ``outs`` and a ``potential``."""
+        key = (mine, theirs, field & self._cv_field, my_turns, opp_turns, my_calls, opp_calls,
+               field_brights & self._cv_fb)
+        memo = self._cv_memo
+        v = memo.get(key)
+        if v is None:
+            v = self._call_value(mine, theirs, field, my_turns, opp_turns, my_calls, opp_calls,
+                                 field_brights)
+            if len(memo) >= _CV_MAX:
+                memo.clear()
+            memo[key] = v
+        return v
+
+    def _call_value(self, mine: int, theirs: int, field: int, my_turns: int, opp_turns: int,
+                    my_calls: int, opp_calls: int, field_brights: int) -> float:
+        """``call_value``, computed."""
         pts = self.points
         pool = ALL & ~(mine | theirs)
         n = max(1, pool.bit_count())

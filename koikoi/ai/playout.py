@@ -30,15 +30,17 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import chain, repeat, starmap
 from pathlib import Path
 
 from ..engine.actions import ChooseMatch, KoiKoi, PickOyagime, Play, Stop
 from ..engine.cards import BRIGHTS as _BR, CARD_MONTH_MASK, IDS, RIBBONS as _RB
 from ..engine.phase import Phase
-from ..engine.scoring import paid
+from ..engine.scoring import _GATE, paid
 from .base import KnowledgeCache
 from .knowledge import Knowledge, p_holds
-from .sim import CHOOSE, DECIDE, DONE, PLAY, Round, _T0, _T1, _T2, _T3, deal
+from .sim import (_TAKE_SIG, _T0, _T1, _T2, _T3, CHOOSE, DECIDE, DONE, PLAY, Round, _points_fns, deal,
+                  maybe_yaku)
 
 _CM = CARD_MONTH_MASK
 _ALL = (1 << 48) - 1
@@ -88,6 +90,50 @@ def call_weights(rules) -> tuple:
     return table.get(rules.name) or table.get("nintendo") or ()
 
 
+_POP4 = tuple(n.bit_count() for n in range(16))
+# A hand's cards (``sim.bits``), remembered: a playout's hands recur from sample to sample.
+_HAND_CARDS: dict = {}
+_HANDS_MAX = 1 << 16
+
+
+def _takes(value: tuple) -> tuple:
+    """``_takes(value)[c][n]``: what playing card ``c`` takes when the field holds the cards
+    ``n`` (a nibble: bit j the month's card j) of its month, for the playout policy: None
+    when it takes nothing, else ``(score, target, taken field cards, all cards taken, their
+    signature)``. The score is the cards' static values added as ``Policy.play`` always
+    added them (the played card's, then the taken ones lowest first; of two, the one of
+    higher value, the lower card on a tie, is taken); target -1 unless two matched."""
+    out = []
+    for c in range(48):
+        sh = c & 60
+        row = [None] * 16
+        for n in range(1, 16):
+            if n >> (c & 3) & 1:
+                continue                   # c itself on the field: never asked
+            m = n << sh
+            t = -1
+            if n.bit_count() == 2:
+                a = m & -m
+                b = m ^ a
+                ia, ib = a.bit_length() - 1, b.bit_length() - 1
+                if value[ia] >= value[ib]:
+                    m, t = a, ia
+                else:
+                    m, t = b, ib
+                sc = value[c] + value[t]
+            else:
+                sc = value[c]
+                mm = m
+                while mm:
+                    low = mm & -mm
+                    sc += value[low.bit_length() - 1]
+                    mm ^= low
+            took = 1 << c | m
+            row[n] = (sc, t, m, took, _TAKE_SIG[took])
+        out.append(tuple(row))
+    return tuple(out)
+
+
 class Policy:
     """The playout policy for one rule set."""
 
@@ -115,6 +161,10 @@ class Policy:
         self.dump = tuple(0.45 * v for v in know.value)
         self.feed = feed
         self.dump_p = tuple(feed * v for v in know.value)
+        self.dump_neg = tuple(-d for d in self.dump)
+        self._dump_rows: dict = {}
+        self._takes = _takes(know.value)
+        self.points_v = _points_fns(know.rules, know.month)[1]
         self.must_match = know.rules.must_play_match
         # The match scores before this round when it is the match's last (the deciding
         # View's, set by Hard per decision), else None: see ``koikoi``.
@@ -139,75 +189,80 @@ class Policy:
         return m & ~(cap | other)
 
     def play(self, r: Round, rand) -> tuple:
+        """The mover's play: the best score, each card's from ``_takes`` (what it takes from the
+        field and the score of that) or, when it takes nothing, what dumping it costs, plus
+        ``noise * rand()`` (one draw a card, in card order)."""
         seat = r.to_move
-        hand = r.hands[seat]
+        hands = r.hands
+        hand = hands[seat]
         field = r.field
-        value = self.value
         cap = r.cap[seat]
         if self.feed:
             # What the mover cannot see: the other hand and the stock. A dumped card is
             # taken next turn if the opponent holds its month.
-            other = r.cap[1 - seat]
-            unseen = _ALL & ~(hand | field | cap | other)
-            ph = _PH[unseen.bit_count()][r.hands[1 - seat].bit_count()]
+            unseen = _ALL & ~(hand | field | cap | r.cap[1 - seat])
+            u, h = unseen.bit_count(), hands[1 - seat].bit_count()
+            dumps = self._dump_rows.get(u * 9 + h) or self._dump_row(u, h)
         deny = self.deny
         threat = self.near(r.cap[1 - seat], cap) if deny else 0
-        pts = self.points
+        ptsv = self.points_v
         maybe = r._maybe          # the pre-check for these rules (tsuki-fuda's full months)
+        months = maybe is not maybe_yaku
+        sig = r.sig[seat]
+        takes = self._takes
         base = -1
         best_c, best_t, best = -1, -1, -1e9
         noise = self.noise
-        cards = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
+        cards = _HAND_CARDS.get(hand)
+        if cards is None:
+            cards = _T0[hand & 4095] + _T1[hand >> 12 & 4095] + _T2[hand >> 24 & 4095] + _T3[hand >> 36]
+            if len(_HAND_CARDS) >= _HANDS_MAX:
+                _HAND_CARDS.clear()
+            _HAND_CARDS[hand] = cards
         any_match = self.must_match and any(field & _CM[c] for c in cards)
         for c in cards:
-            m = field & _CM[c]
-            t = -1
-            if m:
-                if m.bit_count() == 2:
-                    a = m & -m
-                    b = m ^ a
-                    ia, ib = a.bit_length() - 1, b.bit_length() - 1
-                    if value[ia] >= value[ib]:
-                        m, t = a, ia
-                    else:
-                        m, t = b, ib
-                    sc = value[c] + value[t]
-                else:
-                    sc = value[c]
-                    mm = m
-                    while mm:
-                        low = mm & -mm
-                        sc += value[low.bit_length() - 1]
-                        mm ^= low
-                new = cap | (1 << c) | m
-                if threat & m:
+            e = takes[c][field >> (c & 60) & 15]      # the field's cards of c's month
+            if e is not None:
+                sc, t, m, took, dv = e
+                if deny and threat & m:
                     sc += deny * (threat & m).bit_count()
-                if maybe(new):
+                v = sig + dv          # the pile's signature after the take (``maybe_yaku``'s gate)
+                if v & _GATE or months and maybe(cap | took):
                     if base < 0:
                         called = r.calls[seat]
-                        base = pts(cap, field, called)
-                    gain = pts(new, field ^ m, called) - base
+                        base = ptsv(sig, cap, field, called)
+                    gain = ptsv(v, cap | took, field ^ m, called) - base
                     if gain > 0:
                         sc += 3.0 + gain
             elif any_match:
                 continue
             else:
+                t = -1
                 if self.feed:
-                    sc = -self.dump_p[c] * (ph[(unseen & _CM[c]).bit_count()] + 0.15)
+                    sc = dumps[c][unseen >> (c & 60) & 15]
                 else:
-                    sc = -self.dump[c]
-                if threat >> c & 1:
+                    sc = self.dump_neg[c]
+                if deny and threat >> c & 1:
                     sc -= self.deny_dump
             sc += noise * rand()
             if sc > best:
                 best, best_c, best_t = sc, c, t
         return best_c, best_t
 
+    def _dump_row(self, unseen: int, hand: int) -> tuple:
+        """Per card, per set of its month's cards the mover cannot see: what dumping it costs
+        (``-feed * value * (P(the other hand of ``hand`` cards, out of ``unseen``, holds one
+        of them) + 0.15)``), remembered per (unseen, hand)."""
+        ph = _PH[unseen][hand]
+        row = tuple(tuple(-dp * (ph[_POP4[n]] + 0.15) for n in range(16)) for dp in self.dump_p)
+        self._dump_rows[unseen * 9 + hand] = row
+        return row
+
     def choose(self, r: Round) -> int:
-        m = r.field & _CM[r.pending]
-        a = m & -m
-        ia, ib = a.bit_length() - 1, (m ^ a).bit_length() - 1
-        return ia if self.value[ia] >= self.value[ib] else ib
+        """The stock card's target: the higher valued of the two (the lower card on a tie),
+        as ``_takes`` picks it."""
+        p = r.pending
+        return self._takes[p][r.field >> (p & 60) & 15][1]
 
     def koikoi(self, r: Round) -> bool:
         seat = r.to_move
@@ -288,6 +343,31 @@ def called_points(policy: Policy, r: Round, n: int, rand) -> float:
         if k.winner is not None:
             total += k.points if k.winner == seat else -k.points
     return total / n
+
+
+def noise_streams(seed: int, k: int):
+    """A maker of ``random.Random(seed).random``: each call returns a new function that gives
+    that generator's stream from its start. The first ``k`` draws are made once and shared by
+    all of them (a list read in turn); past them a function seeds its own generator and
+    skips them, so the stream never ends. Common random numbers for several playouts of one
+    sample (Hard's candidates) at the cost of one seeding, not one each (a seeding of the
+    Mersenne Twister costs as much as some 300 draws)."""
+    g = random.Random(seed)
+    head = list(starmap(g.random, repeat((), k)))
+
+    def make():
+        return chain(head, _draws_after(seed, k)).__next__
+    return make
+
+
+def _draws_after(seed: int, k: int):
+    """``random.Random(seed)``'s draws after its first ``k``."""
+    g = random.Random(seed)
+    for _ in range(k):
+        g.random()
+    draw = g.random
+    while True:
+        yield draw()
 
 
 def selfplay_round(policy: Policy, rules, rng: random.Random, dealer: int, month: int = 1) -> Round:

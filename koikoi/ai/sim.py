@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from math import floor as _floor
 from itertools import repeat, starmap
 from operator import itemgetter
 from typing import Optional
@@ -111,7 +112,7 @@ _MEMO_MAX = 1 << 16       # piles remembered per points function (then it starts
 _WILLOW_UP, _PAULOWNIA_UP, _CALLED, _MONTH_FULL = 1 << 25, 1 << 26, 1 << 27, 1 << 28
 
 
-def _canonical(key: int) -> int:
+def _canonical_of(key: int) -> int:
     """A memo key (``_memoized``'s) with only what some yaku reads of the signature's counts:
     a set's count (Inoshikacho, Akatan, Aotan) only when the set is complete, the animals' only
     from five with the cup or beside a complete Inoshikacho (graded), the ribbons' only from
@@ -134,6 +135,19 @@ def _canonical(key: int) -> int:
     if ch + cup >= 10:
         k |= ch << 19
     return k
+
+
+# ``_canonical_of`` reads two groups of fields that do not meet: the animals, Inoshikacho, chaff
+# and cup (bits 5-10 and 19-24) and the ribbons, Akatan and Aotan (11-18); the rest it keeps.
+# Its answer is thus one lookup per group, from tables of what it gives each group alone.
+_CANON_KEEP = ~_SIGNATURE | 31
+_CANON_A = tuple(_canonical_of((i & 63) << 5 | (i >> 6) << 19) for i in range(4096))
+_CANON_R = tuple(_canonical_of(i << 11) for i in range(256))
+
+
+def _canonical(key: int) -> int:
+    """``_canonical_of(key)``, by two table lookups."""
+    return key & _CANON_KEEP | _CANON_A[key >> 5 & 63 | key >> 13 & 4032] | _CANON_R[key >> 11 & 255]
 
 
 def _store(memo: dict, canon: dict, key: int, make, *args):
@@ -643,11 +657,33 @@ def from_view(view) -> Round:
                  view.month)
 
 
+_BIT_LENGTH = tuple(n.bit_length() for n in range(49))
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """``rng.shuffle(x)``: the same permutation from the same draws (Fisher-Yates from the
+    end, each index by ``getrandbits`` of its bound's length, redrawn at or above the bound,
+    as ``random.Random`` draws it), without its two Python calls an element; another kind
+    of generator shuffles with its own method. Lists of up to 49 elements."""
+    if type(rng) is not random.Random or len(x) > 49:
+        rng.shuffle(x)
+        return
+    draw = rng.getrandbits
+    bl = _BIT_LENGTH
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = bl[n]
+        j = draw(k)
+        while j >= n:
+            j = draw(k)
+        x[i], x[j] = x[j], x[i]
+
+
 def deal_hidden(template: Round, seat: int, pool: list, opp_n: int, rng: random.Random) -> Round:
     """A copy of ``template`` (from ``from_view``) with the cards ``seat`` cannot see dealt
     at random: ``pool`` (those cards, e.g. ``bits(view.unseen_mask)``; shuffled in place)
     gives the other seat ``opp_n`` cards and the rest, in order, is the stock."""
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     r = template.copy()
     h = 0
     for c in pool[:opp_n]:
@@ -668,18 +704,19 @@ def _deal(rules: Rules, rng: random.Random, dealer: int, month: int) -> tuple:
     """``deal``'s Round and the 48 cards in the order dealt (the dealer's hand, the other
     hand, the field, the stock, eight, eight, eight and 24)."""
     rand = rng.random
-    B = _BIT
+    P = _PAIR
     while True:
         # The 48 cards in the order of 48 random keys (drawn in card order, as the sort of
         # the cards by a key function of ``rand()`` drew them: the same stream and deal).
         keys = list(starmap(rand, repeat((), 48)))
         o = sorted(_CARDS, key=keys.__getitem__)
-        # The masks as sums written out: a fifth of the cost of sum(map(...)) over slices.
-        field = B[o[16]] + B[o[17]] + B[o[18]] + B[o[19]] + B[o[20]] + B[o[21]] + B[o[22]] + B[o[23]]
+        # The masks as sums written out, two cards a lookup: a fifth of the cost of
+        # sum(map(...)) over slices.
+        field = P[o[16]][o[17]] + P[o[18]][o[19]] + P[o[20]][o[21]] + P[o[22]][o[23]]
         if not (field & field >> 1 & field >> 2 & field >> 3 & _LOW):
             break
-    first = B[o[0]] + B[o[1]] + B[o[2]] + B[o[3]] + B[o[4]] + B[o[5]] + B[o[6]] + B[o[7]]
-    second = B[o[8]] + B[o[9]] + B[o[10]] + B[o[11]] + B[o[12]] + B[o[13]] + B[o[14]] + B[o[15]]
+    first = P[o[0]][o[1]] + P[o[2]][o[3]] + P[o[4]][o[5]] + P[o[6]][o[7]]
+    second = P[o[8]][o[9]] + P[o[10]][o[11]] + P[o[12]][o[13]] + P[o[14]][o[15]]
     key = (id(rules), month)
     proto = _PROTO.get(key)
     if proto is None or proto.rules is not rules:
@@ -723,6 +760,8 @@ def _deal(rules: Rules, rng: random.Random, dealer: int, month: int) -> tuple:
 
 
 _CARDS = range(48)
+_PAIR = tuple(tuple(_BIT[a] | _BIT[b] for b in range(48)) for a in range(48))
+
 _SIG_EMPTY = signature(0)
 _new_round = object.__new__
 _PROTO: dict = {}   # (id(rules), month) -> an empty Round whose constants a deal takes
@@ -734,6 +773,7 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
     dealer = rng.getrandbits(1)
     r, o = _deal(rules, rng, dealer, 1)
     rand = rng.random
+    floor = _floor   # int(rand() * n) for a draw in [0, n), at a third of int()'s cost
     free = not rules.must_play_match
     # Each hand's cards as a list (the deal's order), the played one taken out: no walk
     # of the hand's mask a turn.
@@ -743,7 +783,7 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
         if ph == PLAY:
             if free:
                 hand = held[r.to_move]
-                c = hand.pop(int(rand() * len(hand)))
+                c = hand.pop(floor(rand() * len(hand)))
                 m = r.field & _CM[c]
                 if m.bit_count() == 2:
                     r.play(c, (m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
@@ -751,10 +791,12 @@ def random_round(rules: Rules, rng: random.Random) -> Round:
                     r.play(c, -1)
             else:
                 p = r.plays()
-                c, t = p[int(rand() * len(p))]
+                c, t = p[floor(rand() * len(p))]
                 r.play(c, t)
         elif ph == CHOOSE:
-            r.choose(r.choices()[int(rand() * 2)])
+            # choices()[int(rand() * 2)]: the lower of the two cards, or the higher
+            m = r.field & _CM[r.pending]
+            r.choose((m & -m).bit_length() - 1 if rand() < 0.5 else m.bit_length() - 1)
         elif ph == DECIDE:
             if rand() < 0.5:
                 r.stop()

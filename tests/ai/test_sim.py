@@ -270,3 +270,36 @@ def test_points_memo_and_gate_agree_with_the_engine(rules):
             assert pts(mask, field, called) == raw(mask, field, called) == want
             if want:
                 assert maybe(mask)
+
+
+def test_canonical_key_by_tables_is_the_reference():
+    """``sim._canonical`` (two table lookups) gives ``_canonical_of``'s key for every
+    combination of the two groups of fields it reads, under a few brights and the bits above
+    the signature (weather, call, complete month)."""
+    rng = random.Random(11)
+    for a in range(4096):
+        ka = (a & 63) << 5 | (a >> 6) << 19
+        for r in range(256):
+            key = ka | r << 11 | rng.getrandbits(5) | rng.getrandbits(4) << 25
+            assert sim._canonical(key) == sim._canonical_of(key), hex(key)
+
+
+def test_shuffle_is_the_generators_own():
+    """``sim.shuffle`` gives ``random.Random.shuffle``'s permutation and leaves the generator
+    where it leaves it, for every length a hand, the unseen cards or the deck can have."""
+    for seed in range(40):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in range(0, 49):
+            x, y = list(range(n)), list(range(n))
+            sim.shuffle(a, x)
+            b.shuffle(y)
+            assert x == y, (seed, n)
+        assert a.random() == b.random()
+
+    class Other(random.Random):      # a generator of another kind: its own shuffle
+        def random(self):
+            return 0.0
+    x, y = list(range(10)), list(range(10))
+    sim.shuffle(Other(1), x)
+    Other(1).shuffle(y)
+    assert x == y
