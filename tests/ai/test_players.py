@@ -210,12 +210,3 @@ def test_the_arena_plays_an_old_revision_with_its_own_playouts():
     assert type(p) is old and p.simulations == 60 and not p._ceiling
     assert arena.make("hard@a216113", 1, 100, None).simulations == 100
 
-
-def test_the_think_time_bench_times_hard_on_mediums_positions():
-    root = Path(__file__).resolve().parents[2]
-    p = subprocess.run([sys.executable, str(root / "tools" / "bench_think.py"), "--matches", "1", "--months", "1",
-                        "--spec", "hard:simulations=20"], capture_output=True, text=True, timeout=300, cwd=str(root))
-    assert p.returncode == 0, p.stderr[-2000:]
-    line = p.stdout.strip().splitlines()[-1]
-    assert "hard:simulations=20 on nintendo" in line and "CPU p50" in line and "p95" in line
-    assert int(line.split(" decisions")[0].split()[-1]) >= 3
