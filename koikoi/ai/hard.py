@@ -49,8 +49,8 @@ from ..engine.cards import ID_TO_INDEX
 from ..engine.phase import Phase
 from .base import KnowledgeCache, kind, play_key, seen
 from .medium import MediumPlayer, koikoi_wanted
-from .playout import Policy
-from .sim import CHOOSE, DECIDE, PLAY, Round, bits
+from .playout import Policy, noise_streams
+from .sim import CHOOSE, DECIDE, PLAY, Round, bits, shuffle
 from .winprob import _DATA as WINPROB_DATA, Outcome, WinProb, load_winprob, shipped_table
 
 DEFAULT_THINK = 0.5
@@ -282,6 +282,14 @@ def resolve(records: list, pick=lambda v: v) -> list:
     return [kk if k is None or call[k] else st for k, st, kk in records]
 
 
+def noise_draws(template: Round, me: int, opp_n: int) -> int:
+    """About the policy noise a playout from ``template`` draws (one a card of the hand
+    to play, each turn, both seats): how many of a sample's draws its candidates share
+    (``playout.noise_streams``; more are drawn as needed)."""
+    h0, h1 = template.hands[me].bit_count(), opp_n
+    return h0 * (h0 + 1) // 2 + h1 * (h1 + 1) // 2
+
+
 def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,
            rng: random.Random, sims: Optional[int], budget: float, t0: float,
            anchor: Optional[int] = None, z: float = 1.0, ceiling: bool = False):
@@ -304,10 +312,9 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
     opp = 1 - me
     pool = list(pool)
     bit = [1 << i for i in range(48)]
-    Rand = random.Random
 
     def sample() -> Round:
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         r = template.copy()
         r.hands[opp] = sum(bit[c] for c in pool[:opp_n])
         r.stock = pool[opp_n:]
@@ -317,8 +324,8 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
     def score(r: Round) -> float:
         return value(r.winner, r.points, r.last_yaku_seat)
 
-    def evaluate(i: int, base: Round, noise_seed: int) -> tuple:
-        rand = Rand(noise_seed).random
+    def evaluate(i: int, base: Round, noise) -> tuple:
+        rand = noise()
         r = to_question(base, moves[i], policy, rand, me)
         if r.phase == DECIDE:        # the mover's own Koi-Koi question: valued as a decision
             return question_values(r, policy, rand, score)
@@ -326,13 +333,14 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
 
     n = len(moves)
     alive = list(range(n))
+    draws = noise_draws(template, me, opp_n)
     records = [[] for _ in range(n)]     # per candidate, one record a sample (``resolve``)
 
     def one_sample() -> int:
         base = sample()
-        seed = rng.getrandbits(48)
+        noise = noise_streams(rng.getrandbits(48), draws)
         for i in alive:
-            records[i].append(evaluate(i, base, seed))
+            records[i].append(evaluate(i, base, noise))
         return len(alive)
 
     def mean(i: int) -> float:
@@ -454,21 +462,21 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
     opp_n = view.opponent_hand_count
     opp = 1 - me
     bit = [1 << i for i in range(48)]
-    Rand = random.Random
+    draws = noise_draws(template, me, opp_n)
     pw = outcome.points_and_win
 
     def score(r: Round) -> tuple:
         return pw(r.winner, r.points, r.last_yaku_seat)
 
     for k in range(1, samples + 1):
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         base = template.copy()
         base.hands[opp] = sum(bit[c] for c in pool[:opp_n])
         base.stock = pool[opp_n:]
         base.sp = 0
-        noise_seed = rng.getrandbits(48)
+        noise = noise_streams(rng.getrandbits(48), draws)
         for i in live:
-            rand = Rand(noise_seed).random
+            rand = noise()
             r = to_question(base, moves[i], policy, rand, me)
             if r.phase == DECIDE:
                 records[i].append(question_values(r, policy, rand, score))
