@@ -16,7 +16,7 @@ from .events import (DECKS_MAX, Exhausted, FieldSwept, LedgerRow, LuckyHand, Mat
                      Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread, RoundDealt, RoundEnded)
 from .rules import Rules
 from .scoring import award_from_mask, next_dealer, paid
-from .state import _flat, _new, OVER, OYAGIME, PLAY, State, _Draft
+from .state import _gather, _new, OVER, OYAGIME, PLAY, State, _Draft
 
 _KEYS = struct.Struct("<48Q").unpack
 
@@ -326,12 +326,12 @@ def _exhausted(d: _Draft) -> None:
 def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base: int,
                mults: tuple, award: int) -> None:
     rules = d.rules
-    d.log = (None, _flat(d.log))    # the log's chain is kept as short as a round (State.log)
     scores = d.scores
+    ledger = d.ledger
+    d.log = _gather(d.log, len(ledger) % 32 == 31)     # (see State.log)
     if winner is not None and award:
         scores = paid(scores, winner, award, rules)
     d.scores = scores = tuple(scores)
-    ledger = d.ledger
     row = _new(LedgerRow, (len(ledger) + 1, d.dealer, winner, reason, yaku, base, mults, award,
                            scores, d.calls))
     d.ledger = ledger = ledger + (row,)
