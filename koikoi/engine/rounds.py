@@ -85,7 +85,7 @@ def new_match(rules: Rules, *, seed: int, months: Optional[int] = None,
     recorded, order = _set_decks(decks)
     start = rules.starting_points if rules.scoring_mode == "zero_sum" else 0
     d = _Draft(State(rules, seed, months, OYAGIME, 0, None, 0, order, (0, 0), 0, (), 0, (0, 0),
-                     (0, 0), ((), ()), -1, 0, -1, (start, start), (), (), (), None, None))
+                     (0, 0), ((), ()), -1, 0, -1, (start, start), (), (), (), None, False, None))
     d.new.append(MatchStarted(rules, seed, months, recorded, first_dealer))
     if first_dealer is None:
         _oyagime_spread(d)

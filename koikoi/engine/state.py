@@ -89,6 +89,7 @@ class State(NamedTuple):
     spread: tuple            # oya-gime face-down cards (indices), empty once decided
     picks: tuple             # ((seat, spread index, card index), ...) of the latest oya-gime draw
     winner: Optional[int]    # set when the match is over (None also for a draw)
+    is_over: bool            # phase == OVER (a field, not a property: every loop over a match reads it)
     log: tuple               # the event log as stored (read ``events``): see below
 
     # ``log`` is (the log before the step that made this State, the events that step added),
@@ -102,10 +103,6 @@ class State(NamedTuple):
     def events(self) -> tuple:
         """The whole event log of the match so far."""
         return _flat(self.log)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def phase_name(self) -> str:
@@ -137,7 +134,7 @@ class _Draft:
         (self.rules, self.seed, self.months, self.phase, self.to_move, self.dealer, self.draws,
          self.decks, hands, self.field, self.stock, self.stock_pos, captured, self.calls,
          self.refs, self.pending, self.field_brights, self.last_yaku_seat, self.scores, self.ledger,
-         self.spread, self.picks, self.winner, self.log) = s
+         self.spread, self.picks, self.winner, _, self.log) = s[:]
         self.hands = list(hands)
         self.captured = list(captured)
         self.new = []
@@ -148,4 +145,4 @@ class _Draft:
             self.draws, self.decks, tuple(self.hands), self.field, self.stock, self.stock_pos,
             tuple(self.captured), self.calls, self.refs, self.pending, self.field_brights,
             self.last_yaku_seat, self.scores, self.ledger, self.spread, self.picks,
-            self.winner, (self.log, tuple(self.new))))
+            self.winner, self.phase == OVER, (self.log, tuple(self.new))))
