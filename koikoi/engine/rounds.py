@@ -274,8 +274,8 @@ def _start_round(d: _Draft) -> None:
             # A lucky hand holds a month complete, or no month an odd number of times. Both
             # hands at once: seat 1's cards in the 48 bits above seat 0's.
             x = h0 | h1 << 48
-            odd = _odd_months(x)
-            if _full_months(x) or not odd & _ALL or not odd >> 48:
+            odd = (x ^ x >> 1 ^ x >> 2 ^ x >> 3) & _LOW      # _odd_months, inlined for speed
+            if x & x >> 1 & x >> 2 & x >> 3 & _LOW or not odd & _ALL or not odd >> 48:  # _full_months
                 lucky = (_lucky(h0), _lucky(h1))
                 if rules.lucky_hands == "misdeal":
                     seat = 0 if lucky[0] else 1
@@ -331,14 +331,17 @@ def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base:
     d.log = _gather(d.log, len(ledger) % 32 == 31)     # (see State.log)
     if winner is not None and award:
         scores = paid(scores, winner, award, rules)
-    d.scores = scores = tuple(scores)
+    d.scores = scores      # (a tuple: paid's, or the State's)
     row = _new(LedgerRow, (len(ledger) + 1, d.dealer, winner, reason, yaku, base, mults, award,
                            scores, d.calls))
     d.ledger = ledger = ledger + (row,)
     captured = d.captured
     d.new.append(_new(RoundEnded, (row, (ids_of(captured[0]), ids_of(captured[1])), "round_ended")))
 
-    d.dealer = next_dealer(rules, d.dealer, winner, reason == "exhausted", d.last_yaku_seat)
+    if reason == "exhausted":
+        d.dealer = next_dealer(rules, d.dealer, winner, True, d.last_yaku_seat)
+    elif winner is not None:
+        d.dealer = winner   # next_dealer's answer, inlined for speed: the winner deals next
 
     played = len(ledger)
     over = ((d.months is not None and played >= d.months)
