@@ -16,7 +16,7 @@ from .events import (DECKS_MAX, Exhausted, FieldSwept, LedgerRow, LuckyHand, Mat
                      Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread, RoundDealt, RoundEnded)
 from .rules import Rules
 from .scoring import award_from_mask, next_dealer, paid
-from .state import _gather, _new, OVER, OYAGIME, PLAY, State, _Draft
+from .state import _flat, _new, OVER, OYAGIME, PLAY, State, _Draft
 
 _KEYS = struct.Struct("<48Q").unpack
 
@@ -328,7 +328,8 @@ def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base:
     rules = d.rules
     scores = d.scores
     ledger = d.ledger
-    d.log = _gather(d.log, len(ledger) % 32 == 31)     # (see State.log)
+    if len(ledger) % 8 == 7:
+        d.log = (None, _flat(d.log))    # every 8th round: the log's chain in one (State.log)
     if winner is not None and award:
         scores = paid(scores, winner, award, rules)
     d.scores = scores      # (a tuple: paid's, or the State's)

@@ -148,6 +148,12 @@ def test_the_event_log_grows_by_each_actions_events_read_in_any_order():
         assert states[i].events == logs[i] and replay(logs[i]) == states[i]
     assert sum(e.type == "round_ended" for e in logs[-1]) == 3
     assert hash(replay(logs[-1])) == hash(states[-1])
+    # A long match: comparing two States walks their chains, which stay short.
+    s = new_match(R["nintendo"], seed=12, months=120)    # MONTHS_MAX
+    while not s.is_over:
+        s = apply(s, rng.choice(legal_actions(s)))
+    again = replay(s.events)
+    assert again == s and hash(again) == hash(s) and again.events == s.events
 
 
 def test_replay_refuses_a_tampered_log():
