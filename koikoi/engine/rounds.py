@@ -42,6 +42,31 @@ def _shuffled(keys: tuple) -> list:
     return sorted(range(48), key=list(keys).__getitem__)
 
 
+_WORDS = struct.Struct("<48I")
+_UNPACK32, _PACK32 = _WORDS.unpack, _WORDS.pack
+_INDEX_SLOTS = bytes(b for i in range(48) for b in (i, 0, 0, 0))
+_TOPS = sum(0xFFFF00 << (32 * k) for k in range(47))       # bits 8..23 of words 0..46
+_CARRY = sum(1 << (32 * k + 24) for k in range(47))         # bit 24 of words 0..46
+
+
+def _deck_of(digest: bytes) -> bytes:
+    """``_shuffled(_KEYS(digest))`` (the deal of one draw) as bytes, faster: each card sorts as
+    one 24-bit int, its key's top 16 bits above its index (laid out by byte copies, not by
+    arithmetic in Python), a sort of one-digit ints. That orders the cards as their whole
+    keys do unless two keys share their top 16 bits (1.7% of draws, found after the sort),
+    which take the sort by whole keys."""
+    slots = bytearray(_INDEX_SLOTS)     # word i: (i, key i's byte 6, its byte 7, 0)
+    slots[1::4] = digest[6::8]
+    slots[2::4] = digest[7::8]
+    order = _PACK32(*sorted(_UNPACK32(slots)))
+    # Each sorted word XOR the next has bits 8..23 clear only where two share their top 16
+    # bits; adding those bits back carries into bit 24 of every word where they are not clear.
+    w = int.from_bytes(order, "little")
+    if ((w ^ w >> 32) & _TOPS) + _TOPS & _CARRY != _CARRY:
+        return bytes(_shuffled(_KEYS(digest)))
+    return order[::4]
+
+
 # ---------------------------------------------------------------- starting
 
 def new_match(rules: Rules, *, seed: int, months: Optional[int] = None,
@@ -212,9 +237,8 @@ def _start_round(d: _Draft) -> None:
             d.decks = d.decks[1:]
             d.draws += 1
         else:
-            # _shuffled(_draw_keys(d)), inline: every round's deal runs this.
-            deck = sorted(_CARDS, key=list(_KEYS(_shake(b"%d/%d" % (d.seed, d.draws)).digest(384))
-                                            ).__getitem__)
+            # _shuffled(_draw_keys(d)), inline and through _deck_of: every round's deal runs this.
+            deck = _deck_of(_shake(b"%d/%d" % (d.seed, d.draws)).digest(384))
             d.draws += 1
         dealer = d.dealer
         first = sum(map(bit, deck[0:8]))
