@@ -57,7 +57,7 @@ def apply(state: State, action: Action) -> State:
         return _apply_other(state, action)
     (rules, seed, months, phase, seat, dealer, draws, decks, hands, field, stock, stock_pos,
      captured, calls, refs, pending, field_brights, last_yaku_seat, scores, ledger, spread, picks,
-     winner, events) = state
+     winner, is_over, log) = state[:]  # (a slice: an exact tuple unpacks faster)
     if phase != PLAY:
         return reference_apply(state, action)  # raises IllegalAction
     card = action.card
@@ -100,8 +100,8 @@ def apply(state: State, action: Action) -> State:
         return _new(State, (
             rules, seed, months, CHOOSE, seat, dealer, draws, decks, new_hands, field, stock,
             stock_pos + 1, (captured[0], cap) if seat else (cap, captured[1]), calls, refs, s,
-            field_brights, last_yaku_seat, scores, ledger, spread, picks, winner,
-            events + (played, _PENDING[ss])))
+            field_brights, last_yaku_seat, scores, ledger, spread, picks, winner, False,
+            (log, (played, _PENDING[ss]))))
     if sm:
         field ^= sm
         cap |= _BIT[s] | sm
@@ -123,21 +123,21 @@ def apply(state: State, action: Action) -> State:
         return _new(State, (
             rules, seed, months, DECIDE, seat, dealer, draws, decks, new_hands, field, stock,
             stock_pos + 1, new_cap, calls, refs, -1, field_brights, seat, scores, ledger, spread,
-            picks, winner, events + (played, flipped, _new(YakuMade, (
-                seat, now, sum(map(_POINTS, now)), "yaku_made")))))
+            picks, winner, False, (log, (played, flipped, _new(YakuMade, (
+                seat, now, sum(map(_POINTS, now)), "yaku_made"))))))
     if now or not (hand | other):
         # The rules stop the round, or the last cards were played: the rest in a draft.
         d = _Draft(_new(State, (
             rules, seed, months, PLAY, seat, dealer, draws, decks, new_hands, field, stock,
             stock_pos + 1, new_cap, calls, refs, -1, field_brights, last_yaku_seat, scores,
-            ledger, spread, picks, winner, events)))
+            ledger, spread, picks, winner, False, log)))
         d.new += (played, flipped)
         return _finish_in_draft(d, seat, now)
     # tuple.__new__ skips the NamedTuples' Python-level __new__: this is the hot path.
     return _new(State, (
         rules, seed, months, PLAY, (1 - seat) if other else seat, dealer, draws, decks, new_hands,
         field, stock, stock_pos + 1, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
-        scores, ledger, spread, picks, winner, events + (played, flipped)))
+        scores, ledger, spread, picks, winner, False, (log, (played, flipped))))
 
 
 def _finish_in_draft(d: _Draft, seat: int, now: tuple) -> State:
@@ -154,7 +154,7 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
     """A ChooseMatch computed directly, like ``_apply_play``."""
     (rules, seed, months, phase, seat, dealer, draws, decks, hands, field, stock, stock_pos,
      captured, calls, refs, s, field_brights, last_yaku_seat, scores, ledger, spread, picks,
-     winner, events) = state
+     winner, is_over, log) = state[:]  # (a slice: an exact tuple unpacks faster)
     target = action.target
     t = ID_TO_INDEX.get(target) if type(target) is str else None
     if t is None or not (field & CARD_MONTH_MASK[s]) >> t & 1:
@@ -170,8 +170,8 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
     if now and not _auto_stop(rules, hands, seat, calls):
         return _new(State, (
             rules, seed, months, DECIDE, seat, dealer, draws, decks, hands, field, stock, stock_pos,
-            new_cap, calls, refs, -1, field_brights, seat, scores, ledger, spread, picks, winner,
-            events + (chose, _new(YakuMade, (seat, now, sum(map(_POINTS, now)), "yaku_made")))))
+            new_cap, calls, refs, -1, field_brights, seat, scores, ledger, spread, picks, winner, False,
+            (log, (chose, _new(YakuMade, (seat, now, sum(map(_POINTS, now)), "yaku_made"))))))
     if now or not (hands[0] | hands[1]):
         d = _Draft(state)
         d.field = field
@@ -182,14 +182,14 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
     return _new(State, (
         rules, seed, months, PLAY, (1 - seat) if hands[1 - seat] else seat, dealer, draws, decks,
         hands, field, stock, stock_pos, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
-        scores, ledger, spread, picks, winner, events + (chose,)))
+        scores, ledger, spread, picks, winner, False, (log, (chose,))))
 
 
 def _apply_koikoi(state: State) -> State:
     """A KoiKoi call computed directly, like ``_apply_play``."""
     (rules, seed, months, phase, seat, dealer, draws, decks, hands, field, stock, stock_pos,
      captured, calls, refs, pending, field_brights, last_yaku_seat, scores, ledger, spread, picks,
-     winner, events) = state
+     winner, is_over, log) = state[:]  # (a slice: an exact tuple unpacks faster)
     other = hands[1 - seat]
     if not (hands[seat] | other):
         return reference_apply(state, KoiKoi())
@@ -202,8 +202,8 @@ def _apply_koikoi(state: State) -> State:
     return _new(State, (
         rules, seed, months, PLAY, (1 - seat) if other else seat, dealer, draws, decks, hands,
         field, stock, stock_pos, captured, calls, refs, pending, field_brights, last_yaku_seat,
-        scores, ledger, spread, picks, winner,
-        events + (_new(KoiKoiCalled, (seat, n, "koikoi")),)))
+        scores, ledger, spread, picks, winner, False,
+        (log, (_new(KoiKoiCalled, (seat, n, "koikoi")),))))
 
 
 def _apply_stop(state: State) -> State:

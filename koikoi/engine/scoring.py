@@ -360,7 +360,8 @@ def yaku_points(mask: int, rules: Rules, field: int = 0, calls: int = 0,
     table = memo[2]
     hit = table.get(key)
     if hit is None:
-        hit = tuple((name, pts) for name, pts, _ in yaku_masks(mask, rules, field, calls, month))
+        # (a list comprehension, not a generator: no generator frame)
+        hit = tuple([(name, pts) for name, pts, _ in yaku_masks(mask, rules, field, calls, month)])
         if len(table) >= _MEMO_MAX:
             table.clear()
         table[key] = hit

@@ -132,6 +132,30 @@ def _finished(seed=4, months=2):
     return s
 
 
+def test_the_event_log_grows_by_each_actions_events_read_in_any_order():
+    # State.log keeps a chain of steps, flattened at each round's end; State.events must
+    # read the same whole log whichever States were read before (the last one is cached).
+    import random
+    rng = random.Random(11)
+    states = [new_match(R["nintendo"], seed=11, months=3)]
+    while not states[-1].is_over:
+        states.append(apply(states[-1], rng.choice(legal_actions(states[-1]))))
+    logs = [s.events for s in states]
+    assert all(type(e) is tuple and len(e) for e in logs)
+    for before, after in zip(logs, logs[1:]):
+        assert len(after) > len(before) and after[:len(before)] == before
+    for i in rng.sample(range(len(states)), 20) + [0, len(states) - 1, 0]:
+        assert states[i].events == logs[i] and replay(logs[i]) == states[i]
+    assert sum(e.type == "round_ended" for e in logs[-1]) == 3
+    assert hash(replay(logs[-1])) == hash(states[-1])
+    # A long match: comparing two States walks their chains, which stay short.
+    s = new_match(R["nintendo"], seed=12, months=120)    # MONTHS_MAX
+    while not s.is_over:
+        s = apply(s, rng.choice(legal_actions(s)))
+    again = replay(s.events)
+    assert again == s and hash(again) == hash(s) and again.events == s.events
+
+
 def test_replay_refuses_a_tampered_log():
     s = _finished()
     events = list(s.events)

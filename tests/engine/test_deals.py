@@ -327,3 +327,25 @@ def test_the_state_holds_the_decks_still_to_deal():
     assert len(s.decks) == 2 and s.draws == 1
     s = play_out(s)
     assert len(deals(s)) >= 3 and s.decks == () and s.draws == len(deals(s))
+
+
+def test_the_fast_deal_order_is_the_sort_by_whole_keys_also_when_keys_nearly_tie():
+    # rounds._deck_of sorts each card by its key's top 16 bits and must fall back to the whole
+    # keys whenever two share them: the deals (and every saved match) depend on this order.
+    from koikoi.engine.rounds import _KEYS, _deck_of, _shake, _shuffled
+    for seed in range(400):
+        for draw in range(4):
+            digest = _shake(b"%d/%d" % (seed, draw)).digest(384)
+            assert list(_deck_of(digest)) == _shuffled(_KEYS(digest)), (seed, draw)
+    rng = random.Random(28)
+    for t in range(600):
+        raw = bytearray(rng.randbytes(384))
+        i, j = rng.sample(range(48), 2)
+        if t % 3 == 0:
+            raw[8 * j:8 * j + 8] = raw[8 * i:8 * i + 8]           # the same whole key
+        elif t % 3 == 1:
+            raw[8 * j + 6:8 * j + 8] = raw[8 * i + 6:8 * i + 8]   # the same top 16 bits
+        else:
+            raw[8 * j + 7] = raw[8 * i + 7]                       # the same top byte only
+        digest = bytes(raw)
+        assert list(_deck_of(digest)) == _shuffled(_KEYS(digest)), t
