@@ -101,7 +101,7 @@ def apply(state: State, action: Action) -> State:
             rules, seed, months, CHOOSE, seat, dealer, draws, decks, new_hands, field, stock,
             stock_pos + 1, (captured[0], cap) if seat else (cap, captured[1]), calls, refs, s,
             field_brights, last_yaku_seat, scores, ledger, spread, picks, winner, False,
-            (log, (played, _PENDING[ss]))))
+            log + (played, _PENDING[ss])))
     if sm:
         field ^= sm
         cap |= _BIT[s] | sm
@@ -123,8 +123,8 @@ def apply(state: State, action: Action) -> State:
         return _new(State, (
             rules, seed, months, DECIDE, seat, dealer, draws, decks, new_hands, field, stock,
             stock_pos + 1, new_cap, calls, refs, -1, field_brights, seat, scores, ledger, spread,
-            picks, winner, False, (log, (played, flipped, _new(YakuMade, (
-                seat, now, sum(map(_POINTS, now)), "yaku_made"))))))
+            picks, winner, False, log + (played, flipped, _new(YakuMade, (
+                seat, now, sum(map(_POINTS, now)), "yaku_made")))))
     if now or not (hand | other):
         # The rules stop the round, or the last cards were played: the rest in a draft.
         d = _Draft(_new(State, (
@@ -137,7 +137,7 @@ def apply(state: State, action: Action) -> State:
     return _new(State, (
         rules, seed, months, PLAY, (1 - seat) if other else seat, dealer, draws, decks, new_hands,
         field, stock, stock_pos + 1, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
-        scores, ledger, spread, picks, winner, False, (log, (played, flipped))))
+        scores, ledger, spread, picks, winner, False, log + (played, flipped)))
 
 
 def _finish_in_draft(d: _Draft, seat: int, now: tuple) -> State:
@@ -171,7 +171,7 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
         return _new(State, (
             rules, seed, months, DECIDE, seat, dealer, draws, decks, hands, field, stock, stock_pos,
             new_cap, calls, refs, -1, field_brights, seat, scores, ledger, spread, picks, winner, False,
-            (log, (chose, _new(YakuMade, (seat, now, sum(map(_POINTS, now)), "yaku_made"))))))
+            log + (chose, _new(YakuMade, (seat, now, sum(map(_POINTS, now)), "yaku_made")))))
     if now or not (hands[0] | hands[1]):
         d = _Draft(state)
         d.field = field
@@ -182,7 +182,7 @@ def _apply_choose(state: State, action: ChooseMatch) -> State:
     return _new(State, (
         rules, seed, months, PLAY, (1 - seat) if hands[1 - seat] else seat, dealer, draws, decks,
         hands, field, stock, stock_pos, new_cap, calls, refs, -1, field_brights, last_yaku_seat,
-        scores, ledger, spread, picks, winner, False, (log, (chose,))))
+        scores, ledger, spread, picks, winner, False, log + (chose,)))
 
 
 def _apply_koikoi(state: State) -> State:
@@ -203,7 +203,7 @@ def _apply_koikoi(state: State) -> State:
         rules, seed, months, PLAY, (1 - seat) if other else seat, dealer, draws, decks, hands,
         field, stock, stock_pos, captured, calls, refs, pending, field_brights, last_yaku_seat,
         scores, ledger, spread, picks, winner, False,
-        (log, (_new(KoiKoiCalled, (seat, n, "koikoi")),))))
+        log + (_new(KoiKoiCalled, (seat, n, "koikoi")),)))
 
 
 def _apply_stop(state: State) -> State:

@@ -16,7 +16,7 @@ from .events import (DECKS_MAX, Exhausted, FieldSwept, LedgerRow, LuckyHand, Mat
                      Misdeal, OyagimeDecided, OyagimePicked, OyagimeSpread, RoundDealt, RoundEnded)
 from .rules import Rules
 from .scoring import award_from_mask, next_dealer, paid
-from .state import _flat, _new, OVER, OYAGIME, PLAY, State, _Draft
+from .state import _new, OVER, OYAGIME, PLAY, State, _Draft
 
 _KEYS = struct.Struct("<48Q").unpack
 
@@ -110,7 +110,7 @@ def new_match(rules: Rules, *, seed: int, months: Optional[int] = None,
     recorded, order = _set_decks(decks)
     start = rules.starting_points if rules.scoring_mode == "zero_sum" else 0
     d = _Draft(State(rules, seed, months, OYAGIME, 0, None, 0, order, (0, 0), 0, (), 0, (0, 0),
-                     (0, 0), ((), ()), -1, 0, -1, (start, start), (), (), (), None, False, None))
+                     (0, 0), ((), ()), -1, 0, -1, (start, start), (), (), (), None, False, ()))
     d.new.append(MatchStarted(rules, seed, months, recorded, first_dealer))
     if first_dealer is None:
         _oyagime_spread(d)
@@ -352,8 +352,6 @@ def _end_round(d: _Draft, winner: Optional[int], reason: str, yaku: tuple, base:
     rules = d.rules
     scores = d.scores
     ledger = d.ledger
-    if len(ledger) % 8 == 7:
-        d.log = (None, _flat(d.log))    # every 8th round: the log's chain in one (State.log)
     if winner is not None and award:
         scores = paid(scores, winner, award, rules)
     d.scores = scores      # (a tuple: paid's, or the State's)

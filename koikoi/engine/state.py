@@ -21,33 +21,6 @@ class ReplayError(ValueError):
     """A log that the rules do not reproduce (corrupt or tampered)."""
 
 
-def _flat(log) -> tuple:
-    """The events of a State's ``log``, flattened (see ``State.log``)."""
-    global _LAST_FLAT
-    last = _LAST_FLAT
-    if last[0] is log:
-        return last[1]
-    chunks = []
-    node = log
-    while node is not None:
-        chunks.append(node[1])
-        node = node[0]
-    if len(chunks) < 2:
-        out = chunks[0] if chunks else ()
-    else:
-        # A list grown by whole tuples, then one copy (not an iterator's item at a time).
-        out = list(chunks.pop())
-        while chunks:
-            out += chunks.pop()
-        out = tuple(out)
-    _LAST_FLAT = (log, out)     # replaced whole: another thread never sees half of it
-    return out
-
-
-_LAST_FLAT: tuple = (None, ())     # the last log flattened, and its events (a table on screen
-                                   # reads one State's events many times a frame)
-
-
 class State(NamedTuple):
     rules: Rules
     seed: int
@@ -73,19 +46,7 @@ class State(NamedTuple):
     picks: tuple             # ((seat, spread index, card index), ...) of the latest oya-gime draw
     winner: Optional[int]    # set when the match is over (None also for a draw)
     is_over: bool            # phase == OVER (a field, not a property: every loop over a match reads it)
-    log: tuple               # the event log as stored (read ``events``): see below
-
-    # ``log`` is (the log before the step that made this State, the events that step added),
-    # ``None`` before the first step. Each step then costs a two-item tuple, not a copy of the
-    # whole log (a 12-month match copied ~33,000 items that way). Every 8th round's end
-    # flattens the chain to (None, every event so far), so comparing or hashing two States
-    # never recurses deeper than 8 rounds of steps. It is built the same way on every path
-    # (``apply``, ``reference_apply``, ``replay``), so States with the same events compare equal.
-
-    @property
-    def events(self) -> tuple:
-        """The whole event log of the match so far."""
-        return _flat(self.log)
+    events: tuple            # the whole log
 
     @property
     def phase_name(self) -> str:
@@ -117,7 +78,7 @@ class _Draft:
         (self.rules, self.seed, self.months, self.phase, self.to_move, self.dealer, self.draws,
          self.decks, hands, self.field, self.stock, self.stock_pos, captured, self.calls,
          self.refs, self.pending, self.field_brights, self.last_yaku_seat, self.scores, self.ledger,
-         self.spread, self.picks, self.winner, _, self.log) = s[:]
+         self.spread, self.picks, self.winner, _, self.events) = s[:]
         self.hands = list(hands)
         self.captured = list(captured)
         self.new = []
@@ -128,4 +89,4 @@ class _Draft:
             self.draws, self.decks, tuple(self.hands), self.field, self.stock, self.stock_pos,
             tuple(self.captured), self.calls, self.refs, self.pending, self.field_brights,
             self.last_yaku_seat, self.scores, self.ledger, self.spread, self.picks,
-            self.winner, self.phase == OVER, (self.log, tuple(self.new))))
+            self.winner, self.phase == OVER, self.events + tuple(self.new)))

@@ -58,9 +58,8 @@ def walk(events):
             state = apply(state, action)
         except IllegalAction as exc:
             raise ReplayError(f"event {p} is an illegal action: {exc}") from None
-        new = state.log[1]      # the events this action added (not the whole log, flattened)
-        n = p + len(new)
-        if events[p:n] != new:
+        n = len(state.events)
+        if events[p:n] != state.events[p:]:
             for k in range(p, n):
                 if k >= len(events) or events[k] != state.events[k]:
                     got = events[k].type if k < len(events) else "the end of the log"

@@ -133,8 +133,8 @@ def _finished(seed=4, months=2):
 
 
 def test_the_event_log_grows_by_each_actions_events_read_in_any_order():
-    # State.log keeps a chain of steps, flattened at each round's end; State.events must
-    # read the same whole log whichever States were read before (the last one is cached).
+    # State.events is the whole log: each action's State extends the one before, and every
+    # State's log replays to it, whichever order they are read in.
     import random
     rng = random.Random(11)
     states = [new_match(R["nintendo"], seed=11, months=3)]
