@@ -18,7 +18,7 @@ Levels (modules):
   numbers, successive halving over Medium's top candidates, keeping Medium's
   favourite unless the playouts beat it by more than their noise; maximises
   the chance of winning the match through the table in data/winprob.json
-  (tools/fit_winprob.py). 700 playouts at a round's opening by default,
+  (tools/fit_winprob.py). 900 playouts at a round's opening by default,
   proportionally more as the hands empty (``hard.even_scale``, up to 3x), cut
   short at 0.5 s; or ``simulations`` (deterministic) or ``think_time`` seconds.
 

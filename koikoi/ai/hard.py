@@ -30,11 +30,15 @@ seconds; with neither, Hard plays ``DEFAULT_SIMS`` playouts, cut short at
 still to play, so a later decision plays proportionally more of them for the
 same cost (``even_scale``, up to three times as many with a few cards left):
 the Koi-Koi questions and last captures, where the round is decided, get the
-precision the opening turns had. With 700 at the opening this costs a decision
-p50/p95 101/136 ms of CPU on Nintendo (600 flat: 61/102), 110/137 on Battle
-Hanafuda (63/105). Against 671ecfc's Hard (600 flat), 200 paired 12-month
-matches a preset: Nintendo +0.22 points a round (95% CI -0.01..+0.46), Battle
-Hanafuda +0.06 (CI -0.20..+0.30): not weaker, not yet the +0.3 issue 28 asks.
+precision the opening turns had. With 900 at the opening a decision costs
+p50/p95 87-100/135-144 ms of CPU (700: 74/110 in the same session) (``tools/bench_sim.py --hard --sims 900``: 392
+positions of three 12-month matches on Nintendo and three on Battle Hanafuda,
+2026-12-07; 1000 measured 145-154 ms at p95, over the 150 ms budget). Against
+671ecfc's Hard (600 flat), 200 paired 12-month matches a preset at 700: Nintendo
++0.22 points a round (95% CI -0.01..+0.46), Battle Hanafuda +0.06 (CI
+-0.20..+0.30): not weaker, not yet the +0.3 issue 28 asks. Twice the playouts
+(1400 against 700, Nintendo, 42 pairs) measured +0.19 (CI -0.26..+0.65): more
+playouts alone will not reach it.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ from .winprob import _DATA as WINPROB_DATA, Outcome, WinProb, load_winprob, ship
 
 DEFAULT_THINK = 0.5
 _DATA = WINPROB_DATA       # the shipped table's path (koikoi.selfcheck reads hard._DATA)
-DEFAULT_SIMS = 700        # an opening decision's playouts when neither budget is given
+DEFAULT_SIMS = 900        # an opening decision's playouts when neither budget is given
 # A playout's cost grows with the cards still to play (measured, 600 playouts: 16 ms a
 # decision with 3 cards left in both hands, 90 ms with 16). ``even=True`` gives a decision
 # with fewer cards left more playouts, (OPEN_CARDS + EVEN_C) / (cards + EVEN_C) times as many,
