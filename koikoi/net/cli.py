@@ -126,6 +126,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="under load, commit the rooms' writes at most this often, one fsync for all "
                         f"(default {ServerConfig.commit_window * 1000:g}; 0: every write at once; more: "
                         "less CPU an action, answers that much later)")
+    p.add_argument("--sync", choices=("full", "normal"), default="full" if ServerConfig.durable else "normal",
+                   help="full (the default): every answered action is on disk before it is answered, "
+                        "through a crash of the machine; normal: no fsync a commit (less CPU an action; "
+                        "answered actions survive a crash of the server, but the latest of them may be "
+                        "lost if the machine itself goes down)")
     p.add_argument("--db", metavar="URL", default=None,
                    help="the quick-match ladder's database: players, ratings and the queue "
                         "(default: SQLite in the data folder; postgresql://... shares them "
@@ -151,7 +156,7 @@ async def _serve(args: argparse.Namespace, *, stop: Optional[asyncio.Event] = No
                           max_per_ip=args.max_per_ip, rate=args.rate,
                           guesses_rate=args.guess_rate / 60, guesses_total_rate=args.guess_total / 60,
                           code_digits=args.code_digits, commit_window=args.commit_window / 1000,
-                          gc_freeze=True)
+                          durable=args.sync == "full", gc_freeze=True)
     server = MatchServer(args.data, host=args.host, port=args.port, config=config)
     try:
         await server.start()
@@ -168,6 +173,9 @@ async def _serve(args: argparse.Namespace, *, stop: Optional[asyncio.Event] = No
     if ladder is not None:
         server.attach_ladder(ladder)
     print(f"koikoi server listening on {server.url} (rooms in {server.store.path})", flush=True)
+    if not config.durable:
+        log.info("--sync normal: commits are not fsync'd; a crash of the machine may lose the last "
+                 "answered actions (a crash of the server loses none)")
     if started is not None:
         started.set_result(server)
     stop = stop or asyncio.Event()

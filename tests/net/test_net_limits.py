@@ -375,6 +375,33 @@ def test_the_command_line_options(capsys):
     assert parse_args([]).commit_window == 10.0 and parse_args(["--commit-window", "0"]).commit_window == 0.0
     with pytest.raises(SystemExit):
         parse_args(["--commit-window", "500"])
+    assert "--sync" in text and parse_args([]).sync == "full" and parse_args(["--sync", "normal"]).sync == "normal"
+    with pytest.raises(SystemExit):
+        parse_args(["--sync", "off"])
+
+
+@pytest.mark.parametrize("sync, durable, pragma", [("full", True, 2), ("normal", False, 1)])
+def test_sync_sets_the_stores_synchronous_pragma(tmp_path, caplog, sync, durable, pragma):
+    """``--sync`` reaches the store: the writer thread's connection runs synchronous=FULL
+    (2) or NORMAL (1), and the log says when commits are not fsync'd."""
+    import logging
+
+    from koikoi.net import cli
+    args = cli.parse_args(["--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path), "--sync", sync])
+
+    async def scenario():
+        stop = asyncio.Event()
+        started = asyncio.get_running_loop().create_future()
+        task = asyncio.ensure_future(cli._serve(args, stop=stop, started=started))
+        server = await asyncio.wait_for(started, 20)
+        got = (server.store.durable, server.store.writer.submit(
+            lambda db: db.execute("PRAGMA synchronous").fetchone()[0]).result(10))
+        stop.set()
+        return got, await asyncio.wait_for(task, 30)
+    with caplog.at_level(logging.INFO, logger="koikoi"):
+        got, code = asyncio.run(scenario())
+    assert code == 0 and got == (durable, pragma)
+    assert ("not fsync'd" in caplog.text) == (not durable)
 
 
 def test_longer_room_codes(data_dir):

@@ -76,12 +76,12 @@ def test_restart_resumes_every_room(data_dir):
     run(scenario())
 
 
-async def _start_serve(data_dir, home, log_path):
+async def _start_serve(data_dir, home, log_path, *extra):
     env = dict(os.environ, KOIKOI_HOME=str(home), PYTHONPATH=str(ROOT))
     with open(log_path, "ab") as log:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "koikoi", "serve", "--port", "0", "--data", str(data_dir),
-            "--claim-after", "600", cwd=str(ROOT), env=env,
+            "--claim-after", "600", *extra, cwd=str(ROOT), env=env,
             stdout=asyncio.subprocess.PIPE, stderr=log)
     line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
     m = URL_RE.search(line)
@@ -89,10 +89,14 @@ async def _start_serve(data_dir, home, log_path):
     return proc, m.group(1)
 
 
-def test_sigkill_mid_round_loses_no_acknowledged_action(data_dir, tmp_path):
+@pytest.mark.parametrize("sync", ["full", "normal"])
+def test_sigkill_mid_round_loses_no_acknowledged_action(data_dir, tmp_path, sync):
+    """Under ``--sync normal`` too (no fsync a commit): a crash of the server, not of the
+    machine, loses no answered action."""
     async def scenario():
         rng = random.Random(9)
-        proc, url = await _start_serve(data_dir, tmp_path / "home", tmp_path / "serve.log")
+        proc, url = await _start_serve(data_dir, tmp_path / "home", tmp_path / "serve.log",
+                                       "--sync", sync)
         try:
             a = await Connection.open(url)
             code = (await a.create_room("casual", months=3, name="Aki"))["room"]
