@@ -36,7 +36,10 @@ positions of three 12-month matches on Nintendo and three on Battle Hanafuda,
 2026-12-07; 1000 measured 145-154 ms at p95, over the 150 ms budget). Against
 671ecfc's Hard (600 flat), 200 paired 12-month matches a preset at 700: Nintendo
 +0.22 points a round (95% CI -0.01..+0.46), Battle Hanafuda +0.06 (CI
--0.20..+0.30): not weaker, not yet the +0.3 issue 28 asks. Twice the playouts
+-0.20..+0.30): not weaker, not yet the +0.3 issue 28 asks. At 900 against
+905da7d's Hard (600 flat), 200 paired 12-month matches a preset (first seed 700000):
+Nintendo +0.11 (CI -0.15..+0.37), Battle Hanafuda +0.24 (CI -0.03..+0.51), match
+wins 0.555 and 0.556 (Wilson 95% lower bounds 0.506, 0.507). Twice the playouts
 (1400 against 700, Nintendo, 42 pairs) measured +0.19 (CI -0.26..+0.65): more
 playouts alone will not reach it.
 """
