@@ -12,6 +12,8 @@ in. Kinds, in turns (``--kinds``):
 
 - ``koikoi``: websockets as ``koikoi.net`` uses it: ``recv()`` in a task a
   connection, each frame sent at once (``protocol.send_text`` and ``send_data``);
+- ``callback``: as ``koikoi``, but each whole text frame handled as websockets reads
+  it (``process_event``), not by a task waiting in ``recv()``;
 - ``websockets``: websockets' ordinary ``async for`` and ``await send``;
 - ``picows``: the picows library (Cython framing and callbacks), if installed; not a
   dependency of the game, only a yardstick for what a faster transport would save.
@@ -73,9 +75,31 @@ async def _serve(kind: str, seconds: float, ready) -> None:
         await measure()
         return
 
-    from websockets.asyncio.server import serve
+    from websockets.asyncio.server import ServerConnection, serve
+    from websockets.frames import Opcode
+    from websockets.protocol import State
+    OPEN = State.OPEN
+
+    class Direct(ServerConnection):
+        """``callback``: a whole text frame handled in ``process_event``, as it is read."""
+        direct = False
+
+        def process_event(self, event) -> None:
+            nonlocal count
+            if self.direct and event.opcode is Opcode.TEXT and event.fin and self.protocol.state is OPEN:
+                bytes(event.data).decode()
+                count += 1
+                for _ in range(2):
+                    self.protocol.send_text(OUT)
+                self.send_data()
+                return
+            super().process_event(event)
 
     async def handler(ws):
+        if kind == "callback":
+            ws.direct = True
+            await ws.wait_closed()
+            return
         nonlocal count
         try:
             async for _msg in ws:
@@ -90,7 +114,8 @@ async def _serve(kind: str, seconds: float, ready) -> None:
         except Exception:       # the clients leave when the run ends
             pass
 
-    async with serve(handler, "127.0.0.1", 0, compression=None, logger=None) as server:
+    extra = {"create_connection": Direct} if kind == "callback" else {}
+    async with serve(handler, "127.0.0.1", 0, compression=None, logger=None, **extra) as server:
         port = server.sockets[0].getsockname()[1]
         print(f"port {port}", flush=True)
         await measure()
@@ -129,7 +154,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--gap", type=float, default=0.5, help="seconds between a client's frames, on average")
     ap.add_argument("--runs", type=int, default=2)
-    ap.add_argument("--kinds", default="koikoi,websockets,picows")
+    ap.add_argument("--kinds", default="koikoi,callback,websockets,picows")
     ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)     # the server subprocess
     args = ap.parse_args(argv)
     if args.serve:
