@@ -67,6 +67,9 @@ class Client:
         self.closing = False
         self.last = time.monotonic()          # the last frame read (the join and idle deadlines)
         self.sending = 0.0                    # when the frame leaving now started (0: none)
+        self.busy = False                     # a message of this connection is being handled
+        self.idle: Optional[asyncio.Future] = None   # done when it is (someone waits for it)
+        self.watching = False                 # told to close: the server watches that it does
         self.ping_at = 0.0                    # our last keepalive ping, and the last pong read
         self.pong_at = 0.0
 
@@ -150,6 +153,20 @@ class Client:
             self.sending = 0.0
             self._sender = None
 
+    def done_handling(self) -> None:
+        """Its message handled: the next may come (whoever waits for it, wakes)."""
+        self.busy = False
+        idle, self.idle = self.idle, None
+        if idle is not None and not idle.done():
+            idle.set_result(None)
+
+    async def wait_idle(self) -> None:
+        """Until the message being handled is done."""
+        while self.busy:
+            if self.idle is None:
+                self.idle = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self.idle)
+
     def stop_sending(self) -> None:
         self.closing = True
         if self._sender is not None:
@@ -177,9 +194,14 @@ class Accounting:
     def _connection_class(self):
         """websockets' server connection, counted from the TCP accept (before any byte
         of the handshake): over the total or the address's share it is answered 503 and
-        closed at once; ping and pong frames take from the connection's rate limit."""
+        closed at once; ping and pong frames take from the connection's rate limit. A
+        whole text frame that finds its connection idle (nothing of it being handled,
+        nothing queued) goes to ``server.on_read`` at once; any other waits in
+        websockets' queue for the connection's task (``server._read_loop``)."""
         server = self
         control = (Opcode.PING, Opcode.PONG)
+        data = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
+        TEXT = Opcode.TEXT
         full = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
                 b"Content-Length: %d\r\nConnection: close\r\n\r\n%s")
 
@@ -213,10 +235,33 @@ class Accounting:
                     return super().eof_received()
                 return None
 
+            # Data messages handed to websockets' own queue and not yet read from it by the
+            # connection's task (``recv``), and whether a fragmented one is coming in: while
+            # there is any, each frame waits its turn there, in order.
+            koikoi_queued = 0
+            koikoi_partial = False
+
             def process_event(self, event) -> None:
                 opcode = getattr(event, "opcode", None)
-                if opcode in control and self.koikoi_client is not None:
-                    server._control_frame(self.koikoi_client, opcode is Opcode.PONG)
+                c = self.koikoi_client
+                if opcode is TEXT and event.fin and c is not None and not c.busy and not c.closing \
+                        and not self.koikoi_queued and not self.koikoi_partial \
+                        and self.protocol.state is State.OPEN:
+                    try:
+                        raw = bytes(event.data).decode()
+                    except UnicodeDecodeError:      # websockets' recv refuses it (close 1007)
+                        pass
+                    else:
+                        # The message now, as it is read: no task wakes for it (the common
+                        # case: nothing of this connection's is being handled or waits)
+                        server.on_read(c, raw)
+                        return
+                if opcode in control and c is not None:
+                    server._control_frame(c, opcode is Opcode.PONG)
+                elif opcode in data:
+                    if event.fin:
+                        self.koikoi_queued += 1
+                    self.koikoi_partial = not event.fin
                 super().process_event(event)
         return Counted
 

@@ -167,7 +167,7 @@ class Room:
     updated: float = 0.0
     record: Optional[tuple] = None  # (events, the record's text) once over (frames.record)
     writing: bool = False           # a write of this room is on its way to the store (service.py)
-    lock: Any = None                # the transport's asyncio.Lock: one message of the room at a time
+    lock: Any = None                # the transport's RoomLock: one message of the room at a time
     owner: Optional[str] = None     # the address (IPv6: its /64) that created it, this run only
     rated: bool = False             # a quick-match room: its result goes to the ladder
     ladder_hashes: Optional[tuple] = None   # the two players' key hashes (the ladder's)

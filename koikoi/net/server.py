@@ -9,11 +9,14 @@ accept, the rate limits, then each message to the room service. Its command line
 
 The rooms, their matches and every rule of play are the synchronous
 ``koikoi.net.service.RoomService`` (``server.service``): a checked message in, what to
-write and what to send out. Here a room's messages run one at a time (an
-``asyncio.Lock`` a room) and each write the service asks for is awaited on the store's
-writer thread (``koikoi.net.store``: the writes of many rooms in one commit) before the
-service goes on: an action is on disk before anyone hears of it, and the event loop
-never waits for the disk.
+write and what to send out. Here a room's messages run one at a time (a ``RoomLock``
+a room) and each write the service asks for is done on the store's writer thread
+(``koikoi.net.store``: the writes of many rooms in one commit) before the service goes
+on, from the writer's answer: an action is on disk before anyone hears of it, and the
+event loop never waits for the disk. A frame that finds its connection idle is handled
+as websockets reads it (``on_read``, from ``process_event``), with no task woken for
+it; one that comes while its connection's last message is still being handled waits in
+websockets' queue for the connection's task, so a connection's messages keep their order.
 
 Abuse: frames over ``max_frame`` bytes close the connection (websockets ``max_size``,
 no compression); text only, JSON depth-capped, schema-checked
@@ -42,6 +45,7 @@ import gc
 import logging
 import sys
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -304,6 +308,10 @@ class MatchServer(Accounting):
         except Exception:       # never let one connection take the server down
             log.exception("connection %s: unexpected error", c.label)
         finally:
+            try:        # a message taken as it was read finishes first (its writes, its answers)
+                await asyncio.wait_for(c.wait_idle(), cfg.send_timeout + cfg.close_timeout + 30)
+            except (Exception, asyncio.CancelledError):
+                pass
             try:
                 self.service.closed(c, time.time())
             except Exception:
@@ -312,14 +320,19 @@ class MatchServer(Accounting):
             self.clients.discard(c)
 
     async def _read_loop(self, c: Client) -> None:
+        """The frames that found their connection busy (or came before it was ready, or
+        in fragments), from websockets' queue, in order; the others ``on_read`` took
+        as they were read, and this task waits for them to be done first."""
         cfg = self.config
         ws = c.ws
         while True:
             raw = await ws.recv()       # the join and idle deadlines: the clock (``_deadlines``)
-            c.last = time.monotonic()
-            msg = self.on_frame(c, raw)
-            if msg is not None:
-                await self.dispatch(c, msg)
+            if getattr(ws, "koikoi_queued", 0):
+                ws.koikoi_queued -= 1
+            await c.wait_idle()
+            if not c.closing:           # told to close: what comes meanwhile is not read
+                self.on_read(c, raw)
+                await c.wait_idle()
             if c.closing:
                 # Let the writer send what is queued and close; read what arrives meanwhile.
                 try:
@@ -363,38 +376,168 @@ class MatchServer(Accounting):
         c.bad = 0
         return msg
 
-    async def dispatch(self, c: Client, msg: dict) -> None:
-        """A checked message to the service, under its room's lock, and its writes awaited."""
+    def on_read(self, c: Client, raw: Any) -> None:
+        """One frame of ``c``'s, read while nothing else of it is handled: checked, then to
+        the room service (``c.busy`` until its writes are done). Nothing here raises."""
+        c.last = time.monotonic()
+        try:
+            msg = self.on_frame(c, raw)
+            if msg is not None:
+                self.handle(c, msg)
+        except Exception:           # pragma: no cover - never let one frame take the reader down
+            log.exception("connection %s: a frame failed", c.label)
+            c.done_handling()
+        if c.closing and not c.busy:
+            self._watch_close(c)
+
+    def handle(self, c: Client, msg: dict) -> None:
+        """A checked message to the service, its room's messages one at a time (the room's
+        lock, taken at once when free), each write it asks for done on the writer thread
+        before it goes on; ``c.busy`` until then."""
+        c.busy = True
         room = self.service.room_of(c, msg)
-        if room is None:
-            return await self._run(self.service.receive(c, msg, time.time()))
-        lock = room.lock
-        if lock is None:
-            lock = room.lock = asyncio.Lock()
-        async with lock:
-            await self._run(self.service.receive(c, msg, time.time()))
+        lock = None
+        if room is not None:
+            lock = room.lock
+            if lock is None:
+                lock = room.lock = RoomLock()
+            if not lock.take():         # another connection's message of the room runs
+                self._spawn(self._after_lock(c, lock, msg))
+                return
+        self._drive(self.service.receive(c, msg, time.time()), lambda: self._handled(c, lock))
+
+    async def _after_lock(self, c: Client, lock: "RoomLock", msg: dict) -> None:
+        try:
+            await lock.acquire()
+        except BaseException:
+            c.done_handling()
+            raise
+        self._drive(self.service.receive(c, msg, time.time()), lambda: self._handled(c, lock))
+
+    def _handled(self, c: Client, lock: Optional["RoomLock"]) -> None:
+        if lock is not None:
+            lock.release()
+        c.done_handling()
+        if c.closing:
+            self._watch_close(c)
+
+    async def dispatch(self, c: Client, msg: dict) -> None:
+        """``handle``, awaited: done once the message's writes are (tests)."""
+        await c.wait_idle()
+        self.handle(c, msg)
+        await c.wait_idle()
+
+    def _drive(self, w: Optional[Write], then: Callable[[], None]) -> None:
+        """Each write of ``w`` on the writer thread, then what follows it (from the
+        writer's answer, with no task), and ``then()`` once none is left."""
+        while w is not None:
+            try:
+                fut = self._awaited.later(w.op, *w.args)
+            except Exception as exc:        # the store is closed: the write failed
+                self._write_failed(w, exc)
+                break
+            fut.add_done_callback(lambda f, w=w: self._written(w, f, then))
+            return
+        try:
+            then()
+        except Exception:                   # pragma: no cover
+            log.exception("finishing a message failed")
+
+    def _written(self, w: Write, fut: asyncio.Future, then: Callable[[], None]) -> None:
+        if fut.cancelled():
+            w.room.writing = False
+            nxt = None
+        elif fut.exception() is not None:
+            self._write_failed(w, fut.exception())
+            nxt = None
+        else:
+            try:
+                nxt = w.done(fut.result(), time.time())
+            except Exception:
+                log.exception("room %s: telling the room of %s failed", w.room.code, w.op)
+                nxt = None
+        self._drive(nxt, then)
+
+    @staticmethod
+    def _write_failed(w: Write, exc: BaseException) -> None:
+        if not isinstance(exc, StoreError):     # StoreError; anything else is a failed write too
+            log.error("room %s: writing %s failed: %r", w.room.code, w.op, exc)
+        try:
+            w.failed(exc)
+        except Exception:
+            log.exception("room %s: telling a failed %s failed", w.room.code, w.op)
 
     async def _run(self, w: Optional[Write]) -> None:
         """Each write on the writer thread, awaited, then what follows it."""
-        while w is not None:
+        done = asyncio.get_running_loop().create_future()
+        self._drive(w, lambda: done.done() or done.set_result(None))
+        await done
+
+    def _spawn(self, coro) -> asyncio.Task:
+        t = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+        return t
+
+    def _watch_close(self, c: Client) -> None:
+        """A connection told to close: dropped if it has not closed in time (its task may
+        be waiting for a frame that never comes)."""
+        if c.watching:
+            return
+        c.watching = True
+        cfg = self.config
+
+        async def watch():
             try:
-                out = await self._awaited.call(w.op, *w.args)
-            except asyncio.CancelledError:
-                w.room.writing = False
-                raise
-            except Exception as exc:        # StoreError; anything else is a failed write too
-                if not isinstance(exc, StoreError):
-                    log.exception("room %s: writing %s failed", w.room.code, w.op)
+                await asyncio.wait_for(c.ws.wait_closed(), cfg.send_timeout + cfg.close_timeout)
+            except asyncio.TimeoutError:
+                c.abort()
+        self._spawn(watch())
+
+
+class RoomLock:
+    """A room's messages one at a time: ``take()`` it at once when it is free, or
+    ``await acquire()``; ``release()`` hands it to the next waiting, in order."""
+
+    __slots__ = ("_held", "_waiters")
+
+    def __init__(self):
+        self._held = False
+        self._waiters: deque = deque()
+
+    def locked(self) -> bool:
+        return self._held
+
+    def take(self) -> bool:
+        if self._held:
+            return False
+        self._held = True
+        return True
+
+    async def acquire(self) -> None:
+        if self.take():
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        try:
+            await fut                   # handed over by release(): held for this waiter
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()          # handed over as it was cancelled: pass it on
+            else:
                 try:
-                    w.failed(exc)
-                except Exception:
-                    log.exception("room %s: telling a failed %s failed", w.room.code, w.op)
+                    self._waiters.remove(fut)
+                except ValueError:
+                    pass
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            fut = self._waiters.popleft()
+            if not fut.done():
+                fut.set_result(None)
                 return
-            try:
-                w = w.done(out, time.time())
-            except Exception:
-                log.exception("room %s: telling the room of %s failed", w.room.code, w.op)
-                return
+        self._held = False
 
 
 __all__ = ["MatchServer", "ServerConfig", "Client", "DEFAULT_PORT", "default_data_dir",
