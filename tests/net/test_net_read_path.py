@@ -20,6 +20,12 @@ def _server_side(server, conn_name: str):
     return next(c for c in server.clients if c.name == conn_name)
 
 
+def _settled(server, *names: str) -> bool:
+    """Nothing of these players' connections handled or waiting in websockets' queue."""
+    sides = [_server_side(server, n) for n in names]
+    return all(s.ws.koikoi_queued == 0 and not s.ws.koikoi_partial and not s.busy for s in sides)
+
+
 async def _answers(conn: Connection, ids: set, timeout: float = 10.0) -> list:
     """The messages ``conn`` receives until every id in ``ids`` is answered, in order."""
     got, want = [], set(ids)
@@ -49,7 +55,7 @@ def test_an_idle_connections_frames_are_handled_as_they_are_read(data_dir):
                 assert (await a.ping())["type"] == "pong"
             # none of them went through websockets' queue and the connection's task
             assert calls == []
-            assert side.ws.koikoi_queued == 0 and not side.busy
+            assert _settled(server, "Aki")
             await close_all(a, b)
     run(main())
 
@@ -83,9 +89,7 @@ def test_frames_sent_while_one_is_written_keep_their_order(data_dir):
             seen = await _answers(other, {201})
             kinds = [m["type"] for m in seen]
             assert "events" in kinds and kinds.index("events") < kinds.index("pong")
-            for name in ("Aki", "Haru"):
-                side = _server_side(server, name)
-                assert side.ws.koikoi_queued == 0 and not side.busy
+            assert _settled(server, "Aki", "Haru")
             assert (await mover.ping())["type"] == "pong"
             await close_all(a, b)
     run(main())
@@ -100,8 +104,7 @@ def test_a_fragmented_message_is_read_whole_and_in_its_turn(data_dir):
             await a.ws.send(json.dumps({"type": "ping", "id": 8}))
             got = await _answers(a, {7, 8})
             assert [m["re"] for m in got if m.get("re") is not None] == [7, 8]
-            side = _server_side(server, "Aki")
-            assert side.ws.koikoi_queued == 0 and not side.ws.koikoi_partial
+            assert _settled(server, "Aki")
             assert (await a.ping())["type"] == "pong"
             await close_all(a, b)
     run(main())
