@@ -69,7 +69,7 @@ class Client:
         self.sending = 0.0                    # when the frame leaving now started (0: none)
         self.busy = False                     # a message of this connection is being handled
         self.idle: Optional[asyncio.Future] = None   # done when it is (someone waits for it)
-        self.watching = False                 # told to close: the server watches that it does
+        self.closer: Optional[asyncio.Task] = None   # told to close: the server's watch that it does
         self.ping_at = 0.0                    # our last keepalive ping, and the last pong read
         self.pong_at = 0.0
 

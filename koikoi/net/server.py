@@ -90,7 +90,7 @@ class MatchServer(Accounting):
         self.accepted = 0                         # connections accepted and open (all addresses)
         self.connection_cap = self.config.max_connections   # lowered to the open-files limit
         self._clock: Optional[asyncio.Task] = None
-        self._tasks: set = set()                  # writes started by the clock (the ladder's rooms)
+        self._tasks: set = set()    # the clock's writes (the ladder's rooms), room-lock waits, closes watched
 
     @property
     def rooms(self) -> dict:
@@ -276,14 +276,8 @@ class MatchServer(Accounting):
     def tick(self, now: Optional[float] = None, *, ladder: bool = True) -> list:
         """The service's tick (the claims due, the ladder's pairs), its writes started;
         returns their tasks (tests await them)."""
-        loop = asyncio.get_running_loop()
-        tasks = []
-        for w in self.service.tick(time.time() if now is None else now, ladder=ladder):
-            t = loop.create_task(self._run(w))
-            self._tasks.add(t)
-            t.add_done_callback(self._tasks.discard)
-            tasks.append(t)
-        return tasks
+        return [self._spawn(self._run(w))
+                for w in self.service.tick(time.time() if now is None else now, ladder=ladder)]
 
     # -------------------------------------------------------------- connections
 
@@ -323,11 +317,10 @@ class MatchServer(Accounting):
         """The frames that found their connection busy (or came before it was ready, or
         in fragments), from websockets' queue, in order; the others ``on_read`` took
         as they were read, and this task waits for them to be done first."""
-        cfg = self.config
         ws = c.ws
         while True:
             raw = await ws.recv()       # the join and idle deadlines: the clock (``_deadlines``)
-            if getattr(ws, "koikoi_queued", 0):
+            if ws.koikoi_queued:
                 ws.koikoi_queued -= 1
             await c.wait_idle()
             if not c.closing:           # told to close: what comes meanwhile is not read
@@ -335,10 +328,7 @@ class MatchServer(Accounting):
                 await c.wait_idle()
             if c.closing:
                 # Let the writer send what is queued and close; read what arrives meanwhile.
-                try:
-                    await asyncio.wait_for(ws.wait_closed(), cfg.send_timeout + cfg.close_timeout)
-                except asyncio.TimeoutError:
-                    c.abort()
+                await self._watch_close(c)
                 return
 
     def on_frame(self, c: Client, raw: Any) -> Optional[dict]:
@@ -421,12 +411,6 @@ class MatchServer(Accounting):
         if c.closing:
             self._watch_close(c)
 
-    async def dispatch(self, c: Client, msg: dict) -> None:
-        """``handle``, awaited: done once the message's writes are (tests)."""
-        await c.wait_idle()
-        self.handle(c, msg)
-        await c.wait_idle()
-
     def _drive(self, w: Optional[Write], then: Callable[[], None]) -> None:
         """Each write of ``w`` on the writer thread, then what follows it (from the
         writer's answer, with no task), and ``then()`` once none is left."""
@@ -444,11 +428,12 @@ class MatchServer(Accounting):
             log.exception("finishing a message failed")
 
     def _written(self, w: Write, fut: asyncio.Future, then: Callable[[], None]) -> None:
+        exc = None if fut.cancelled() else fut.exception()
         if fut.cancelled():
             w.room.writing = False
             nxt = None
-        elif fut.exception() is not None:
-            self._write_failed(w, fut.exception())
+        elif exc is not None:
+            self._write_failed(w, exc)
             nxt = None
         else:
             try:
@@ -461,7 +446,7 @@ class MatchServer(Accounting):
     @staticmethod
     def _write_failed(w: Write, exc: BaseException) -> None:
         if not isinstance(exc, StoreError):     # StoreError; anything else is a failed write too
-            log.error("room %s: writing %s failed: %r", w.room.code, w.op, exc)
+            log.error("room %s: writing %s failed", w.room.code, w.op, exc_info=exc)
         try:
             w.failed(exc)
         except Exception:
@@ -479,20 +464,19 @@ class MatchServer(Accounting):
         t.add_done_callback(self._tasks.discard)
         return t
 
-    def _watch_close(self, c: Client) -> None:
+    def _watch_close(self, c: Client) -> asyncio.Task:
         """A connection told to close: dropped if it has not closed in time (its task may
-        be waiting for a frame that never comes)."""
-        if c.watching:
-            return
-        c.watching = True
-        cfg = self.config
+        be waiting for a frame that never comes). One watch a connection: its task."""
+        if c.closer is None:
+            cfg = self.config
 
-        async def watch():
-            try:
-                await asyncio.wait_for(c.ws.wait_closed(), cfg.send_timeout + cfg.close_timeout)
-            except asyncio.TimeoutError:
-                c.abort()
-        self._spawn(watch())
+            async def watch():
+                try:
+                    await asyncio.wait_for(c.ws.wait_closed(), cfg.send_timeout + cfg.close_timeout)
+                except asyncio.TimeoutError:
+                    c.abort()
+            c.closer = self._spawn(watch())
+        return c.closer
 
 
 class RoomLock:
