@@ -42,6 +42,14 @@ def _events_by_take() -> tuple:
 _PLAYED, _CHOSEN, _FLIPPED, _PENDING = _events_by_take()
 
 
+def shared_events() -> tuple:
+    """Every event instance the hot path shares between turns. They live as long as this
+    module, so no other object ever takes one's ``id``: a reader may keep what it derives
+    from one (its encoded text) under that id for good."""
+    return (tuple(e for table in (_PLAYED, _CHOSEN, _FLIPPED) for by in table for e in by.values())
+            + _PENDING)
+
+
 def apply(state: State, action: Action) -> State:
     """The state after ``action``. Raises IllegalAction (state untouched) if it is not legal.
 

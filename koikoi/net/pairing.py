@@ -18,7 +18,7 @@ import logging
 from typing import Any
 
 from . import frames
-from .protocol import ProtocolError, new_token, record_id, record_log
+from .protocol import ProtocolError, log_id, new_token
 from .rooms import Room, Seat, room_rules, token_hash
 
 log = logging.getLogger("koikoi.net.server")
@@ -130,7 +130,7 @@ class LadderRooms:
         r = room.result or {}
         hashes = tuple(room.ladder_hashes or ())
         try:
-            moved = self.ladder.finished(room.code, record_id(record_log(room.events)), r.get("winner"),
+            moved = self.ladder.finished(room.code, log_id(room.events), r.get("winner"),
                                          r.get("reason") == "forfeit", hashes,
                                          preset=room.preset, months=room.months)   # kept across a restart
         except Exception:

@@ -78,6 +78,7 @@ field like ``events_from_json`` (hidden cards stay None).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -89,10 +90,12 @@ from ..engine.cards import IDS
 from ..engine.events import FORMAT_VERSION as LOG_FORMAT
 from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from_dict,
                              event_to_dict, events_to_json, public_event)
+from ..engine.fast import shared_events
 from ..files import BadFile, parse_json, too_deep
 from ..session import clean_name, legacy_id
 
 try:
+    from orjson import OPT_SORT_KEYS as _SORT_KEYS
     from orjson import dumps as _orjson_dumps
     from orjson import loads as _orjson_loads
 except ImportError:                 # optional: json encodes the same text, slower
@@ -225,6 +228,10 @@ def _hide_seed(event: NamedTuple) -> NamedTuple:
 _PRIVATE = (RoundDealt, OyagimeSpread, MatchStarted)
 _TEXTS: dict = {}                # id(event) -> (event, its text): the last events encoded
 _TEXTS_MAX = 256
+# The engine's shared events (most of a match's plays and flips are one of these ~1,400
+# instances): id -> [text, canonical text], each encoded on first use and kept for good
+# (they are never freed, so an id here is always the same event).
+_SHARED: dict = {id(e): [None, None] for e in shared_events()}
 
 
 def is_public(event: NamedTuple) -> bool:
@@ -235,14 +242,49 @@ def is_public(event: NamedTuple) -> bool:
 def event_text(event: NamedTuple) -> str:
     """The whole event as compact JSON (``encode(event_to_dict(event))``), encoded once for
     all who need it: the room store writing it, and for a public event each viewer."""
-    hit = _TEXTS.get(id(event))
+    key = id(event)
+    shared = _SHARED.get(key)
+    if shared is not None:
+        text = shared[0]
+        if text is None:
+            text = shared[0] = encode(event_to_dict(event))
+        return text
+    hit = _TEXTS.get(key)
     if hit is not None and hit[0] is event:
         return hit[1]
     text = encode(event_to_dict(event))
     if len(_TEXTS) >= _TEXTS_MAX:
         _TEXTS.clear()
-    _TEXTS[id(event)] = (event, text)
+    _TEXTS[key] = (event, text)
     return text
+
+
+def canonical_text(event: NamedTuple) -> str:
+    """The event as ``session.legacy_id`` writes it inside a log (keys sorted, compact):
+    orjson's text where it writes the same (every event but MatchStarted, whose rules
+    may hold a float, which the two write differently), json's otherwise."""
+    shared = _SHARED.get(id(event))
+    if shared is not None and shared[1] is not None:
+        return shared[1]
+    d = event_to_dict(event)
+    text = None
+    if _orjson_dumps is not None and type(event) is not MatchStarted:
+        try:
+            text = _orjson_dumps(d, option=_SORT_KEYS).decode()
+        except TypeError:               # an int over 64 bits: json's
+            pass
+    if text is None:
+        text = json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if shared is not None:
+        shared[1] = text
+    return text
+
+
+def log_id(events) -> str:
+    """``record_id(record_log(events))``, from each event's canonical text (the shared
+    events' kept): the SHA-256 of ``{"events":[...],"format":N}``, keys sorted."""
+    canon = '{"events":[' + ",".join(map(canonical_text, events)) + '],"format":%d}' % LOG_FORMAT
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()[:16]
 
 
 @lru_cache(maxsize=64)
@@ -323,12 +365,11 @@ def record_text(code: str, names, events, result: Optional[dict]) -> str:
     (``frames.record`` puts them in front for each seat): room, match_id, names, reason,
     winner, conceded, scores, log (``record_log``'s object). Each event is encoded once,
     and the log once more, canonically, for its id (``record_id``)."""
-    dicts = [event_to_dict(e) for e in events]
     r = result or {}
-    head = encode({"room": code, "match_id": record_id({"format": LOG_FORMAT, "events": dicts}),
+    head = encode({"room": code, "match_id": log_id(events),
                    "names": list(names), "reason": r.get("reason", "played"), "winner": r.get("winner"),
                    "conceded": r.get("conceded"), "scores": r.get("scores")})
-    return f'{head[:-1]},"log":{{"format":{LOG_FORMAT:d},"events":[{",".join(map(encode, dicts))}]}}}}'
+    return f'{head[:-1]},"log":{{"format":{LOG_FORMAT:d},"events":[{",".join(map(event_text, events))}]}}}}'
 
 
 # ------------------------------------------------------------------ frames

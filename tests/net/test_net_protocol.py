@@ -10,11 +10,13 @@ import pytest
 
 from koikoi.engine import (RULESETS, ChooseMatch, KoiKoi, PickOyagime, Play, Stop, apply,
                            legal_actions, new_match, public_event, replay)
-from koikoi.engine.events import event_to_dict
+from koikoi.engine.events import FieldSwept, event_to_dict
+from koikoi.net import protocol
 from koikoi.engine.table import fold_all
 from koikoi.net.protocol import (MAX_FRAME, ProtocolError, action_from_json, action_to_json,
-                                 encode, event_from_wire, new_room_code, new_token, normal_code,
-                                 parse_client, spectator_event, wire_event)
+                                 canonical_text, encode, event_from_wire, event_text, log_id,
+                                 new_room_code, new_token, normal_code, parse_client, record_id,
+                                 record_log, spectator_event, wire_event)
 from koikoi.net.rooms import Room, RoomStore, Seat, room_rules, room_session, token_hash
 
 from net_helpers import cards_in, check_tracker_against_engine, hidden_after
@@ -220,3 +222,33 @@ def test_a_frame_is_the_same_text_whichever_encoder_makes_it():
     for value in ({"re": 2 ** 70}, {1: "an int key"}, {"t": ("a", None)}, {"at": 1796184776.270759,
                                                                             "name": "名前"}):
         assert encode(value) == as_json(value)
+
+
+@pytest.mark.parametrize("orjson", [True, False])
+def test_a_logs_id_is_the_hash_of_its_canonical_text(monkeypatch, orjson):
+    """``log_id`` (the record's match id, built from each event's kept canonical text) is
+    ``record_id(record_log(events))`` (json's sorted text, which the client checks), and
+    ``event_text`` is ``encode(event_to_dict(e))``, for every event of whole matches of
+    every preset, with orjson and without (a fresh cache each way), asked twice (the
+    engine's shared events from the kept texts the second time), for a seed over 64 bits."""
+    monkeypatch.setattr(protocol, "_SHARED", {k: [None, None] for k in protocol._SHARED})
+    monkeypatch.setattr(protocol, "_TEXTS", {})
+    if not orjson:
+        monkeypatch.setattr(protocol, "_orjson_dumps", None)
+
+    def sorted_json(value):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    kinds = set()
+    for preset in sorted(RULESETS):
+        for seed in (3, 2 ** 80 + 5):
+            events = random_match(RULESETS[preset], seed).events
+            events += (FieldSwept(0, ("01-B", "01-RP", "01-P1", "01-P2"), ("02-A", "02-RP", "02-P1", "02-P2")),)
+            for _ in range(2):
+                for e in events:
+                    kinds.add(type(e).__name__)
+                    assert canonical_text(e) == sorted_json(event_to_dict(e)), e
+                    assert event_text(e) == encode(event_to_dict(e)), e
+                assert log_id(events) == record_id(record_log(events))
+    assert {"MatchStarted", "RoundDealt", "Played", "Flipped", "Chose", "YakuMade", "KoiKoiCalled",
+            "Stopped", "RoundEnded", "MatchEnded", "FieldSwept"} <= kinds
+
