@@ -16,6 +16,13 @@ _PICK = tuple(PickOyagime(i) for i in range(4))
 _DECIDE = (Stop(), KoiKoi())
 
 
+def shared_actions() -> tuple:
+    """Every action instance ``legal_actions`` hands out (it builds none of its own). They
+    live as long as this module, so no other object ever takes one's ``id``: a reader may
+    keep what it derives from one (its wire text) under that id for good."""
+    return _PLAY + tuple(a for row in _PLAY_TARGET for a in row) + _CHOOSE + _PICK + _DECIDE
+
+
 def _month_table() -> tuple:
     """For month ``mo``, hand bits ``h`` and field bits ``f`` of that month (4 bits each),
     ``table[mo * 256 + h * 16 + f]`` is (the Plays of those hand cards, whether they match)."""

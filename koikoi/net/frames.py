@@ -19,7 +19,7 @@ from collections import OrderedDict
 from typing import Any, Optional
 
 from ..engine import legal_actions
-from .protocol import (action_to_json, encode, event_text, is_public, record_text, rules_dict,
+from .protocol import (actions_text, encode, event_text, is_public, record_text, rules_dict,
                        spectator_event, wire_event)
 
 KEEP = 256          # viewers whose whole encoded log is kept (least recently read go first)
@@ -85,18 +85,14 @@ class Wire:
             self._logs.pop((room.code, seat), None)
 
 
-def legal(room, seat: Optional[int]) -> list:
-    """The actions open to ``seat`` now, in their wire form."""
+def legal_text(room, seat: Optional[int]) -> str:
+    """The actions open to ``seat`` now, in their wire form, encoded (most viewers have
+    none: not to move; a spectator never has any)."""
     state = room.state
     if room.status != "playing" or seat is None or state.to_move != seat:
-        return []
-    return [action_to_json(a) for a in legal_actions(state) or ()]
-
-
-def legal_text(room, seat: Optional[int]) -> str:
-    """``legal`` encoded (most viewers have none: not to move)."""
-    acts = legal(room, seat)
-    return encode(acts) if acts else "[]"
+        return "[]"
+    acts = legal_actions(state)
+    return actions_text(acts) if acts else "[]"
 
 
 def joined(room, c, rid: Any, claim_after: float, token: Optional[str] = None) -> dict:

@@ -91,6 +91,7 @@ from ..engine.events import FORMAT_VERSION as LOG_FORMAT
 from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from_dict,
                              event_to_dict, events_to_json, public_event)
 from ..engine.fast import shared_events
+from ..engine.legal import shared_actions
 from ..files import BadFile, parse_json, too_deep
 from ..session import clean_name, legacy_id
 
@@ -175,6 +176,27 @@ def action_to_json(action) -> dict:
     if isinstance(action, Stop):
         return {"kind": "stop"}
     raise TypeError(f"not an action: {type(action).__name__}")
+
+
+# id -> its text (None until first asked) of each action legal_actions hands out: kept for
+# good, since those instances are never freed (an id here is always the same action).
+_ACTION_TEXTS: dict = dict.fromkeys(map(id, shared_actions()))
+
+
+def actions_text(actions) -> str:
+    """``encode([action_to_json(a) for a in actions])``, each of legal_actions' own
+    instances encoded once for good."""
+    texts = _ACTION_TEXTS
+    out = []
+    for a in actions:
+        key = id(a)
+        text = texts.get(key)
+        if text is None:
+            text = encode(action_to_json(a))
+            if key in texts:
+                texts[key] = text
+        out.append(text)
+    return "[" + ",".join(out) + "]"
 
 
 _ACTION_FIELDS = {"play": {"card", "target"}, "choose": {"target"}, "pick": {"index"},

@@ -14,7 +14,7 @@ from koikoi.engine.events import FieldSwept, event_to_dict
 from koikoi.net import protocol
 from koikoi.engine.table import fold_all
 from koikoi.net.protocol import (MAX_FRAME, ProtocolError, action_from_json, action_to_json,
-                                 canonical_text, encode, event_from_wire, event_text, log_id,
+                                 actions_text, canonical_text, encode, event_from_wire, event_text, log_id,
                                  new_room_code, new_token, normal_code, parse_client, record_id,
                                  record_log, spectator_event, wire_event)
 from koikoi.net.rooms import Room, RoomStore, Seat, room_rules, room_session, token_hash
@@ -252,3 +252,22 @@ def test_a_logs_id_is_the_hash_of_its_canonical_text(monkeypatch, orjson):
     assert {"MatchStarted", "RoundDealt", "Played", "Flipped", "Chose", "YakuMade", "KoiKoiCalled",
             "Stopped", "RoundEnded", "MatchEnded", "FieldSwept"} <= kinds
 
+
+def test_the_legal_actions_text_is_their_wire_form_encoded():
+    """``actions_text`` (legal_actions' own instances encoded once for good) writes what
+    encoding each action's wire form writes, at every turn of whole matches of every
+    preset, and for actions built elsewhere (not kept: another object may take their id)."""
+    for preset in sorted(RULESETS):
+        state = new_match(RULESETS[preset], seed=5)
+        rng = random.Random(preset)
+        while not state.is_over:
+            legal = legal_actions(state)
+            for _ in range(2):
+                assert actions_text(legal) == encode([action_to_json(a) for a in legal])
+            state = apply(state, rng.choice(legal))
+    built = [Play("01-B"), Play("02-A", "02-RP"), ChooseMatch("03-B"), PickOyagime(2), KoiKoi(), Stop()]
+    assert actions_text(built) == encode([action_to_json(a) for a in built])
+    assert actions_text(()) == "[]"
+    kept = len([t for t in protocol._ACTION_TEXTS.values() if t is not None])
+    actions_text([Play("01-B")])
+    assert len([t for t in protocol._ACTION_TEXTS.values() if t is not None]) == kept
