@@ -506,10 +506,19 @@ def load_match(data: Any) -> tuple[str, tuple[SeatConfig, SeatConfig], State]:
 def legacy_id(log_data: Any) -> str:
     """The id of a save written before ids: a hash of its log, so every read of
     the same file (and a history copy of the same match) agrees."""
-    canon = json.dumps(log_data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text_id(canonical_json(log_data))
+
+
+def canonical_json(value: Any) -> str:
+    """``value`` as the text ``legacy_id`` hashes: compact, keys sorted, UTF-8 as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def text_id(canon: str) -> str:
+    """16 hex digits of the SHA-256 of a log's canonical text (``canonical_json``)."""
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()[:16]
 
 
 __all__ = ["MatchSession", "TableSession", "TableSeat", "SeatConfig", "MatchStore", "MoveStore", "IllegalAction", "Refused", "Move",
            "safe_explanation", "new_match_id", "valid_match_id",
-           "clean_name", "legacy_id", "load_match", "MAX_NAME_LEN", "FORMAT"]
+           "clean_name", "legacy_id", "canonical_json", "text_id", "load_match", "MAX_NAME_LEN", "FORMAT"]

@@ -78,7 +78,6 @@ field like ``events_from_json`` (hidden cards stay None).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import secrets
@@ -93,7 +92,7 @@ from ..engine.events import (MatchStarted, OyagimeSpread, RoundDealt, event_from
 from ..engine.fast import shared_events
 from ..engine.legal import shared_actions
 from ..files import BadFile, parse_json, too_deep
-from ..session import clean_name, legacy_id
+from ..session import canonical_json, clean_name, legacy_id, text_id
 
 try:
     from orjson import OPT_SORT_KEYS as _SORT_KEYS
@@ -296,7 +295,7 @@ def canonical_text(event: NamedTuple) -> str:
         except TypeError:               # an int over 64 bits: json's
             pass
     if text is None:
-        text = json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        text = canonical_json(d)
     if shared is not None:
         shared[1] = text
     return text
@@ -305,8 +304,7 @@ def canonical_text(event: NamedTuple) -> str:
 def log_id(events) -> str:
     """``record_id(record_log(events))``, from each event's canonical text (the shared
     events' kept): the SHA-256 of ``{"events":[...],"format":N}``, keys sorted."""
-    canon = '{"events":[' + ",".join(map(canonical_text, events)) + '],"format":%d}' % LOG_FORMAT
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()[:16]
+    return text_id('{"events":[' + ",".join(map(canonical_text, events)) + '],"format":%d}' % LOG_FORMAT)
 
 
 @lru_cache(maxsize=64)
@@ -385,8 +383,8 @@ def record_id(log: dict) -> str:
 def record_text(code: str, names, events, result: Optional[dict]) -> str:
     """The ``record`` message of an ended match, encoded, less its ``type`` and ``seat``
     (``frames.record`` puts them in front for each seat): room, match_id, names, reason,
-    winner, conceded, scores, log (``record_log``'s object). Each event is encoded once,
-    and the log once more, canonically, for its id (``record_id``)."""
+    winner, conceded, scores, log (``record_log``'s object): each event's ``event_text``,
+    and its canonical text for the id (``log_id``)."""
     r = result or {}
     head = encode({"room": code, "match_id": log_id(events),
                    "names": list(names), "reason": r.get("reason", "played"), "winner": r.get("winner"),
