@@ -70,6 +70,12 @@ DEFAULT_SIMS = 900        # an opening decision's playouts when neither budget i
 OPEN_CARDS = 16
 EVEN_C = 3.0
 EVEN_MAX = 3.0
+# The opponent's hand is dealt mostly from months it did not pass (``View.passed``: it left
+# their card on the field when it played a card there without capturing). Each unseen card
+# of a passed month is dealt to it as freely as any other with this chance only, else after
+# every other card. Measured, 12-month matches: Medium held a passed month in 0.07% of
+# cases (3 of 4,559) against 43% for the other months; Hard in 6.8% (29 of 427).
+INFER = 0.15
 
 
 class HardPlayer:
@@ -78,7 +84,9 @@ class HardPlayer:
     def __init__(self, seed: int = 0, think_time: Optional[float] = None,
                  simulations: Optional[int] = None, noise: float = 0.35,
                  kk_mode: str = "sim", kk_bias: float = 0.0, prior_keep: int = 5,
-                 anchor_z: Optional[float] = 1.0, policy_kk: str = "ev", even: bool = True):
+                 anchor_z: Optional[float] = 1.0, policy_kk: str = "ev", even: bool = True,
+                 infer: Optional[float] = INFER):
+        self.infer = infer
         self.even = even
         self.policy_kk = policy_kk
         self.prior_keep = prior_keep
@@ -169,7 +177,9 @@ class HardPlayer:
         best, mean, total = search(template, list(bits(unseen)), view.opponent_hand_count, me,
                                    moves, outcome.value, policy, rng, sims,
                                    self.think_time, t0, anchor, self.anchor_z or 0.0,
-                                   self._ceiling)
+                                   self._ceiling,
+                                   unseen & view.passed[1 - me] if self.infer is not None else 0,
+                                   self.infer or 0.0)
         self.last_stats = {"playouts": total, "seconds": time.perf_counter() - t0,
                            "value": mean, "candidates": len(cands)}
         if stop_value is not None:
@@ -299,7 +309,8 @@ def noise_draws(template: Round, me: int, opp_n: int) -> int:
 
 def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,
            rng: random.Random, sims: Optional[int], budget: float, t0: float,
-           anchor: Optional[int] = None, z: float = 1.0, ceiling: bool = False):
+           anchor: Optional[int] = None, z: float = 1.0, ceiling: bool = False,
+           unlikely: int = 0, escape: float = 0.0):
     """Determinized Monte-Carlo with successive halving and common random numbers.
 
     ``template`` is the round as the deciding seat ``me`` sees it (the opponent's hand and
@@ -323,8 +334,19 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
     def sample() -> Round:
         shuffle(rng, pool)
         r = template.copy()
-        r.hands[opp] = sum(bit[c] for c in pool[:opp_n])
-        r.stock = pool[opp_n:]
+        if unlikely:
+            # the likely cards first (an unlikely one with the chance ``escape``), each group
+            # in the shuffled order; the stock is the rest in that order
+            rand = rng.random
+            hand = [c for c in pool if not unlikely >> c & 1 or rand() < escape][:opp_n]
+            if len(hand) < opp_n:
+                hand += [c for c in pool if c not in hand][:opp_n - len(hand)]
+            h = sum(bit[c] for c in hand)
+            r.hands[opp] = h
+            r.stock = [c for c in pool if not h >> c & 1]
+        else:
+            r.hands[opp] = sum(bit[c] for c in pool[:opp_n])
+            r.stock = pool[opp_n:]
         r.sp = 0
         return r
 

@@ -50,7 +50,7 @@ from .events import (Chose, Exhausted, FieldSwept, Flipped, KoiKoiCalled, Ledger
 from .phase import Phase
 from .rules import Rules
 from .scoring import next_dealer, round_month, yaku_points
-from .view import View
+from .view import View, pass_step
 
 # The phases of View.phase.
 OYAGIME, PLAY, CHOOSE, DECIDE, OVER = Phase.OYAGIME, Phase.PLAY, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
@@ -86,6 +86,7 @@ class PublicTable(NamedTuple):
     ledger: tuple               # LedgerRow per round played
     is_over: bool
     winner: Optional[int]       # once the match is over; None also for a draw
+    passed: tuple = (0, 0)      # per seat, as View.passed (view.passed_months), this round
 
     opponent = property(lambda self: 1 - self.seat, doc="The other seat.")
     my_turn = property(lambda self: self.to_move == self.seat, doc="Whether this seat is to move.")
@@ -122,7 +123,7 @@ class PublicTable(NamedTuple):
             field_brights=self.field_brights, oyagime_face_down=self.oyagime_face_down,
             oyagime_picks=tuple((s, i, DECK[ID_TO_INDEX[c]]) for s, i, c in self.oyagime_picks),
             ledger=tuple(self.ledger), is_over=self.is_over, winner=self.winner, hand_mask=hand,
-            field_mask=field, captured_masks=cap)
+            field_mask=field, captured_masks=cap, passed=self.passed)
 
 
 def _mask(ids) -> int:
@@ -215,7 +216,7 @@ def _round_dealt(t: PublicTable, e: RoundDealt) -> PublicTable:
         opponent_hand_count=len(e.hands[1 - t.seat]), field_slots=_deal(field), captured=((), ()),
         stock_count=len(e.stock), pending=None, choices=(), calls=(0, 0),
         koikoi_refs=((), ()), yaku=((), ()), last_yaku_seat=None, field_brights=brights,
-        oyagime_face_down=0)
+        oyagime_face_down=0, passed=(0, 0))
 
 
 def _misdeal(t: PublicTable, e: Misdeal) -> PublicTable:
@@ -243,6 +244,8 @@ def _after_turn(t: PublicTable, seat: int) -> PublicTable:
 
 def _played(t: PublicTable, e: Played) -> PublicTable:
     seat, card = e.seat, e.card
+    t = t._replace(passed=pass_step(t.passed, seat, ID_TO_INDEX[card], bool(e.taken),
+                                    _mask(t.field)))
     if seat == t.seat:
         t = t._replace(hand=tuple(c for c in t.hand if c != card))
     else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from .cards import ALL, CARD_MONTH_MASK, DECK, Card, from_mask
+from .cards import ALL, CARD_MONTH_MASK, DECK, ID_TO_INDEX, Card, from_mask
 from .state import CHOOSE, OVER, PHASE_NAMES, OYAGIME, State
 from .rules import Rules
 from .scoring import Award, award_from_mask, round_month, yaku_points
@@ -41,6 +41,7 @@ class View(NamedTuple):
     hand_mask: int
     field_mask: int
     captured_masks: tuple
+    passed: tuple = (0, 0)     # per seat, months it likely does not hold (``passed_months``)
 
     @property
     def opponent(self) -> int:
@@ -97,5 +98,60 @@ def view(state: State, seat: int) -> View:
         pending, choices, state.field_brights,
         len(state.spread) - len(state.picks) if state.phase == OYAGIME else 0,
         tuple((s, i, DECK[c]) for s, i, c in state.picks), state.ledger, state.phase == OVER,
-        state.winner, hand, state.field, cap,
+        state.winner, hand, state.field, cap, passed_months(state.events, state.field),
     )
+
+
+_NIBBLE_LOW = sum(1 << (4 * m) for m in range(12))   # the lowest bit of each month's nibble
+
+
+def months_of(mask: int) -> int:
+    """The whole months (all four cards each) of the cards in ``mask``."""
+    return ((mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIBBLE_LOW) * 15
+
+
+def pass_step(passed: tuple, seat: int, card: int, took: bool, field: int) -> tuple:
+    """``passed`` (``View.passed``) after ``seat`` played ``card`` (an index) from its hand
+    onto ``field`` (the mask before the play), capturing (``took``) or not. A play of a month
+    voids what the seat's earlier passes said of it: it held that month after all."""
+    p = passed[seat] & ~CARD_MONTH_MASK[card]
+    if not took:
+        p |= months_of(field)
+    return (p, passed[1]) if seat == 0 else (passed[0], p)
+
+
+def passed_months(events, field: int) -> tuple:
+    """``View.passed``: per seat, the months (a mask of their four cards) whose card lay on
+    the field when that seat played a card from its hand to the field this round without
+    capturing, and none of whose cards it has played from its hand since. A player who holds
+    a match almost always takes it, so these are months it most likely does not hold.
+    ``events``: the log (or a seat's public log) up to now; ``field``: the field mask now.
+    The field before each play is found by undoing the round's events from the end, then the
+    plays are folded in order by ``pass_step`` (the fold ``engine.table`` runs as it goes).
+    Public knowledge: each play and the field it met are on the table for both seats."""
+    plays = []
+    f = field
+    for e in reversed(events):
+        t = e.type
+        if t == "played":
+            c = ID_TO_INDEX[e.card]
+            if e.taken:
+                for x in e.taken:
+                    f |= 1 << ID_TO_INDEX[x]
+            else:
+                f &= ~(1 << c)
+            plays.append((e.seat, c, bool(e.taken), f))
+        elif t == "flipped":
+            if e.taken:
+                for x in e.taken:
+                    f |= 1 << ID_TO_INDEX[x]
+            elif e.taken is not None:
+                f &= ~(1 << ID_TO_INDEX[e.card])
+        elif t == "chose":
+            f |= 1 << ID_TO_INDEX[e.target]
+        elif t in ("round_dealt", "field_swept", "match_started"):
+            break
+    passed = (0, 0)
+    for seat, c, took, before in reversed(plays):
+        passed = pass_step(passed, seat, c, took, before)
+    return passed

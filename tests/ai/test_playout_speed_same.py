@@ -42,6 +42,7 @@ _POLICIES = [
 POLICY_MOVES = "82059a92c7abc678accfacc8cd80fdd62ecfc495ba59f35ae289e4a26bb342d2"
 RANDOM_ROUNDS = "8ea1084e17aff02170e09f275ee411d1e14a6d4f18d67a2b1aaf1707db694aa5"
 HARD_ACTIONS = "3f985831b50143ebf22a6310673d5e88f48f75fdad62ecb91fa29ee4593ea736"
+HARD_ACTIONS_INFER = "3c9c6b0adaa6939f22225c9e6470a2f899acdcf1600e1e1e2906af8d677ea1f1"
 
 
 def policy_moves() -> tuple:
@@ -93,16 +94,17 @@ def random_rounds() -> tuple:
     return h.hexdigest(), n
 
 
-def hard_actions() -> tuple:
+def hard_actions(**settings) -> tuple:
     """(hash of Hard's actions, its decisions) over seeded 2-month matches against Medium at
-    a fixed budget (no clock in it), on the two presets and house rules with tsuki-fuda."""
+    a fixed budget (no clock in it), on the two presets and house rules with tsuki-fuda.
+    ``settings`` go to HardPlayer."""
     h = hashlib.sha256()
     n = 0
     for rules in (RULESETS["nintendo"], RULESETS["battle-hanafuda"], _RULES[-1]):
         for seed in range(2):
             s = new_match(rules, seed=seed, months=2)
             me = seed & 1
-            players = {me: HardPlayer(seed=seed, simulations=80),
+            players = {me: HardPlayer(seed=seed, simulations=80, **settings),
                        1 - me: MediumPlayer(seed=seed)}
             while not s.is_over:
                 seat = s.to_move
@@ -129,9 +131,14 @@ def test_random_rounds_play_as_before():
 
 
 def test_hard_acts_as_before():
-    got, n = hard_actions()
+    """Without its reading of the opponent's passes (``infer=None``), Hard decides as it did at
+    c505f27; with it (the default since it was added), as pinned then."""
+    got, n = hard_actions(infer=None)
     assert n > 80
     assert got == HARD_ACTIONS
+    got, n = hard_actions()
+    assert n > 80
+    assert got == HARD_ACTIONS_INFER
 
 
 def test_noise_streams_replay_the_generator():
@@ -148,4 +155,5 @@ def test_noise_streams_replay_the_generator():
 if __name__ == "__main__":     # prints the hashes of this tree's code (to pin them)
     print(policy_moves())
     print(random_rounds())
+    print(hard_actions(infer=None))
     print(hard_actions())
