@@ -15,6 +15,12 @@ probability of winning the MATCH from the resulting scores, rounds left and
 dealer (koikoi.ai.winprob: the table fitted by tools/fit_winprob.py), exact
 in the last round.
 
+The opponent's hand in each sample is dealt mostly from months it did not pass
+(``View.passed``: months whose card it left on the field when it played a card there
+without capturing; ``INFER``), so Hard reads the table as a player does: whoever
+plays a card that takes nothing while the Moon lies on the field most likely holds no
+other August card.
+
 Medium's evaluation ranks the candidates first: its best few are searched,
 weak ones are dropped early (successive halving), and Medium's favourite is
 kept unless another candidate beats it by more than one standard error of
@@ -41,7 +47,12 @@ positions of three 12-month matches on Nintendo and three on Battle Hanafuda,
 Nintendo +0.11 (CI -0.15..+0.37), Battle Hanafuda +0.24 (CI -0.03..+0.51), match
 wins 0.555 and 0.556 (Wilson 95% lower bounds 0.506, 0.507). Twice the playouts
 (1400 against 700, Nintendo, 42 pairs) measured +0.19 (CI -0.26..+0.65): more
-playouts alone will not reach it.
+playouts alone will not reach it. With the opponent's passes read (8336bc3), on the same
+seeds against 905da7d's Hard: Nintendo +0.23 (CI -0.02..+0.46), match wins 0.555
+(Wilson lower bound 0.506); Battle Hanafuda +0.29 (CI +0.04..+0.54), match wins 0.529.
+Against the Hard without it, 100 Nintendo pairs: +0.24 (CI -0.08..+0.56). Reading the
+passes costs little: p50/p95 48.5/80.5 ms against 50.3/77.5 without (``bench_sim.py
+--hard --sims 900 --months 12 --matches 3``, 408 positions, the same run).
 """
 
 from __future__ import annotations
