@@ -182,15 +182,14 @@ class HardPlayer:
         unseen = view.unseen_mask
         if view.pending is not None:
             unseen &= ~(1 << view.pending.index)
+        unlikely = unseen & view.passed[1 - me] if self.infer is not None else 0
         sims = self.simulations
         if sims is not None and self.even:
             sims = round(sims * even_scale(view.hand_mask.bit_count() + view.opponent_hand_count))
         best, mean, total = search(template, list(bits(unseen)), view.opponent_hand_count, me,
                                    moves, outcome.value, policy, rng, sims,
                                    self.think_time, t0, anchor, self.anchor_z or 0.0,
-                                   self._ceiling,
-                                   unseen & view.passed[1 - me] if self.infer is not None else 0,
-                                   self.infer or 0.0)
+                                   self._ceiling, unlikely, self.infer or 0.0)
         self.last_stats = {"playouts": total, "seconds": time.perf_counter() - t0,
                            "value": mean, "candidates": len(cands)}
         if stop_value is not None:
@@ -335,7 +334,9 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
     stops early at ``budget`` seconds if ``ceiling``; otherwise ``budget`` alone bounds it.
     A candidate whose turn puts the Koi-Koi question to ``me`` is valued with that question
     answered as a decision (``resolve``: the exact Stop, or Koi-Koi where its playouts
-    show it better), not by the playout policy's call.
+    show it better), not by the playout policy's call. ``unlikely`` (a mask of pool cards)
+    are dealt to the opponent's hand only after the rest, each as freely as any other with
+    the chance ``escape`` (``HardPlayer``: the months it passed, ``INFER``).
     Returns (best index, its mean, playouts).
     """
     opp = 1 - me

@@ -19,13 +19,12 @@ import random
 from typing import Sequence
 
 from ..engine.actions import KoiKoi, Stop
-from ..engine.cards import ALL, CARD_MONTH_MASK, ID_TO_INDEX, MONTH_MASK
+from ..engine.cards import ALL, CARD_MONTH_MASK, ID_TO_INDEX, MONTH_LOWS as _LOWS, MONTH_MASK
 from .base import KnowledgeCache, Seen, find, kind, months_left, play_key, seen
 from .knowledge import Knowledge, p_holds
 from .sim import bits
 
 _CM = CARD_MONTH_MASK
-_LOWS = sum(1 << (4 * m) for m in range(12))
 
 
 class Evaluator:

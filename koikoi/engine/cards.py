@@ -184,6 +184,13 @@ def ids_of(mask: int) -> tuple[str, ...]:
 ALL = (1 << 48) - 1
 MONTH_MASK = tuple(0xF << (4 * m) for m in range(12))     # by month index 0..11
 CARD_MONTH_MASK = tuple(MONTH_MASK[c.month - 1] for c in DECK)  # by card index
+MONTH_LOWS = sum(1 << (4 * m) for m in range(12))     # the lowest card bit of every month
+
+
+def months_of(mask: int) -> int:
+    """The whole months (all four cards each) of the cards in ``mask``."""
+    return ((mask | mask >> 1 | mask >> 2 | mask >> 3) & MONTH_LOWS) * 15
+
 KIND_MASK = {k: to_mask(c.id for c in DECK if c.kind is k) for k in Kind}
 BRIGHTS = KIND_MASK[Kind.BRIGHT]
 ANIMALS = KIND_MASK[Kind.ANIMAL]

@@ -7,6 +7,7 @@ from typing import Optional
 
 from .actions import ChooseMatch, KoiKoi, PickOyagime, Play, Stop, describe
 from .cards import _SHIFT, CARD_MONTH_MASK, ID_TO_INDEX, IDS, ids_of, indices
+from .cards import MONTH_LOWS as _MONTH_LOW_BITS
 from .state import CHOOSE, DECIDE, OVER, OYAGIME, PHASE_NAMES, PLAY, State
 
 _PLAY = tuple(Play(IDS[c]) for c in range(48))
@@ -45,7 +46,6 @@ def _month_table() -> tuple:
 
 _BY_MONTH = _month_table()
 _ACTS_BY_MONTH = tuple(acts for acts, _ in _BY_MONTH)
-_MONTH_LOW_BITS = sum(1 << (4 * m) for m in range(12))
 
 
 # _PAIR_p[hand byte | field byte << 8]: the Plays of months 2p and 2p + 1 (byte p of the

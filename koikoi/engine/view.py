@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from .cards import ALL, CARD_MONTH_MASK, DECK, ID_TO_INDEX, Card, from_mask
+from .cards import ALL, CARD_MONTH_MASK, DECK, ID_TO_INDEX, Card, from_mask, months_of, to_mask
 from .state import CHOOSE, OVER, PHASE_NAMES, OYAGIME, State
 from .rules import Rules
 from .scoring import Award, award_from_mask, round_month, yaku_points
@@ -102,14 +102,6 @@ def view(state: State, seat: int) -> View:
     )
 
 
-_NIBBLE_LOW = sum(1 << (4 * m) for m in range(12))   # the lowest bit of each month's nibble
-
-
-def months_of(mask: int) -> int:
-    """The whole months (all four cards each) of the cards in ``mask``."""
-    return ((mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIBBLE_LOW) * 15
-
-
 def pass_step(passed: tuple, seat: int, card: int, took: bool, field: int) -> tuple:
     """``passed`` (``View.passed``) after ``seat`` played ``card`` (an index) from its hand
     onto ``field`` (the mask before the play), capturing (``took``) or not. A play of a month
@@ -136,15 +128,13 @@ def passed_months(events, field: int) -> tuple:
         if t == "played":
             c = ID_TO_INDEX[e.card]
             if e.taken:
-                for x in e.taken:
-                    f |= 1 << ID_TO_INDEX[x]
+                f |= to_mask(e.taken)
             else:
                 f &= ~(1 << c)
             plays.append((e.seat, c, bool(e.taken), f))
         elif t == "flipped":
             if e.taken:
-                for x in e.taken:
-                    f |= 1 << ID_TO_INDEX[x]
+                f |= to_mask(e.taken)
             elif e.taken is not None:
                 f &= ~(1 << ID_TO_INDEX[e.card])
         elif t == "chose":

@@ -16,7 +16,7 @@ from koikoi.engine.cards import ID_TO_INDEX
 from koikoi.engine.state import PLAY
 from koikoi.engine.table import fold_all
 from koikoi.engine.events import public_event
-from koikoi.engine.view import months_of
+from koikoi.engine.cards import months_of
 
 
 def _months(mask: int) -> set:
