@@ -19,7 +19,8 @@ The opponent's hand in each sample is dealt mostly from months it did not pass
 (``View.passed``: months whose card it left on the field when it played a card there
 without capturing; ``INFER``), so Hard reads the table as a player does: whoever
 plays a card that takes nothing while the Moon lies on the field most likely holds no
-other August card.
+other August card. ``estimate``, behind the review and the coach, deals the same way
+(``dealt``).
 
 Medium's evaluation ranks the candidates first: its best few are searched,
 weak ones are dropped early (successive halving), and Medium's favourite is
@@ -317,6 +318,35 @@ def noise_draws(template: Round, me: int, opp_n: int) -> int:
     return h0 * (h0 + 1) // 2 + h1 * (h1 + 1) // 2
 
 
+_BIT = tuple(1 << i for i in range(48))
+
+
+def dealt(template: Round, pool: list, opp: int, opp_n: int, unlikely: int = 0,
+          escape: float = 0.0, rand=None) -> Round:
+    """A copy of ``template`` with the hidden cards dealt from ``pool`` (the unseen cards,
+    already shuffled): ``opp_n`` to the hand of ``opp``, the rest the stock in pool order.
+    The ``unlikely`` cards (a mask of pool cards: the months ``opp`` passed, ``View.passed``)
+    go to that hand only once every other card has gone, except that each one, with the
+    chance ``escape`` (drawn from ``rand()``), is dealt as freely as any other; with none,
+    ``rand`` is never called. Hard's search and ``estimate`` (the review's and the coach's
+    values) deal through this one function, so they read the table alike."""
+    r = template.copy()
+    if unlikely:
+        # the likely cards first (an unlikely one with the chance ``escape``), each group
+        # in the shuffled order; the stock is the rest in that order
+        hand = [c for c in pool if not unlikely >> c & 1 or rand() < escape][:opp_n]
+        if len(hand) < opp_n:
+            hand += [c for c in pool if c not in hand][:opp_n - len(hand)]
+        h = sum(_BIT[c] for c in hand)
+        r.hands[opp] = h
+        r.stock = [c for c in pool if not h >> c & 1]
+    else:
+        r.hands[opp] = sum(_BIT[c] for c in pool[:opp_n])
+        r.stock = pool[opp_n:]
+    r.sp = 0
+    return r
+
+
 def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value, policy: Policy,
            rng: random.Random, sims: Optional[int], budget: float, t0: float,
            anchor: Optional[int] = None, z: float = 1.0, ceiling: bool = False,
@@ -341,26 +371,10 @@ def search(template: Round, pool: list, opp_n: int, me: int, moves: list, value,
     """
     opp = 1 - me
     pool = list(pool)
-    bit = [1 << i for i in range(48)]
 
     def sample() -> Round:
         shuffle(rng, pool)
-        r = template.copy()
-        if unlikely:
-            # the likely cards first (an unlikely one with the chance ``escape``), each group
-            # in the shuffled order; the stock is the rest in that order
-            rand = rng.random
-            hand = [c for c in pool if not unlikely >> c & 1 or rand() < escape][:opp_n]
-            if len(hand) < opp_n:
-                hand += [c for c in pool if c not in hand][:opp_n - len(hand)]
-            h = sum(bit[c] for c in hand)
-            r.hands[opp] = h
-            r.stock = [c for c in pool if not h >> c & 1]
-        else:
-            r.hands[opp] = sum(bit[c] for c in pool[:opp_n])
-            r.stock = pool[opp_n:]
-        r.sp = 0
-        return r
+        return dealt(template, pool, opp, opp_n, unlikely, escape, rng.random)
 
     def score(r: Round) -> float:
         return value(r.winner, r.points, r.last_yaku_seat)
@@ -452,11 +466,14 @@ def estimate_rng(view, seed: int = 0, samples: int = 0) -> random.Random:
 
 def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: float = 0.35,
              policy_kk: str = "ev", table: Optional[dict] = None, settled=None,
-             check_every: int = 100, min_samples: int = 200) -> list:
+             check_every: int = 100, min_samples: int = 200,
+             infer: Optional[float] = INFER) -> list:
     """Every one of ``actions`` (legal in ``view``) valued with Hard's machinery, no pruning.
 
     The hidden cards (``view.unseen_mask``: the opponent's hand and the stock) are dealt
-    ``samples`` times at random; each option is played on every deal to the end of the round
+    ``samples`` times at random, the opponent's hand mostly from the months it did not pass
+    (``View.passed``, read as Hard reads it: ``infer`` is ``HardPlayer``'s, None deals
+    uniformly; ``dealt``); each option is played on every deal to the end of the round
     in the lean simulator with the playout ``Policy`` for both seats and the same stream of
     policy noise (common random numbers), so two options are compared deal by deal. Stop is
     exact (its award); an option whose turn puts the Koi-Koi question to the seat is valued
@@ -502,7 +519,8 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
     pool = list(bits(unseen))
     opp_n = view.opponent_hand_count
     opp = 1 - me
-    bit = [1 << i for i in range(48)]
+    unlikely = unseen & view.passed[opp] if infer is not None else 0
+    escape = infer or 0.0
     draws = noise_draws(template, me, opp_n)
     pw = outcome.points_and_win
 
@@ -511,10 +529,7 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
 
     for k in range(1, samples + 1):
         shuffle(rng, pool)
-        base = template.copy()
-        base.hands[opp] = sum(bit[c] for c in pool[:opp_n])
-        base.stock = pool[opp_n:]
-        base.sp = 0
+        base = dealt(template, pool, opp, opp_n, unlikely, escape, rng.random)
         noise = noise_streams(rng.getrandbits(48), draws)
         for i in live:
             rand = noise()

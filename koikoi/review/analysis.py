@@ -11,7 +11,8 @@ sees the state: the opponent's hand and the stock order cannot reach it.
 
 Values. ``koikoi.ai.hard.estimate`` deals the unseen cards ``budget`` times
 (a generator keyed by the view alone, so the same view always gets the same
-deals, whatever the hidden cards really were) and plays every legal option
+deals, whatever the hidden cards really were; the opponent's hand mostly from
+the months it did not pass, ``View.passed``, as Hard deals it) and plays every legal option
 on every deal to the end of the round with the playout policy for both seats
 (either seat's later Koi-Koi questions answered by the exact Stop against a fitted
 estimate of calling, and in the match's last round by what stopping does to the match:

@@ -29,7 +29,10 @@ from ..engine.cards import ID_TO_INDEX
 
 GOOD, INACCURACY, MISTAKE, FORCED = "good", "inaccuracy", "mistake", "forced"
 VERDICTS = (GOOD, INACCURACY, MISTAKE, FORCED)
-FORMAT = 2          # the version of to_data's layout; a cache of another version is analysed again
+# The version of to_data's layout and of the values in it; a cache of another version is
+# analysed again. 3: the values read the opponent's passes (hard.estimate, as Hard does),
+# so a review kept from before agrees with the coach once it is analysed again.
+FORMAT = 3
 # The verdicts' bounds, in round points (why these: koikoi.review.analysis's docstring).
 # Here so the analysis, which gives the verdicts, and the reasons, which say when two moves
 # are within the noise, read the same numbers.
