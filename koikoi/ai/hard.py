@@ -51,7 +51,9 @@ wins 0.555 and 0.556 (Wilson 95% lower bounds 0.506, 0.507). Twice the playouts
 playouts alone will not reach it. With the opponent's passes read (8336bc3), on the same
 seeds against 905da7d's Hard: Nintendo +0.23 (CI -0.02..+0.46), match wins 0.555
 (Wilson lower bound 0.506); Battle Hanafuda +0.29 (CI +0.04..+0.54), match wins 0.529.
-Against the Hard without it, 100 Nintendo pairs: +0.24 (CI -0.08..+0.56). Reading the
+Against the Hard without it, 100 Nintendo pairs: +0.24 (CI -0.08..+0.56). 1400 playouts
+with the read, the same 200 Nintendo pairs against 905da7d's Hard: -0.10 (CI -0.36..+0.15),
+match wins 0.471, p50/p95 90.5/119.5 ms: no stronger than 900, so 900 stays. Reading the
 passes costs little: p50/p95 48.5/80.5 ms against 50.3/77.5 without (``bench_sim.py
 --hard --sims 900 --months 12 --matches 3``, 408 positions, the same run).
 """
