@@ -71,7 +71,7 @@ from ..engine.phase import Phase
 from .base import KnowledgeCache, kind, play_key, seen
 from .medium import MediumPlayer, koikoi_wanted
 from .playout import Policy, noise_streams
-from .sim import CHOOSE, DECIDE, PLAY, Round, bits, shuffle
+from .sim import _BIT, CHOOSE, DECIDE, PLAY, Round, bits, shuffle
 from .winprob import _DATA as WINPROB_DATA, Outcome, WinProb, load_winprob, shipped_table
 
 DEFAULT_THINK = 0.5
@@ -318,9 +318,6 @@ def noise_draws(template: Round, me: int, opp_n: int) -> int:
     (``playout.noise_streams``; more are drawn as needed)."""
     h0, h1 = template.hands[me].bit_count(), opp_n
     return h0 * (h0 + 1) // 2 + h1 * (h1 + 1) // 2
-
-
-_BIT = tuple(1 << i for i in range(48))
 
 
 def dealt(template: Round, pool: list, opp: int, opp_n: int, unlikely: int = 0,

@@ -50,7 +50,8 @@ def test_passed_cards_go_to_the_stock_unless_they_escape_or_are_needed():
     assert r.hands[1] == sum(1 << c for c in pool[:8]) and r.stock == pool[8:]
 
 
-def _position_with_passes():
+@pytest.fixture(scope="module")
+def position():
     """A position of a Medium-against-Medium match where seat 0 decides between plays and
     seat 1 has passed at least three unseen cards' months."""
     rules = RULESETS["nintendo"]
@@ -67,8 +68,8 @@ def _position_with_passes():
     raise AssertionError("no seed gave a position with passes")
 
 
-def _hands_dealt(monkeypatch, **kw):
-    v, legal = _position_with_passes()
+def _hands_dealt(monkeypatch, position, **kw):
+    v, legal = position
     hands = []
 
     def spy(*args):
@@ -82,9 +83,10 @@ def _hands_dealt(monkeypatch, **kw):
 
 
 @pytest.mark.parametrize("infer", [hard.INFER, 0.0])
-def test_the_reviews_values_deal_the_opponent_the_months_it_passed_rarely(monkeypatch, infer):
-    v, read = _hands_dealt(monkeypatch, infer=infer)
-    _v, plain = _hands_dealt(monkeypatch, infer=None)
+def test_the_reviews_values_deal_the_opponent_the_months_it_passed_rarely(monkeypatch, position,
+                                                                         infer):
+    v, read = _hands_dealt(monkeypatch, position, infer=infer)
+    _v, plain = _hands_dealt(monkeypatch, position, infer=None)
     passed = v.unseen_mask & v.passed[1]
     with_read = sum(h & passed != 0 for h in read) / len(read)
     uniform = sum(h & passed != 0 for h in plain) / len(plain)
