@@ -182,14 +182,11 @@ class HardPlayer:
         moves = [self._move_of(a) for a in cands]
 
         template = self._template(view)
-        unseen = view.unseen_mask
-        if view.pending is not None:
-            unseen &= ~(1 << view.pending.index)
-        unlikely = unseen & view.passed[1 - me] if self.infer is not None else 0
+        pool, unlikely = hidden(view, self.infer)
         sims = self.simulations
         if sims is not None and self.even:
             sims = round(sims * even_scale(view.hand_mask.bit_count() + view.opponent_hand_count))
-        best, mean, total = search(template, list(bits(unseen)), view.opponent_hand_count, me,
+        best, mean, total = search(template, pool, view.opponent_hand_count, me,
                                    moves, outcome.value, policy, rng, sims,
                                    self.think_time, t0, anchor, self.anchor_z or 0.0,
                                    self._ceiling, unlikely, self.infer or 0.0)
@@ -231,6 +228,18 @@ class HardPlayer:
         return Round(view.rules, hands, view.field_mask, [], view.captured_masks, view.calls,
                      view.koikoi_refs, view.to_move, phase, pending, view.field_brights,
                      view.dealer, view.month)
+
+
+def hidden(view, infer: Optional[float]) -> tuple:
+    """What ``view``'s seat deals at each sample, as a pair: the cards it cannot see, lowest
+    index first (the stock card waiting for its choice is face up, so it is not one), and
+    the mask of those of them in months the opponent passed (``View.passed``), or 0 when
+    ``infer`` is None (a uniform deal). Hard's search and ``estimate`` both deal from it
+    (``dealt``)."""
+    unseen = view.unseen_mask
+    if view.pending is not None:
+        unseen &= ~(1 << view.pending.index)
+    return list(bits(unseen)), (unseen & view.passed[1 - view.seat] if infer is not None else 0)
 
 
 def even_scale(cards: int) -> float:
@@ -512,13 +521,9 @@ def estimate(view, actions: Sequence, *, samples: int, seed: int = 0, noise: flo
     rng = estimate_rng(view, seed, samples)
     template = HardPlayer._template(view)
     template.last_yaku_seat = me if view.phase == Phase.DECIDE else -1
-    unseen = view.unseen_mask
-    if view.pending is not None:
-        unseen &= ~(1 << view.pending.index)
-    pool = list(bits(unseen))
+    pool, unlikely = hidden(view, infer)
     opp_n = view.opponent_hand_count
     opp = 1 - me
-    unlikely = unseen & view.passed[opp] if infer is not None else 0
     escape = infer or 0.0
     draws = noise_draws(template, me, opp_n)
     pw = outcome.points_and_win

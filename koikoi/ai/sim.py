@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import Optional
 
 from ..engine import cards as _C
-from ..engine.cards import BRIGHTS, CARD_MONTH_MASK, MONTH_LOWS as _LOW
+from ..engine.cards import _BIT, BRIGHTS, CARD_MONTH_MASK, MONTH_LOWS as _LOW
 from ..engine.match import CHOOSE as E_CHOOSE, DECIDE as E_DECIDE, PLAY as E_PLAY
 from ..engine.phase import Phase
 from ..engine.rules import RULESETS, Rules
@@ -41,7 +41,6 @@ from ..engine.yaku import points as yaku_knob_points
 PLAY, CHOOSE, DECIDE, DONE = 0, 1, 2, 3
 
 _CM = CARD_MONTH_MASK
-_BIT = tuple(1 << i for i in range(48))
 
 
 _T12 = tuple(tuple(tuple(12 * k + j for j in range(12) if x >> j & 1) for x in range(4096))

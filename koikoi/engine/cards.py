@@ -208,7 +208,8 @@ PAULOWNIA = MONTH_MASK[11]
 
 
 # ---------------------------------------------------------------- the reducers' lookup tables
-# (engine/rounds.py, turns.py, fast.py, legal.py index these on every action.)
+# (engine/rounds.py, turns.py, fast.py, legal.py index these on every action; the simulator,
+# koikoi/ai/sim.py, and Hard's deals read ``_BIT`` too.)
 # Lists, not tuples: ``map(a_list.__getitem__, ...)`` is the faster lookup.
 _BIT = [1 << i for i in range(48)]
 _ID = list(IDS)
