@@ -66,12 +66,12 @@ import time
 from typing import NamedTuple, Optional, Sequence
 
 from ..engine.actions import ChooseMatch, KoiKoi, Play, Stop
-from ..engine.cards import ID_TO_INDEX
+from ..engine.cards import _BIT, ID_TO_INDEX
 from ..engine.phase import Phase
 from .base import KnowledgeCache, kind, play_key, seen
 from .medium import MediumPlayer, koikoi_wanted
 from .playout import Policy, noise_streams
-from .sim import _BIT, CHOOSE, DECIDE, PLAY, Round, bits, shuffle
+from .sim import CHOOSE, DECIDE, PLAY, Round, bits, shuffle
 from .winprob import _DATA as WINPROB_DATA, Outcome, WinProb, load_winprob, shipped_table
 
 DEFAULT_THINK = 0.5

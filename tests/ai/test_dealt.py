@@ -69,6 +69,7 @@ def position():
 
 
 def _hands_dealt(monkeypatch, position, **kw):
+    """The opponent's hands ``estimate`` deals at ``position``, 200 samples."""
     v, legal = position
     hands = []
 
@@ -79,14 +80,15 @@ def _hands_dealt(monkeypatch, position, **kw):
 
     monkeypatch.setattr(hard, "dealt", spy)
     hard.estimate(v, legal, samples=200, seed=0, **kw)
-    return v, hands
+    return hands
 
 
 @pytest.mark.parametrize("infer", [hard.INFER, 0.0])
 def test_the_reviews_values_deal_the_opponent_the_months_it_passed_rarely(monkeypatch, position,
                                                                          infer):
-    v, read = _hands_dealt(monkeypatch, position, infer=infer)
-    _v, plain = _hands_dealt(monkeypatch, position, infer=None)
+    read = _hands_dealt(monkeypatch, position, infer=infer)
+    plain = _hands_dealt(monkeypatch, position, infer=None)
+    v = position[0]
     passed = v.unseen_mask & v.passed[1]
     with_read = sum(h & passed != 0 for h in read) / len(read)
     uniform = sum(h & passed != 0 for h in plain) / len(plain)
